@@ -1,0 +1,43 @@
+package io.pragh.fabric;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * One machine's attachment to a fabric: the one-sided operations it issues against peers' registered memory and
+ * the two-sided messages it sends. Single operations are synchronous and thread-safe; batches are per thread.
+ * A one-sided operation is performed by the fabric (the caller, the peer's I/O thread, or the NIC), never by the
+ * peer's worker threads. Offsets are byte offsets within the target's region; an access must lie inside one chunk.
+ *
+ * <pre>{@code
+ * Endpoint ep = fabric.attach(0, memory, handler);
+ * long seen = ep.compareAndSwap(1, Region.KEYS, slotOffset, oldAddress, newAddress);
+ * ep.read(1, Region.VALUES, valueOffset, scratch, 0, 64);
+ * }</pre>
+ */
+public interface Endpoint {
+    int machine();
+
+    int machineCount();
+
+    FabricStats stats();
+
+    void read(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset, int length);
+
+    void write(int target, Region region, long offset, DirectBuffer src, int srcOffset, int length);
+
+    /** Atomic 8-byte compare-and-swap on an aligned word; returns the value witnessed (== expected on success). */
+    long compareAndSwap(int target, Region region, long offset, long expected, long desired);
+
+    /** A batch of at most {@code capacity} operations for the calling thread. */
+    OpBatch newBatch(int capacity);
+
+    /**
+     * Sends a two-sided message, delivered to the target's {@link MessageHandler} in order per sender. Returns once
+     * the fabric took the bytes (they may be reused); delivery is asynchronous.
+     */
+    void send(int target, DirectBuffer message, int offset, int length);
+
+    /** Whether the peer is believed reachable now; operations on an unreachable peer fail fast. */
+    boolean isReachable(int target);
+}

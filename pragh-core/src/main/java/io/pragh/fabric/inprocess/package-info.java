@@ -1,0 +1,5 @@
+/**
+ * The in-process fabric: machines of an embedded cluster in one JVM, one-sided operations done by the caller on
+ * the peer's off-heap memory, with an optional emulated latency. Depends on {@code io.pragh.fabric} only.
+ */
+package io.pragh.fabric.inprocess;
