@@ -1,0 +1,330 @@
+package io.pragh.store;
+
+import io.pragh.PraghException;
+import io.pragh.address.Address;
+import io.pragh.cache.LocationCache;
+import io.pragh.fabric.Endpoint;
+import io.pragh.fabric.Fabric;
+import io.pragh.fabric.FabricStats;
+import io.pragh.fabric.MachineMemory;
+import io.pragh.fabric.MessageHandler;
+import io.pragh.keys.KeyRegion;
+import io.pragh.keys.Placement;
+import io.pragh.memory.ChunkedRegion;
+import io.pragh.reclaim.InvalidationFence;
+import io.pragh.reclaim.ReclaimRings;
+import io.pragh.reclaim.Reclaimer;
+import io.pragh.values.ValueRegion;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The data plane of one machine: its key, value and reclaim regions, its location cache, its fabric endpoint, the
+ * update protocol and the routing of two-sided messages. Threads (workers, migration, GC) are added around it by
+ * {@code io.pragh.cluster.Machine}; this class owns only the GC thread, because reclaiming is part of the store's
+ * memory contract.
+ *
+ * <pre>{@code
+ * MachineStore store = new MachineStore(0, 4, StoreConfig.defaults(), Placement.hashed(4), Mutators.withBuiltins());
+ * store.attach(fabric);
+ * store.update(key, Mutators.SET, bytes, 0, bytes.capacity()).join();
+ * }</pre>
+ */
+public final class MachineStore implements AutoCloseable {
+    private final int id;
+    private final int machineCount;
+    private final StoreConfig config;
+    private final Placement placement;
+    private final Mutators mutators;
+    private final KeyRegion keys;
+    private final ValueRegion values;
+    private final ChunkedRegion reclaimRegion;
+    private final LocationCache cache;
+    private final InvalidationFence fence = new InvalidationFence();
+    private final UpdateProtocol updates = new UpdateProtocol(this);
+    private final ConcurrentHashMap<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong requestIds = new AtomicLong();
+    private final AtomicReferenceArray<MessageHandler> extensions = new AtomicReferenceArray<>(256);
+    private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
+    private final AtomicLong malformedMessages = new AtomicLong();
+    private Endpoint endpoint;
+    private ReclaimRings reclaimRings;
+    private Reclaimer reclaimer;
+    private volatile boolean closed;
+
+    public MachineStore(int id, int machineCount, StoreConfig config, Placement placement, Mutators mutators) {
+        Address.checkMachineCount(machineCount);
+        Address.checkMachine(id);
+        if (id >= machineCount) {
+            throw new IllegalArgumentException("machine id " + id + " is outside 0.." + (machineCount - 1));
+        }
+        this.id = id;
+        this.machineCount = machineCount;
+        this.config = config;
+        this.placement = placement;
+        this.mutators = mutators;
+        KeyRegion k = null;
+        ValueRegion v = null;
+        ChunkedRegion r = null;
+        try {
+            k = new KeyRegion(config.expectedKeys(), config.chunkBytes());
+            v = new ValueRegion(config.valueBytes(), config.chunkBytes());
+            r = ChunkedRegion.allocate("reclaim", ReclaimRings.regionBytes(machineCount, config.reclaimRingSlots()),
+                config.chunkBytes());
+            this.cache = new LocationCache(config.cacheBytes(), config.leases().cacheMillis());
+        } catch (RuntimeException | Error e) {
+            closeQuietly(k);
+            closeQuietly(v);
+            closeQuietly(r);
+            throw e;
+        }
+        this.keys = k;
+        this.values = v;
+        this.reclaimRegion = r;
+    }
+
+    /** Registers this machine's memory with a fabric and starts its GC thread. */
+    public void attach(Fabric fabric) {
+        if (endpoint != null) {
+            throw new IllegalStateException("machine " + id + " is already attached");
+        }
+        endpoint = fabric.attach(id, memory(), this::onMessage);
+        reclaimRings = new ReclaimRings(id, machineCount, config.reclaimRingSlots(), endpoint, reclaimRegion);
+        reclaimer = new Reclaimer(id, reclaimRegion, machineCount, config.reclaimRingSlots(), values, config.leases());
+        reclaimer.start();
+    }
+
+    public MachineMemory memory() {
+        return new MachineMemory(keys.region(), values.region(), reclaimRegion);
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public int machineCount() {
+        return machineCount;
+    }
+
+    public StoreConfig config() {
+        return config;
+    }
+
+    public Placement placement() {
+        return placement;
+    }
+
+    public Mutators mutators() {
+        return mutators;
+    }
+
+    public KeyRegion keys() {
+        return keys;
+    }
+
+    public ValueRegion values() {
+        return values;
+    }
+
+    public LocationCache cache() {
+        return cache;
+    }
+
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    public FabricStats stats() {
+        return endpoint.stats();
+    }
+
+    public InvalidationFence fence() {
+        return fence;
+    }
+
+    public ReclaimRings reclaimRings() {
+        return reclaimRings;
+    }
+
+    public Reclaimer reclaimer() {
+        return reclaimer;
+    }
+
+    /** Messages dropped because they were malformed (each one also logged). */
+    public long malformedMessages() {
+        return malformedMessages.get();
+    }
+
+    /** A new session for the calling thread (not thread-safe). */
+    public Session newSession() {
+        return new Session(this);
+    }
+
+    /** The calling thread's own session. */
+    public Session session() {
+        return sessions.get();
+    }
+
+    /**
+     * Updates a key cluster-wide: the update goes to the key's home (run here when this is the home) and on to
+     * the value's host. The future completes once the update is acknowledged, exceptionally with the reason when it
+     * was refused.
+     */
+    public CompletableFuture<Void> update(long key, int mutatorId, DirectBuffer arg, int argOff, int argLen) {
+        checkOpen();
+        mutators.get(mutatorId);
+        long request = requestIds.incrementAndGet();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        pending.put(request, done);
+        int home = placement.home(key);
+        try {
+            if (home == id) {
+                updates.apply(session(), id, request, key, mutatorId, arg, argOff, argLen, 0);
+            } else {
+                sendUpdate(home, id, request, key, mutatorId, arg, argOff, argLen, 1);
+            }
+        } catch (RuntimeException e) {
+            pending.remove(request);
+            done.completeExceptionally(e);
+        }
+        return done;
+    }
+
+    /** Fails a still-pending request, e.g. when its caller gave up waiting. */
+    public void abandon(CompletableFuture<Void> request) {
+        pending.values().remove(request);
+    }
+
+    /** Registers the handler of an extension message type ({@link StoreMessages#FIRST_EXTENSION_TYPE} and up). */
+    public void registerHandler(int type, MessageHandler handler) {
+        if (type < StoreMessages.FIRST_EXTENSION_TYPE || type > 255) {
+            throw new IllegalArgumentException("extension message type " + type + " is outside "
+                + StoreMessages.FIRST_EXTENSION_TYPE + "..255");
+        }
+        if (!extensions.compareAndSet(type, null, handler)) {
+            throw new IllegalStateException("message type " + type + " already has a handler on machine " + id);
+        }
+    }
+
+    /** Sends an extension message (its first byte is its type). */
+    public void send(int target, DirectBuffer message, int offset, int length) {
+        endpoint.send(target, message, offset, length);
+    }
+
+    void complete(int origin, long request, String error) {
+        if (origin == id) {
+            CompletableFuture<Void> done = pending.remove(request);
+            if (done != null) {
+                if (error == null) {
+                    done.complete(null);
+                } else {
+                    done.completeExceptionally(new PraghException(error));
+                }
+            }
+        } else {
+            UnsafeBuffer ack = StoreMessages.ack(request, error);
+            endpoint.send(origin, ack, 0, ack.capacity());
+        }
+    }
+
+    void sendUpdate(int target, int origin, long request, long key, int mutatorId, DirectBuffer arg, int argOff,
+                    int argLen, int hops) {
+        UnsafeBuffer msg = StoreMessages.update(origin, request, key, mutatorId, hops, arg, argOff, argLen);
+        endpoint.send(target, msg, 0, msg.capacity());
+    }
+
+    void sendPrune(int home, long key) {
+        UnsafeBuffer msg = StoreMessages.prune(key);
+        endpoint.send(home, msg, 0, msg.capacity());
+    }
+
+    private void onMessage(int from, DirectBuffer msg, int off, int len) {
+        if (len < 1) {
+            malformed(from, "empty message");
+            return;
+        }
+        int type = msg.getByte(off) & 0xFF;
+        switch (type) {
+            case StoreMessages.UPDATE -> onUpdate(from, msg, off, len);
+            case StoreMessages.ACK -> onAck(from, msg, off, len);
+            case StoreMessages.PRUNE -> {
+                if (len != StoreMessages.PRUNE_LENGTH) {
+                    malformed(from, "PRUNE of " + len + " bytes (expected " + StoreMessages.PRUNE_LENGTH + ")");
+                } else if (placement.home(msg.getLong(off + StoreMessages.PRUNE_KEY)) == id) {
+                    keys.prune(msg.getLong(off + StoreMessages.PRUNE_KEY));
+                }
+            }
+            default -> {
+                MessageHandler h = type < extensions.length() ? extensions.get(type) : null;
+                if (h == null) {
+                    malformed(from, "message of unknown type " + type);
+                } else {
+                    h.onMessage(from, msg, off, len);
+                }
+            }
+        }
+    }
+
+    private void onUpdate(int from, DirectBuffer msg, int off, int len) {
+        String problem = StoreMessages.checkUpdate(msg, off, len, machineCount);
+        if (problem != null) {
+            malformed(from, problem);
+            return;
+        }
+        updates.apply(session(), msg.getInt(off + StoreMessages.UPDATE_ORIGIN),
+            msg.getLong(off + StoreMessages.UPDATE_REQUEST), msg.getLong(off + StoreMessages.UPDATE_KEY),
+            msg.getInt(off + StoreMessages.UPDATE_MUTATOR), msg, off + StoreMessages.UPDATE_ARG,
+            msg.getInt(off + StoreMessages.UPDATE_ARG_LENGTH), msg.getInt(off + StoreMessages.UPDATE_HOPS));
+    }
+
+    private void onAck(int from, DirectBuffer msg, int off, int len) {
+        String problem = StoreMessages.checkAck(msg, off, len);
+        if (problem != null) {
+            malformed(from, problem);
+            return;
+        }
+        boolean ok = msg.getInt(off + StoreMessages.ACK_STATUS) == 0;
+        complete(id, msg.getLong(off + StoreMessages.ACK_REQUEST), ok ? null : StoreMessages.ackText(msg, off));
+    }
+
+    private void malformed(int from, String why) {
+        malformedMessages.incrementAndGet();
+        System.err.println("pragh: machine " + id + " dropped a malformed message from machine " + from + ": " + why);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new PraghException("machine " + id + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (reclaimer != null) {
+            reclaimer.close();
+        }
+        for (CompletableFuture<Void> f : pending.values()) {
+            f.completeExceptionally(new PraghException("machine " + id + " closed before the update was acknowledged"));
+        }
+        pending.clear();
+        cache.close();
+        keys.close();
+        values.close();
+        reclaimRegion.close();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // Already failing; the first error is the one worth reporting.
+            }
+        }
+    }
+}
