@@ -1,10 +1,10 @@
 package io.pragh.migration;
 
+import io.pragh.runtime.DutyThread;
 import io.pragh.store.MachineStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The migration thread of one machine: takes approved keys from its queue and migrates them here, one at a time,
@@ -16,33 +16,26 @@ import java.util.concurrent.locks.LockSupport;
  * t.submit(key).join();
  * }</pre>
  */
-public final class MigrationThread implements Runnable, AutoCloseable {
+public final class MigrationThread extends DutyThread {
     private record Task(long key, CompletableFuture<Migrator.Outcome> done) {
     }
 
     private final Migrator migrator;
     private final ConcurrentLinkedQueue<Task> queue = new ConcurrentLinkedQueue<>();
-    private final Thread thread;
-    private volatile boolean running = true;
 
     public MigrationThread(MachineStore store) {
+        super("m" + store.id() + "-migration", TimeUnit.MILLISECONDS.toNanos(1));
         this.migrator = new Migrator(store);
-        this.thread = new Thread(this, "pragh-m" + store.id() + "-migration");
-        this.thread.setDaemon(true);
-    }
-
-    public void start() {
-        thread.start();
     }
 
     public CompletableFuture<Migrator.Outcome> submit(long key) {
         CompletableFuture<Migrator.Outcome> done = new CompletableFuture<>();
-        if (!running) {
+        if (!isRunning()) {
             done.completeExceptionally(new IllegalStateException("migration thread is stopped"));
             return done;
         }
         queue.add(new Task(key, done));
-        LockSupport.unpark(thread);
+        wake();
         return done;
     }
 
@@ -55,33 +48,24 @@ public final class MigrationThread implements Runnable, AutoCloseable {
     }
 
     @Override
-    public void run() {
-        while (running) {
-            Task task = queue.poll();
-            if (task == null) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-                continue;
-            }
-            try {
-                task.done().complete(migrator.migrate(task.key()));
-            } catch (RuntimeException e) {
-                task.done().completeExceptionally(e);
-            }
+    protected int doWork() {
+        Task task = queue.poll();
+        if (task == null) {
+            return 0;
         }
-        Task t;
-        while ((t = queue.poll()) != null) {
-            t.done().completeExceptionally(new IllegalStateException("migration thread stopped"));
+        try {
+            task.done().complete(migrator.migrate(task.key()));
+        } catch (RuntimeException e) {
+            task.done().completeExceptionally(e);
         }
+        return 1;
     }
 
     @Override
-    public void close() {
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    protected void onStop() {
+        Task t;
+        while ((t = queue.poll()) != null) {
+            t.done().completeExceptionally(new IllegalStateException("migration thread stopped"));
         }
     }
 }
