@@ -72,7 +72,14 @@ public final class Machine implements AutoCloseable {
 
     /** Runs a registered mutator on the key's value at the value's host; returns once acknowledged. */
     public void update(long key, int mutatorId, byte[] arg) {
-        await(updateAsync(key, mutatorId, arg), "update of key " + key);
+        CompletableFuture<Void> f = updateAsync(key, mutatorId, arg);
+        try {
+            await(f, "update of key " + key);
+        } finally {
+            if (!f.isDone()) {
+                store.abandon(f); // timed out or interrupted: forget it, a late acknowledgement finds nothing
+            }
+        }
     }
 
     public CompletableFuture<Void> updateAsync(long key, int mutatorId, byte[] arg) {

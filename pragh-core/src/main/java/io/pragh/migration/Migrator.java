@@ -88,9 +88,9 @@ public final class Migrator {
             long desired = Address.of(self, home, units, offsetUnits);
             store.fence().enter(key);
             try {
-                boolean won = home == self
+                boolean won = session.leaseHolds() && (home == self
                     ? store.keys().compareAndSetAddress(session.slot(), address, desired)
-                    : store.endpoint().compareAndSwap(home, Region.KEYS, session.slot(), address, desired) == address;
+                    : store.endpoint().compareAndSwap(home, Region.KEYS, session.slot(), address, desired) == address);
                 if (!won) {
                     store.values().free(offsetUnits, units);
                     session.dropCached(key, address);

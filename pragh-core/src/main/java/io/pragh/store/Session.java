@@ -114,6 +114,16 @@ public final class Session {
         return slot;
     }
 
+    /**
+     * Whether the address of the last lookup is still within its reclaim lease, i.e. the record it names cannot have
+     * been freed and reused. Checked after copying a value and before any CAS that expects that address, so that a
+     * thread stalled past the lease can never act on reused memory (which could even hold the same key again at the
+     * same address: an ABA the CAS alone would not see).
+     */
+    public boolean leaseHolds() {
+        return Leases.nowMillis() - obtainedAtMillis < machine.config().leases().reclaimMillis();
+    }
+
     /** Forgets a cached address found stale; a refresh by another thread is kept. */
     public void dropCached(long key, long staleAddress) {
         if (home != machine.id()) {
@@ -146,8 +156,7 @@ public final class Session {
                     throw e;
                 }
             }
-            if (ValueRecord.isValid(record, 0, address, key)
-                && Leases.nowMillis() - obtainedAtMillis < machine.config().leases().reclaimMillis()) {
+            if (ValueRecord.isValid(record, 0, address, key) && leaseHolds()) {
                 view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)));
                 return view;
             }

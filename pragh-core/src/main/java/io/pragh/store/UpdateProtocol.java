@@ -138,9 +138,9 @@ final class UpdateProtocol {
             writeRecord(key, offsetUnits, units, length, mutator, chunk, curOff, curLen, arg, argOff, argLen);
             desired = Address.of(self, home, units, offsetUnits);
         }
-        boolean won = home == self
+        boolean won = s.leaseHolds() && (home == self
             ? machine.keys().compareAndSetAddress(s.slot, address, desired)
-            : machine.endpoint().compareAndSwap(home, Region.KEYS, s.slot, address, desired) == address;
+            : machine.endpoint().compareAndSwap(home, Region.KEYS, s.slot, address, desired) == address);
         if (!won) {
             if (offsetUnits >= 0) {
                 machine.values().free(offsetUnits, units);
