@@ -91,9 +91,18 @@ public final class Machine implements AutoCloseable {
         update(key, Mutators.DELETE, new byte[0]);
     }
 
-    /** MIGRATE the key's value to this machine, on this machine's migration thread; returns what happened. */
+    /**
+     * MIGRATE the key's value to this machine, on this machine's migration thread; returns what happened.
+     *
+     * @throws io.pragh.LimitExceededException when the value is larger than a migrated address can describe
+     */
     public Migrator.Outcome migrate(long key) {
-        return await(migrateAsync(key), "migration of key " + key);
+        Migrator.Outcome o = await(migrateAsync(key), "migration of key " + key);
+        if (o == Migrator.Outcome.TOO_LARGE) {
+            throw new io.pragh.LimitExceededException("key " + key + " cannot migrate to machine " + id() + ": values"
+                + " over " + io.pragh.address.Address.MAX_MIGRATED_BYTES + " bytes (32 MiB, 22-bit size) cannot migrate");
+        }
+        return o;
     }
 
     public CompletableFuture<Migrator.Outcome> migrateAsync(long key) {

@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The migration thread of one machine: takes approved keys from its queue and migrates them here, one at a time,
- * while workers keep reading and writing the same keys.
+ * The migration thread of one machine: takes approved keys from its queue and migrates them here, a pipeline round
+ * of many keys at a time, while workers keep reading and writing the same keys.
  *
  * <pre>{@code
  * MigrationThread t = new MigrationThread(store);
@@ -23,9 +23,21 @@ public final class MigrationThread extends DutyThread {
     private final Migrator migrator;
     private final ConcurrentLinkedQueue<Task> queue = new ConcurrentLinkedQueue<>();
 
+    private final Task[] round;
+    private final long[] keys;
+    private final Migrator.Outcome[] outcomes;
+
     public MigrationThread(MachineStore store) {
+        this(store, Migrator.DEFAULT_DEPTH);
+    }
+
+    /** @param depth keys in flight per pipeline round */
+    public MigrationThread(MachineStore store, int depth) {
         super("m" + store.id() + "-migration", TimeUnit.MILLISECONDS.toNanos(1));
-        this.migrator = new Migrator(store);
+        this.migrator = new Migrator(store, depth);
+        this.round = new Task[depth];
+        this.keys = new long[depth];
+        this.outcomes = new Migrator.Outcome[depth];
     }
 
     public CompletableFuture<Migrator.Outcome> submit(long key) {
@@ -47,18 +59,30 @@ public final class MigrationThread extends DutyThread {
         return migrator;
     }
 
+    /** Takes up to one pipeline's depth of queued keys and migrates them together. */
     @Override
     protected int doWork() {
-        Task task = queue.poll();
-        if (task == null) {
+        int n = 0;
+        Task task;
+        while (n < round.length && (task = queue.poll()) != null) {
+            round[n] = task;
+            keys[n++] = task.key();
+        }
+        if (n == 0) {
             return 0;
         }
         try {
-            task.done().complete(migrator.migrate(task.key()));
+            migrator.migrateAll(keys, n, outcomes);
+            for (int i = 0; i < n; i++) {
+                round[i].done().complete(outcomes[i]);
+            }
         } catch (RuntimeException e) {
-            task.done().completeExceptionally(e);
+            for (int i = 0; i < n; i++) {
+                round[i].done().completeExceptionally(e);
+            }
         }
-        return 1;
+        java.util.Arrays.fill(round, 0, n, null);
+        return n;
     }
 
     @Override

@@ -121,7 +121,12 @@ public final class Session {
      * same address: an ABA the CAS alone would not see).
      */
     public boolean leaseHolds() {
-        return Leases.nowMillis() - obtainedAtMillis < machine.config().leases().reclaimMillis();
+        return machine.config().leases().reclaimHolds(obtainedAtMillis);
+    }
+
+    /** When the address of the last lookup was read from its key region (the start of its leases). */
+    public long obtainedAtMillis() {
+        return obtainedAtMillis;
     }
 
     /** Forgets a cached address found stale; a refresh by another thread is kept. */
