@@ -42,7 +42,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private EmbeddedCluster(Builder b) {
         Address.checkMachineCount(b.machines);
         this.fabric = new InProcessFabric(b.machines, b.remoteLatencyNs);
-        this.placement = Placement.hashed(b.machines);
+        this.placement = b.placement != null ? b.placement : Placement.hashed(b.machines);
         this.machines = new Machine[b.machines];
         boolean pin = b.pin != null ? b.pin : WorkerPool.pinningPays(b.machines * b.workersPerMachine);
         try {
@@ -81,6 +81,10 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Home machine of a key: a hash of its vertex id. */
     public int home(long key) {
         return placement.home(key);
+    }
+
+    public Placement placement() {
+        return placement;
     }
 
     public Machine homeOf(long key) {
@@ -149,6 +153,13 @@ public final class EmbeddedCluster implements AutoCloseable {
         private Boolean pin;
         private long operationTimeoutMillis = 30_000;
         private final Mutators mutators = Mutators.withBuiltins();
+        private Placement placement;
+
+        /** Replaces hash placement, e.g. by the shard baseline's shard-to-machine table. */
+        public Builder placement(Placement p) {
+            this.placement = p;
+            return this;
+        }
 
         public Builder machines(int n) {
             Address.checkMachineCount(n);

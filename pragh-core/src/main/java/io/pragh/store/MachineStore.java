@@ -14,7 +14,9 @@ import io.pragh.memory.ChunkedRegion;
 import io.pragh.reclaim.InvalidationFence;
 import io.pragh.reclaim.ReclaimRings;
 import io.pragh.reclaim.Reclaimer;
+import io.pragh.values.ValueRecord;
 import io.pragh.values.ValueRegion;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,6 +37,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class MachineStore implements AutoCloseable {
+    private static final UnsafeBuffer ZERO_WORD = new UnsafeBuffer(new byte[8]);
+
     private final int id;
     private final int machineCount;
     private final StoreConfig config;
@@ -51,6 +55,8 @@ public final class MachineStore implements AutoCloseable {
     private final AtomicReferenceArray<MessageHandler> extensions = new AtomicReferenceArray<>(256);
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final AtomicLong malformedMessages = new AtomicLong();
+    /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
+    private volatile AccessObserver accessObserver;
     private Endpoint endpoint;
     private ReclaimRings reclaimRings;
     private Reclaimer reclaimer;
@@ -154,6 +160,15 @@ public final class MachineStore implements AutoCloseable {
         return reclaimer;
     }
 
+    /** Installs (or, with null, removes) the observer of this machine's GETs. */
+    public void setAccessObserver(AccessObserver observer) {
+        this.accessObserver = observer;
+    }
+
+    AccessObserver accessObserver() {
+        return accessObserver;
+    }
+
     /** Messages dropped because they were malformed (each one also logged). */
     public long malformedMessages() {
         return malformedMessages.get();
@@ -192,6 +207,72 @@ public final class MachineStore implements AutoCloseable {
             done.completeExceptionally(e);
         }
         return done;
+    }
+
+    /**
+     * Installs a value as a record local to this machine, bypassing the update protocol: for bulk loading, snapshot
+     * recovery and the shard baseline's moves. The caller guarantees that this machine is (or is about to become)
+     * the key's home and that nobody updates the key meanwhile.
+     *
+     * @throws IllegalStateException when the key already has a value here
+     */
+    public void load(long key, DirectBuffer value, int offset, int length) {
+        ValueMutator set = mutators.get(Mutators.SET);
+        long units = ValueRecord.unitsFor(length);
+        long offsetUnits = values.allocate(units);
+        writeRecord(key, offsetUnits, units, length, set, value, 0, -1, value, offset, length);
+        long slot = keys.findOrInsert(key);
+        if (!keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
+            values.free(offsetUnits, units);
+            throw new IllegalStateException("key " + key + " already has a value on machine " + id);
+        }
+    }
+
+    /**
+     * Removes a key homed here together with its value, wherever the value lives: the address word is cleared by
+     * CAS, the record invalidated and handed to its host's GC, and the slot pruned. For the shard baseline's moves
+     * and for recovery; ordinary deletes go through {@link #update} with {@link Mutators#DELETE}.
+     *
+     * @return whether the key had a value
+     */
+    public boolean unload(long key) {
+        long slot = keys.find(key);
+        while (slot >= 0) {
+            long address = keys.address(slot);
+            if (address == Address.NONE) {
+                break;
+            }
+            if (keys.compareAndSetAddress(slot, address, Address.NONE)) {
+                int host = Address.host(address, id);
+                if (host == id) {
+                    values.region().putLongVolatile(Address.byteOffset(address), 0);
+                } else {
+                    endpoint.write(host, io.pragh.fabric.Region.VALUES, Address.byteOffset(address), ZERO_WORD, 0, 8);
+                }
+                reclaimRings.post(host, address);
+                keys.prune(key);
+                return true;
+            }
+        }
+        keys.prune(key);
+        return false;
+    }
+
+    /** Writes a complete record (header, key, the mutator's output) at a freshly allocated offset. */
+    void writeRecord(long key, long offsetUnits, long units, int length, ValueMutator mutator, DirectBuffer cur,
+                     int curOff, int curLen, DirectBuffer arg, int argOff, int argLen) {
+        long offset = offsetUnits << 3;
+        ChunkedRegion region = values.region();
+        UnsafeBuffer chunk = region.chunkFor(offset);
+        int index = region.indexInChunk(offset);
+        chunk.putLong(index + ValueRecord.KEY_OFFSET, key);
+        if (length > 0) {
+            mutator.write(cur, curOff, curLen, arg, argOff, argLen, chunk, index + ValueRecord.HEADER_BYTES);
+        }
+        chunk.putLong(index, ValueRecord.headerWord(length, units));
+        // The record must be complete before any peer can find it through the address a CAS then publishes,
+        // including peers that read it one-sidedly through a NIC or an I/O thread rather than this CPU.
+        VarHandle.releaseFence();
     }
 
     /** Fails a still-pending request, e.g. when its caller gave up waiting. */

@@ -163,6 +163,10 @@ public final class Session {
             }
             if (ValueRecord.isValid(record, 0, address, key) && leaseHolds()) {
                 view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)));
+                AccessObserver observer = machine.accessObserver();
+                if (observer != null) {
+                    observer.onAccess(key, home, host);
+                }
                 return view;
             }
             dropCached(key, address);

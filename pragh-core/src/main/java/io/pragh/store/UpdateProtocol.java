@@ -8,7 +8,6 @@ import io.pragh.keys.KeyRegion;
 import io.pragh.memory.ChunkedRegion;
 import io.pragh.reclaim.Leases;
 import io.pragh.values.ValueRecord;
-import java.lang.invoke.VarHandle;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -93,7 +92,7 @@ final class UpdateProtocol {
         checkValueLength(key, length);
         long units = ValueRecord.unitsFor(length);
         long offsetUnits = machine.values().allocate(units);
-        writeRecord(key, offsetUnits, units, length, mutator, EMPTY, 0, -1, arg, argOff, argLen);
+        machine.writeRecord(key, offsetUnits, units, length, mutator, EMPTY, 0, -1, arg, argOff, argLen);
         KeyRegion keys = machine.keys();
         long slot = keys.findOrInsert(key);
         if (keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
@@ -135,7 +134,7 @@ final class UpdateProtocol {
                     + self + ", not its home " + home);
             }
             offsetUnits = machine.values().allocate(units);
-            writeRecord(key, offsetUnits, units, length, mutator, chunk, curOff, curLen, arg, argOff, argLen);
+            machine.writeRecord(key, offsetUnits, units, length, mutator, chunk, curOff, curLen, arg, argOff, argLen);
             desired = Address.of(self, home, units, offsetUnits);
         }
         boolean won = s.leaseHolds() && (home == self
@@ -163,22 +162,6 @@ final class UpdateProtocol {
             machine.keys().prune(key);
         }
         return true;
-    }
-
-    private void writeRecord(long key, long offsetUnits, long units, int length, ValueMutator mutator,
-                             DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff, int argLen) {
-        ChunkedRegion values = machine.values().region();
-        long offset = offsetUnits << 3;
-        UnsafeBuffer chunk = values.chunkFor(offset);
-        int index = values.indexInChunk(offset);
-        chunk.putLong(index + ValueRecord.KEY_OFFSET, key);
-        if (length > 0) {
-            mutator.write(cur, curOff, curLen, arg, argOff, argLen, chunk, index + ValueRecord.HEADER_BYTES);
-        }
-        chunk.putLong(index, ValueRecord.headerWord(length, units));
-        // The record must be complete before any peer can find it through the address the CAS publishes,
-        // including peers that read it one-sidedly through a NIC or an I/O thread rather than this CPU.
-        VarHandle.releaseFence();
     }
 
     private void checkValueLength(long key, int length) {
