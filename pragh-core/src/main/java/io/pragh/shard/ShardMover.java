@@ -77,7 +77,7 @@ public final class ShardMover {
             long key = keys.getLong(i);
             ValueView v = from.session().get(key);
             if (v != null) {
-                to.load(key, v.buffer(), v.offset(), v.length());
+                to.load(key, v.version(), v.buffer(), v.offset(), v.length());
                 bytesMoved += v.length();
             }
         }

@@ -55,6 +55,7 @@ public final class MachineStore implements AutoCloseable {
     private final AtomicReferenceArray<MessageHandler> extensions = new AtomicReferenceArray<>(256);
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final AtomicLong malformedMessages = new AtomicLong();
+    private final AtomicLong incarnations = new AtomicLong();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
     private Endpoint endpoint;
@@ -216,11 +217,12 @@ public final class MachineStore implements AutoCloseable {
      *
      * @throws IllegalStateException when the key already has a value here
      */
-    public void load(long key, DirectBuffer value, int offset, int length) {
+    public void load(long key, long version, DirectBuffer value, int offset, int length) {
         ValueMutator set = mutators.get(Mutators.SET);
         long units = ValueRecord.unitsFor(length);
         long offsetUnits = values.allocate(units);
-        writeRecord(key, offsetUnits, units, length, set, value, 0, -1, value, offset, length);
+        observeVersion(version);
+        writeRecord(key, version, offsetUnits, units, length, set, value, 0, -1, value, offset, length);
         long slot = keys.findOrInsert(key);
         if (!keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
             values.free(offsetUnits, units);
@@ -258,14 +260,26 @@ public final class MachineStore implements AutoCloseable {
         return false;
     }
 
-    /** Writes a complete record (header, key, the mutator's output) at a freshly allocated offset. */
-    void writeRecord(long key, long offsetUnits, long units, int length, ValueMutator mutator, DirectBuffer cur,
-                     int curOff, int curLen, DirectBuffer arg, int argOff, int argLen) {
+    /** The first version of a key inserted now at this home: a fresh incarnation. */
+    long nextFirstVersion() {
+        return ValueRecord.firstVersion(incarnations.incrementAndGet());
+    }
+
+    /** Keeps new incarnations above every version this machine has seen (after loading or recovery). */
+    void observeVersion(long version) {
+        long incarnation = ValueRecord.incarnationOf(version);
+        incarnations.accumulateAndGet(incarnation, Math::max);
+    }
+
+    /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated offset. */
+    void writeRecord(long key, long version, long offsetUnits, long units, int length, ValueMutator mutator,
+                     DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff, int argLen) {
         long offset = offsetUnits << 3;
         ChunkedRegion region = values.region();
         UnsafeBuffer chunk = region.chunkFor(offset);
         int index = region.indexInChunk(offset);
         chunk.putLong(index + ValueRecord.KEY_OFFSET, key);
+        chunk.putLong(index + ValueRecord.VERSION_OFFSET, version);
         if (length > 0) {
             mutator.write(cur, curOff, curLen, arg, argOff, argLen, chunk, index + ValueRecord.HEADER_BYTES);
         }

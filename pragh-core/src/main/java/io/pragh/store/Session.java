@@ -162,7 +162,8 @@ public final class Session {
                 }
             }
             if (ValueRecord.isValid(record, 0, address, key) && leaseHolds()) {
-                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)));
+                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)),
+                    record.getLong(ValueRecord.VERSION_OFFSET));
                 AccessObserver observer = machine.accessObserver();
                 if (observer != null) {
                     observer.onAccess(key, home, host);

@@ -92,7 +92,8 @@ final class UpdateProtocol {
         checkValueLength(key, length);
         long units = ValueRecord.unitsFor(length);
         long offsetUnits = machine.values().allocate(units);
-        machine.writeRecord(key, offsetUnits, units, length, mutator, EMPTY, 0, -1, arg, argOff, argLen);
+        long version = machine.nextFirstVersion();
+        machine.writeRecord(key, version, offsetUnits, units, length, mutator, EMPTY, 0, -1, arg, argOff, argLen);
         KeyRegion keys = machine.keys();
         long slot = keys.findOrInsert(key);
         if (keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
@@ -117,6 +118,7 @@ final class UpdateProtocol {
             return false;
         }
         int curLen = ValueRecord.payloadLengthOf(header);
+        long version = chunk.getLong(index + ValueRecord.VERSION_OFFSET) + 1;
         int curOff = index + ValueRecord.HEADER_BYTES;
         machine.stats().local(curLen + ValueRecord.HEADER_BYTES);
         int length = mutator.newLength(chunk, curOff, curLen, arg, argOff, argLen);
@@ -134,7 +136,8 @@ final class UpdateProtocol {
                     + self + ", not its home " + home);
             }
             offsetUnits = machine.values().allocate(units);
-            machine.writeRecord(key, offsetUnits, units, length, mutator, chunk, curOff, curLen, arg, argOff, argLen);
+            machine.writeRecord(key, version, offsetUnits, units, length, mutator, chunk, curOff, curLen, arg, argOff,
+                argLen);
             desired = Address.of(self, home, units, offsetUnits);
         }
         boolean won = s.leaseHolds() && (home == self

@@ -119,6 +119,21 @@ class EmbeddedClusterTest {
     }
 
     @Test
+    void versionsCountUpdatesAcrossHostsAndGrowAcrossDeletes() {
+        long key = keyHomedAt(1, 1);
+        Machine reader = cluster.machine(0);
+        reader.put(key, bytes("a"));
+        long first = reader.session().get(key).version();
+        reader.put(key, bytes("b"));
+        cluster.machine(2).migrate(key);
+        reader.put(key, bytes("c"));
+        assertEquals(first + 2, reader.session().get(key).version(), "two updates, one of them on the new host");
+        reader.delete(key);
+        reader.put(key, bytes("d"));
+        assertTrue(reader.session().get(key).version() > first + 2, "a re-inserted key starts a newer incarnation");
+    }
+
+    @Test
     void concurrentEdgeInsertsToOneVertexLoseNoEdge() throws Exception {
         long src = 7;
         long key = KeyLayout.key(src, 0, KeyLayout.OUT);
