@@ -13,12 +13,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  *  UPDATE: type | pad 3 | origin: int | request: long | key: long | mutator: int | hops: int | argLen: int | arg
  *  ACK:    type | pad 3 | status: int | request: long | messageLen: int | message (UTF-8)
  *  PRUNE:  type | pad 7 | key: long
+ *  LOG:    type | pad 3 | origin: int | request: long | key: long | version: long | mutator: int | argLen: int | arg
  * </pre>
+ * LOG carries an update applied on a value's host to the key's home, whose log makes it durable and then
+ * acknowledges the origin.
  */
 public final class StoreMessages {
     public static final byte UPDATE = 1;
     public static final byte ACK = 2;
     public static final byte PRUNE = 3;
+    public static final byte LOG = 4;
     public static final int FIRST_EXTENSION_TYPE = 16;
 
     static final int UPDATE_ORIGIN = 4;
@@ -33,6 +37,14 @@ public final class StoreMessages {
     static final int ACK_REQUEST = 8;
     static final int ACK_MESSAGE_LENGTH = 16;
     static final int ACK_MESSAGE = 20;
+
+    static final int LOG_ORIGIN = 4;
+    static final int LOG_REQUEST = 8;
+    static final int LOG_KEY = 16;
+    static final int LOG_VERSION = 24;
+    static final int LOG_MUTATOR = 32;
+    static final int LOG_ARG_LENGTH = 36;
+    static final int LOG_ARG = 40;
 
     static final int PRUNE_KEY = 8;
     static final int PRUNE_LENGTH = 16;
@@ -65,6 +77,37 @@ public final class StoreMessages {
         b.putInt(ACK_MESSAGE_LENGTH, text.length);
         b.putBytes(ACK_MESSAGE, text);
         return b;
+    }
+
+    static UnsafeBuffer log(int origin, long request, long key, long version, int mutator, DirectBuffer arg,
+                            int argOff, int argLen) {
+        UnsafeBuffer b = new UnsafeBuffer(new byte[LOG_ARG + argLen]);
+        b.putByte(0, LOG);
+        b.putInt(LOG_ORIGIN, origin);
+        b.putLong(LOG_REQUEST, request);
+        b.putLong(LOG_KEY, key);
+        b.putLong(LOG_VERSION, version);
+        b.putInt(LOG_MUTATOR, mutator);
+        b.putInt(LOG_ARG_LENGTH, argLen);
+        if (argLen > 0) {
+            b.putBytes(LOG_ARG, arg, argOff, argLen);
+        }
+        return b;
+    }
+
+    static String checkLog(DirectBuffer msg, int off, int len, int machines) {
+        if (len < LOG_ARG) {
+            return "LOG of " + len + " bytes is shorter than its " + LOG_ARG + "-byte header";
+        }
+        int argLen = msg.getInt(off + LOG_ARG_LENGTH);
+        if (argLen < 0 || argLen != len - LOG_ARG) {
+            return "LOG declares a " + argLen + "-byte argument but carries " + (len - LOG_ARG);
+        }
+        int origin = msg.getInt(off + LOG_ORIGIN);
+        if (origin < 0 || origin >= machines) {
+            return "LOG names origin machine " + origin + " outside 0.." + (machines - 1);
+        }
+        return null;
     }
 
     static UnsafeBuffer prune(long key) {
