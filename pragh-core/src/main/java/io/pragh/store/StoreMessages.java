@@ -95,21 +95,6 @@ public final class StoreMessages {
         return b;
     }
 
-    static String checkLog(DirectBuffer msg, int off, int len, int machines) {
-        if (len < LOG_ARG) {
-            return "LOG of " + len + " bytes is shorter than its " + LOG_ARG + "-byte header";
-        }
-        int argLen = msg.getInt(off + LOG_ARG_LENGTH);
-        if (argLen < 0 || argLen != len - LOG_ARG) {
-            return "LOG declares a " + argLen + "-byte argument but carries " + (len - LOG_ARG);
-        }
-        int origin = msg.getInt(off + LOG_ORIGIN);
-        if (origin < 0 || origin >= machines) {
-            return "LOG names origin machine " + origin + " outside 0.." + (machines - 1);
-        }
-        return null;
-    }
-
     static UnsafeBuffer prune(long key) {
         UnsafeBuffer b = new UnsafeBuffer(new byte[PRUNE_LENGTH]);
         b.putByte(0, PRUNE);
@@ -119,16 +104,26 @@ public final class StoreMessages {
 
     /** Checks a received UPDATE's lengths before anything reads it; returns why it is malformed, or null. */
     static String checkUpdate(DirectBuffer msg, int off, int len, int machines) {
-        if (len < UPDATE_ARG) {
-            return "UPDATE of " + len + " bytes is shorter than its " + UPDATE_ARG + "-byte header";
+        return checkCarrier("UPDATE", msg, off, len, UPDATE_ARG, UPDATE_ARG_LENGTH, UPDATE_ORIGIN, machines);
+    }
+
+    static String checkLog(DirectBuffer msg, int off, int len, int machines) {
+        return checkCarrier("LOG", msg, off, len, LOG_ARG, LOG_ARG_LENGTH, LOG_ORIGIN, machines);
+    }
+
+    /** UPDATE and LOG both carry an origin and a length-prefixed argument after a fixed header. */
+    private static String checkCarrier(String type, DirectBuffer msg, int off, int len, int header, int argLengthAt,
+                                       int originAt, int machines) {
+        if (len < header) {
+            return type + " of " + len + " bytes is shorter than its " + header + "-byte header";
         }
-        int argLen = msg.getInt(off + UPDATE_ARG_LENGTH);
-        if (argLen < 0 || argLen != len - UPDATE_ARG) {
-            return "UPDATE declares a " + argLen + "-byte argument but carries " + (len - UPDATE_ARG);
+        int argLen = msg.getInt(off + argLengthAt);
+        if (argLen < 0 || argLen != len - header) {
+            return type + " declares a " + argLen + "-byte argument but carries " + (len - header);
         }
-        int origin = msg.getInt(off + UPDATE_ORIGIN);
+        int origin = msg.getInt(off + originAt);
         if (origin < 0 || origin >= machines) {
-            return "UPDATE names origin machine " + origin + " outside 0.." + (machines - 1);
+            return type + " names origin machine " + origin + " outside 0.." + (machines - 1);
         }
         return null;
     }
