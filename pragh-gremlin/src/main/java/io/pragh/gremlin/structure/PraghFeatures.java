@@ -1,0 +1,175 @@
+package io.pragh.gremlin.structure;
+
+import org.apache.tinkerpop.gremlin.structure.Graph;
+import org.apache.tinkerpop.gremlin.structure.VertexProperty;
+import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
+
+/**
+ * What {@link PraghGraph} supports, declared as it is: numeric user-supplied ids (no string, UUID or custom ids), no
+ * transactions, no graph computer, no graph variables, no null property values; multi- and meta-properties and every
+ * data type {@link io.pragh.gremlin.storage.ValueCodec} stores. Anything not overridden here is TinkerPop's default
+ * {@code true}.
+ *
+ * <p>Example: {@code graph.features().vertex().supportsMetaProperties() // true}
+ */
+public final class PraghFeatures implements Graph.Features {
+    private final GraphFeatures graph = new PraghGraphFeatures();
+    private final VertexFeatures vertex = new PraghVertexFeatures();
+    private final EdgeFeatures edge = new PraghEdgeFeatures();
+
+    @Override
+    public GraphFeatures graph() {
+        return graph;
+    }
+
+    @Override
+    public VertexFeatures vertex() {
+        return vertex;
+    }
+
+    @Override
+    public EdgeFeatures edge() {
+        return edge;
+    }
+
+    @Override
+    public String toString() {
+        return StringFactory.featureString(this);
+    }
+
+    static final class PraghGraphFeatures implements GraphFeatures {
+        private final VariableFeatures variables = new VariableFeatures() {
+            @Override
+            public boolean supportsVariables() {
+                return false;
+            }
+        };
+
+        @Override
+        public boolean supportsComputer() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsPersistence() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsTransactions() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsThreadedTransactions() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsConcurrentAccess() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsServiceCall() {
+            return false;
+        }
+
+        @Override
+        public VariableFeatures variables() {
+            return variables;
+        }
+    }
+
+    /** Ids: numeric only, user-supplied or assigned; no null values. A class, so its methods beat interface defaults. */
+    abstract static class NumericIds implements ElementFeatures {
+        @Override
+        public boolean supportsStringIds() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsUuidIds() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsCustomIds() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsAnyIds() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsNullPropertyValues() {
+            return false;
+        }
+
+        @Override
+        public boolean willAllowId(final Object id) {
+            return Ids.toLongOrMissing(id) != Ids.MISSING;
+        }
+    }
+
+    static final class PraghVertexFeatures extends NumericIds implements VertexFeatures {
+        private final VertexPropertyFeatures properties = new PraghVertexPropertyFeatures();
+
+        @Override
+        public VertexProperty.Cardinality getCardinality(final String key) {
+            return VertexProperty.Cardinality.single;
+        }
+
+        @Override
+        public boolean supportsUpsert() {
+            return false;
+        }
+
+        @Override
+        public VertexPropertyFeatures properties() {
+            return properties;
+        }
+    }
+
+    static final class PraghEdgeFeatures extends NumericIds implements EdgeFeatures {
+        @Override
+        public boolean supportsUpsert() {
+            return false;
+        }
+    }
+
+    /** Vertex property ids are assigned by the graph, never supplied. */
+    static final class PraghVertexPropertyFeatures implements VertexPropertyFeatures {
+        @Override
+        public boolean supportsUserSuppliedIds() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsStringIds() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsUuidIds() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsCustomIds() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsAnyIds() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsNullPropertyValues() {
+            return false;
+        }
+    }
+}
