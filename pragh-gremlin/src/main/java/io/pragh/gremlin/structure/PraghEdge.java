@@ -62,6 +62,12 @@ public final class PraghEdge extends PraghElement implements Edge {
 
     @Override
     public <V> Property<V> property(final String key, final V value) {
+        if (value == null) {
+            // Null values are not stored: setting one removes the key, as TinkerPop asks of such graphs.
+            checkExists();
+            removeProperty(key);
+            return Property.empty();
+        }
         ElementHelper.validateProperty(key, value);
         checkExists();
         final PropertyField field = new PropertyField(graph.names().intern(key), ValueCodec.encode(value));

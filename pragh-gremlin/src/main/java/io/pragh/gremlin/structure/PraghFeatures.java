@@ -14,8 +14,13 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
  */
 public final class PraghFeatures implements Graph.Features {
     private final GraphFeatures graph = new PraghGraphFeatures();
-    private final VertexFeatures vertex = new PraghVertexFeatures();
+    private final VertexFeatures vertex;
     private final EdgeFeatures edge = new PraghEdgeFeatures();
+
+    /** Features of a graph whose vertex properties default to {@code defaultCardinality}. */
+    PraghFeatures(final VertexProperty.Cardinality defaultCardinality) {
+        this.vertex = new PraghVertexFeatures(defaultCardinality);
+    }
 
     @Override
     public GraphFeatures graph() {
@@ -116,10 +121,15 @@ public final class PraghFeatures implements Graph.Features {
 
     static final class PraghVertexFeatures extends NumericIds implements VertexFeatures {
         private final VertexPropertyFeatures properties = new PraghVertexPropertyFeatures();
+        private final VertexProperty.Cardinality cardinality;
+
+        PraghVertexFeatures(final VertexProperty.Cardinality cardinality) {
+            this.cardinality = cardinality;
+        }
 
         @Override
         public VertexProperty.Cardinality getCardinality(final String key) {
-            return VertexProperty.Cardinality.single;
+            return cardinality;
         }
 
         @Override

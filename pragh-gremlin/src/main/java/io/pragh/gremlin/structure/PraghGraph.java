@@ -53,6 +53,8 @@ public final class PraghGraph implements Graph {
     /** Configuration key: machines of the embedded cluster. */
     public static final String MACHINES = "pragh.machines";
     public static final int DEFAULT_MACHINES = 4;
+    /** Configuration key: cardinality of {@code property(key, value)} without one, {@code single} (default) or {@code list}. */
+    public static final String DEFAULT_CARDINALITY = "pragh.defaultCardinality";
 
     static {
         TraversalStrategies.GlobalCache.registerStrategies(PraghGraph.class,
@@ -63,12 +65,13 @@ public final class PraghGraph implements Graph {
     private final GraphStore store;
     private final NameDictionary names = new NameDictionary();
     private final AtomicLong nextId = new AtomicLong(1);
-    private final PraghFeatures features = new PraghFeatures();
+    private final PraghFeatures features;
     private volatile boolean closed;
 
     PraghGraph(final Configuration configuration, final GraphStore store) {
         this.configuration = configuration;
         this.store = store;
+        this.features = new PraghFeatures(VertexProperty.Cardinality.valueOf(configuration.getString(DEFAULT_CARDINALITY, "single")));
     }
 
     /** A graph on a new embedded cluster of {@value #DEFAULT_MACHINES} machines. */
@@ -114,9 +117,8 @@ public final class PraghGraph implements Graph {
             final Object value = keyValues[i + 1];
             ElementHelper.validateProperty(key, value);
             final int keyId = names.intern(key);
-            if (features.vertex().getCardinality(key) == VertexProperty.Cardinality.single) {
-                record.properties.removeIf(e -> e.field.key == keyId);
-            }
+            // Every value given to addVertex is kept, a key given twice gets two properties (list cardinality),
+            // as TinkerGraph does and as addV().property(k, a).property(k, b) expects.
             record.properties.add(new VertexRecord.Entry(new PropertyField(keyId, ValueCodec.encode(value)), newId(), new ArrayList<>(0)));
         }
         store.put(GraphKeys.vertex(vid), record.encode());

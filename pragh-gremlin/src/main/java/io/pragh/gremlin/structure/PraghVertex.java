@@ -69,6 +69,11 @@ public final class PraghVertex extends PraghElement implements Vertex {
     public <V> VertexProperty<V> property(final VertexProperty.Cardinality cardinality, final String key, final V value,
                                           final Object... keyValues) {
         ElementHelper.legalPropertyKeyValueArray(keyValues);
+        if (value == null) {
+            // Null values are not stored: setting one removes the key, as TinkerPop asks of such graphs.
+            properties(key).forEachRemaining(VertexProperty::remove);
+            return VertexProperty.empty();
+        }
         ElementHelper.validateProperty(key, value);
         if (ElementHelper.getIdValue(keyValues).isPresent()) {
             throw VertexProperty.Exceptions.userSuppliedIdsNotSupported();

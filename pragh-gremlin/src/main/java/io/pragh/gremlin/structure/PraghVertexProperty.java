@@ -65,6 +65,12 @@ public final class PraghVertexProperty<V> implements VertexProperty<V> {
 
     @Override
     public <U> Property<U> property(final String metaKey, final U metaValue) {
+        if (metaValue == null) {
+            // Null values are not stored: setting one removes the key, as TinkerPop asks of such graphs.
+            stored();
+            removeMeta(metaKey);
+            return Property.empty();
+        }
         ElementHelper.validateProperty(metaKey, metaValue);
         stored();
         final PropertyField field = new PropertyField(vertex.graph().names().intern(metaKey), ValueCodec.encode(metaValue));
