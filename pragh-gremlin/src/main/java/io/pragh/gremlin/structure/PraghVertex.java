@@ -70,8 +70,10 @@ public final class PraghVertex extends PraghElement implements Vertex {
                                           final Object... keyValues) {
         ElementHelper.legalPropertyKeyValueArray(keyValues);
         if (value == null) {
-            // Null values are not stored: setting one removes the key, as TinkerPop asks of such graphs.
-            properties(key).forEachRemaining(VertexProperty::remove);
+            // Null values are not stored: a single-valued null removes the key, a list or set one adds nothing.
+            if (cardinality == VertexProperty.Cardinality.single) {
+                properties(key).forEachRemaining(VertexProperty::remove);
+            }
             return VertexProperty.empty();
         }
         ElementHelper.validateProperty(key, value);
@@ -89,7 +91,7 @@ public final class PraghVertex extends PraghElement implements Vertex {
         }
         final List<PropertyField> metas = new ArrayList<>(keyValues.length / 2);
         for (int i = 0; i < keyValues.length; i += 2) {
-            if (keyValues[i] instanceof T) {
+            if (keyValues[i] instanceof T || keyValues[i + 1] == null) {
                 continue;
             }
             ElementHelper.validateProperty((String) keyValues[i], keyValues[i + 1]);

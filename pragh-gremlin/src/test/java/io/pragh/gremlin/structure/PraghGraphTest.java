@@ -60,7 +60,8 @@ class PraghGraphTest {
             }
             assertFalse(graph.vertices(7.5d).hasNext());
             assertThrows(IllegalArgumentException.class, () -> graph.addVertex(T.id, 7L));
-            assertThrows(IllegalArgumentException.class, () -> graph.addVertex(T.id, "seven"));
+            assertThrows(UnsupportedOperationException.class, () -> graph.addVertex(T.id, "seven"));
+            assertThrows(IllegalArgumentException.class, () -> graph.addVertex(T.id, -1L));
             final Vertex next = graph.addVertex();
             assertTrue((long) next.id() > 7L, "assigned ids move past supplied ones");
         }
