@@ -1,19 +1,19 @@
 package io.pragh.gremlin.process;
 
+import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.GraphKeys;
 import org.agrona.collections.Long2LongHashMap;
 import org.apache.tinkerpop.gremlin.structure.Direction;
 
 import java.util.Arrays;
-import java.util.function.LongFunction;
 
 /**
  * The vertices reached so far with how many walks reach each (a traverser's bulk), in first-reached order. One
- * {@link #expand} is one hop: one GET per (vertex, label, direction) of the OUT or IN key, all issued by the caller's
- * thread, which the fused step runs on the start vertex's home machine.
+ * {@link #expand} is one hop: the GETs of every (vertex, label, direction) OUT or IN key go out as one batch from
+ * the caller's thread, which the fused step runs on the start vertex's home machine.
  *
- * <p>Example: {@code Frontier f = Frontier.of(new long[] {1}); f = f.expand(store::get, Direction.OUT, labels); long walks = f.totalBulk();}
+ * <p>Example: {@code Frontier f = Frontier.of(new long[] {1}); f = f.expand(store, Direction.OUT, labels); long walks = f.totalBulk();}
  */
 final class Frontier {
     private long[] vids;
@@ -72,41 +72,45 @@ final class Frontier {
         size++;
     }
 
-    /** The frontier one hop further. */
-    Frontier expand(final LongFunction<byte[]> get, final Direction direction, final int[] labels) {
+    /** The frontier one hop further: one batched GET of every adjacency the hop reads. */
+    Frontier expand(final GraphStore store, final Direction direction, final int[] labels) {
         final Frontier next = new Frontier(size * 4);
-        for (int i = 0; i < size; i++) {
-            final long v = vids[i];
-            final long b = bulks[i];
-            for (final int label : labels) {
-                if (direction != Direction.IN) {
-                    addAll(next, get.apply(GraphKeys.out(v, label)), b);
-                }
-                if (direction != Direction.OUT) {
-                    addAll(next, get.apply(GraphKeys.in(v, label)), b);
-                }
-            }
-        }
+        final int[] owner = new int[hopKeyCount(direction, labels)];
+        final long[] keys = hopKeys(direction, labels, owner);
+        store.getAll(keys, keys.length, (k, adjacency) -> addAll(next, adjacency, bulks[owner[k]]));
         return next;
     }
 
     /** Walks one step further onto edges, counted but not materialised: {@code sum(bulk * degree)}. */
-    long countEdges(final LongFunction<byte[]> get, final Direction direction, final int[] labels) {
-        long count = 0;
+    long countEdges(final GraphStore store, final Direction direction, final int[] labels) {
+        final int[] owner = new int[hopKeyCount(direction, labels)];
+        final long[] keys = hopKeys(direction, labels, owner);
+        final long[] count = {0};
+        store.getAll(keys, keys.length, (k, adjacency) -> count[0] += Adjacency.count(adjacency) * bulks[owner[k]]);
+        return count[0];
+    }
+
+    private int hopKeyCount(final Direction direction, final int[] labels) {
+        return size * labels.length * (direction == Direction.BOTH ? 2 : 1);
+    }
+
+    /** The adjacency keys one hop reads; {@code owner[k]} is the frontier index key {@code k} belongs to. */
+    private long[] hopKeys(final Direction direction, final int[] labels, final int[] owner) {
+        final long[] keys = new long[owner.length];
+        int k = 0;
         for (int i = 0; i < size; i++) {
-            final long v = vids[i];
             for (final int label : labels) {
-                long degree = 0;
                 if (direction != Direction.IN) {
-                    degree += Adjacency.count(get.apply(GraphKeys.out(v, label)));
+                    owner[k] = i;
+                    keys[k++] = GraphKeys.out(vids[i], label);
                 }
                 if (direction != Direction.OUT) {
-                    degree += Adjacency.count(get.apply(GraphKeys.in(v, label)));
+                    owner[k] = i;
+                    keys[k++] = GraphKeys.in(vids[i], label);
                 }
-                count += degree * bulks[i];
             }
         }
-        return count;
+        return keys;
     }
 
     private static void addAll(final Frontier next, final byte[] adjacency, final long bulk) {

@@ -19,8 +19,8 @@ import java.util.Set;
 
 /**
  * The fused start of {@code g.V(ids).out(..)...}: finds which start vertices exist, walks every hop on the home
- * machine of the first start vertex (one GET per vertex, label and direction, all from that machine, so the split
- * store's migration brings hot adjacency there), and emits each reached vertex once with the number of walks that
+ * machine of the first start vertex (each hop one batch of GETs, one per vertex, label and direction, all from that
+ * machine, so the split store's migration brings hot adjacency there), and emits each reached vertex once with the number of walks that
  * reach it as its bulk. With {@code countEdgesAtEnd} it instead emits one {@code Long}: the walks that end on an
  * edge of the final hop, which is what {@code ...outE().count()} counts.
  *
@@ -73,11 +73,11 @@ public final class PraghHopStep<E> extends AbstractStep<Object, E> {
             Frontier frontier = Frontier.of(starts);
             for (int h = 0; h < last; h++) {
                 final Hop hop = hops.get(h);
-                frontier = frontier.expand(store::get, hop.direction, graph.edgeLabelIds(hop.labels));
+                frontier = frontier.expand(store, hop.direction, graph.edgeLabelIds(hop.labels));
             }
             if (countEdgesAtEnd) {
                 final Hop hop = hops.get(last);
-                return (Object) frontier.countEdges(store::get, hop.direction, graph.edgeLabelIds(hop.labels));
+                return (Object) frontier.countEdges(store, hop.direction, graph.edgeLabelIds(hop.labels));
             }
             return frontier;
         });

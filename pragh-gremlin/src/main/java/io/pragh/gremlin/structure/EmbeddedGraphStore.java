@@ -88,6 +88,12 @@ public final class EmbeddedGraphStore implements GraphStore {
     }
 
     @Override
+    public void getAll(final long[] keys, final int count, final IndexedValues visitor) {
+        machine().session().getAll(keys, 0, count,
+            (index, key, value) -> visitor.accept(index, value == null ? null : value.toBytes()));
+    }
+
+    @Override
     public void put(final long key, final byte[] value) {
         machine().put(key, value);
     }

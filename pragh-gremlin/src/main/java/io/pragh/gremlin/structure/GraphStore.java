@@ -13,6 +13,18 @@ public interface GraphStore extends AutoCloseable {
     /** The value under {@code key}, or null when the key has none. */
     byte[] get(long key);
 
+    /**
+     * GETs {@code keys[0..count)} together (one round trip for the lookups, one for the values, however many keys)
+     * and hands each value, or null, to {@code visitor} with its index.
+     */
+    void getAll(long[] keys, int count, IndexedValues visitor);
+
+    /** Receives the values of {@link #getAll}. */
+    @FunctionalInterface
+    interface IndexedValues {
+        void accept(int index, byte[] value);
+    }
+
     /** Stores {@code value} under {@code key}; returns once acknowledged. */
     void put(long key, byte[] value);
 
