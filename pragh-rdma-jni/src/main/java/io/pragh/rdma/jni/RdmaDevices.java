@@ -1,8 +1,14 @@
 package io.pragh.rdma.jni;
 
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -53,6 +59,33 @@ public final class RdmaDevices {
         } catch (VerbsException e) {
             return new RdmaDevice(name, 0, "cannot be opened: " + e.getMessage());
         }
+    }
+
+    /**
+     * The IPv4 addresses of the network interfaces backed by an RDMA device (its RoCE or IPoIB netdevs, as sysfs
+     * lists them): the addresses rdma_cm can bind for it. Empty when there are none or sysfs does not say.
+     */
+    public static List<InetAddress> ipv4Addresses(String device) {
+        List<InetAddress> out = new ArrayList<>();
+        Path net = SYSFS.resolve(device).resolve("device").resolve("net");
+        if (!Files.isDirectory(net)) {
+            return out;
+        }
+        try (DirectoryStream<Path> netdevs = Files.newDirectoryStream(net)) {
+            for (Path netdev : netdevs) {
+                NetworkInterface nif = NetworkInterface.getByName(netdev.getFileName().toString());
+                if (nif != null) {
+                    for (InetAddress a : Collections.list(nif.getInetAddresses())) {
+                        if (a instanceof Inet4Address) {
+                            out.add(a);
+                        }
+                    }
+                }
+            }
+        } catch (IOException | SecurityException e) {
+            return out; // an unreadable sysfs just means "unknown"
+        }
+        return out;
     }
 
     private static String sysfsHint() {
