@@ -38,6 +38,7 @@ final class Messenger implements AutoCloseable {
         final RegionTable.Builder table;
         volatile Transport.Connection connection;
         volatile boolean down;
+        private boolean released;
 
         Link(int id, int peer, boolean incoming) {
             this.id = id;
@@ -54,7 +55,12 @@ final class Messenger implements AutoCloseable {
             this.table = incoming ? null : new RegionTable.Builder(peer);
         }
 
-        void release() {
+        /** Tears the connection down and frees its buffers; a link replaced by a reconnect is released early. */
+        synchronized void release() {
+            if (released) {
+                return;
+            }
+            released = true;
             Transport.Connection c = connection;
             if (c != null) {
                 transport.disconnect(c);

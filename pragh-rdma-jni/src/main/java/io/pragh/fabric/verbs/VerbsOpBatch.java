@@ -55,6 +55,8 @@ final class VerbsOpBatch implements OpBatch {
     private int posted;
     private int remaining;
     private int token;
+    /** True inside post(): completions reaped meanwhile must not give the token away while requests still use it. */
+    private boolean posting;
     private FabricException failure;
 
     VerbsOpBatch(Lane lane, int capacity) {
@@ -157,19 +159,24 @@ final class VerbsOpBatch implements OpBatch {
             token = lane.register(this);
         }
         AtomicByteOrder byteOrder = needsByteOrder() ? lane.endpoint().atomicOrder(lane) : AtomicByteOrder.NATIVE;
-        int survivors = resolve(groupByTarget());
-        for (int k = 0; k < survivors; k++) {
-            int i = order[k];
-            // The last request of a run per peer is signalled: it retires the unsignalled ones before it.
-            boolean lastForTarget = k + 1 == survivors || targets[order[k + 1]] != targets[i];
-            try {
-                postOne(i, lastForTarget, byteOrder);
-            } catch (RuntimeException e) {
-                fail(i, asFabricException(i, e));
+        posting = true;
+        try {
+            int survivors = resolve(groupByTarget());
+            for (int k = 0; k < survivors; k++) {
+                int i = order[k];
+                // The last request of a run per peer is signalled: it retires the unsignalled ones before it.
+                boolean lastForTarget = k + 1 == survivors || targets[order[k + 1]] != targets[i];
+                try {
+                    postOne(i, lastForTarget, byteOrder);
+                } catch (RuntimeException e) {
+                    fail(i, asFabricException(i, e));
+                }
             }
+            lane.flush();
+        } finally {
+            posting = false;
+            posted = size;
         }
-        lane.flush();
-        posted = size;
         if (remaining == 0) {
             releaseToken();
         }
@@ -382,6 +389,18 @@ final class VerbsOpBatch implements OpBatch {
         }
     }
 
+    /** Fails every posted operation not yet done; the NIC can no longer touch their memory (connections are gone). */
+    private void failOutstanding(String reason) {
+        for (int i = 0; i < posted; i++) {
+            if (linkOf[i] != null && !effectivelyDone(i)) {
+                fail(i, new FabricException(reason, true));
+            }
+        }
+        if (remaining != 0) {
+            throw new IllegalStateException("verbs batch bookkeeping lost " + remaining + " operations");
+        }
+    }
+
     boolean hasOutstandingOn(Lane.Link link) {
         for (int i = 0; i < size; i++) {
             if (linkOf[i] == link && !effectivelyDone(i)) {
@@ -421,7 +440,7 @@ final class VerbsOpBatch implements OpBatch {
     }
 
     private void releaseToken() {
-        if (token != 0) {
+        if (token != 0 && !posting) {
             lane.release(token);
             token = 0;
         }
@@ -453,8 +472,11 @@ final class VerbsOpBatch implements OpBatch {
             if (deadline == 0) {
                 deadline = now + lane.config().operationTimeout().toNanos();
             } else if (now > deadline) {
-                lane.abandonAll(this, "operations did not complete within "
-                    + lane.config().operationTimeout().toMillis() + " ms");
+                String reason = "operations did not complete within " + lane.config().operationTimeout().toMillis()
+                    + " ms";
+                lane.abandonAll(this, reason);
+                failOutstanding(reason); // whatever no connection accounted for
+                break;
             }
             Thread.onSpinWait();
         }

@@ -47,8 +47,33 @@ final class SimulatedNic {
     private final AtomicLong handles = new AtomicLong(1000);
     private final AtomicInteger keys = new AtomicInteger(0x100);
 
+    private final java.util.List<Machine> machines = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     Transport transport(InetSocketAddress address) {
-        return new Machine(address);
+        Machine m = new Machine(address);
+        machines.add(m);
+        return m;
+    }
+
+    /** Registrations not yet deregistered, across all machines. */
+    int liveRegistrations() {
+        return byRkey.size();
+    }
+
+    int liveQueuePairs() {
+        return queuePairs.size();
+    }
+
+    int liveCompletionQueues() {
+        return machines.stream().mapToInt(m -> m.cqs.size()).sum();
+    }
+
+    /** Cuts every connection, as a cable pull would: both ends see DISCONNECTED and in-flight requests flush. */
+    void breakAllConnections() {
+        for (Qp qp : queuePairs.values()) {
+            qp.error = true;
+            qp.owner.disconnect(qp);
+        }
     }
 
     private record Posted(long wrId, long address, int length, int lkey) {
