@@ -84,6 +84,8 @@ void *bad_handle(JNIEnv *env, const char *what, jlong handle, handle_type type);
 int safe_read(void *dst, jlong src, size_t len);
 /* Copies len bytes from src to the foreign address dst; 0 on success, else errno. */
 int safe_write(jlong dst, const void *src, size_t len);
+/* Forces (1) or releases (0) the pipe fallback used where process_vm_readv/writev are filtered; for tests. */
+void safe_memory_use_pipe(int on);
 /* Like safe_read/safe_write but throw IllegalArgumentException naming what and return nonzero on failure. */
 int read_java_memory(JNIEnv *env, const char *what, void *dst, jlong src, size_t len);
 int write_java_memory(JNIEnv *env, const char *what, jlong dst, const void *src, size_t len);

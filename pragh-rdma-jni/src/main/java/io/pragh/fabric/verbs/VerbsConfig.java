@@ -29,8 +29,8 @@ public record VerbsConfig(List<InetSocketAddress> machines, int sendQueueDepth, 
     public static final int DEFAULT_SEND_QUEUE_DEPTH = 256;
     public static final int DEFAULT_SCRATCH_BYTES = 1 << 20;
     public static final int DEFAULT_MESSAGE_BYTES = 64 << 10;
-    public static final int DEFAULT_RECEIVE_SLOTS = 64;
-    public static final int DEFAULT_SEND_SLOTS = 64;
+    public static final int DEFAULT_RECEIVE_SLOTS = 32;
+    public static final int DEFAULT_SEND_SLOTS = 32;
 
     public VerbsConfig {
         Objects.requireNonNull(machines, "machines");

@@ -53,7 +53,8 @@ public final class DoctorCommand {
             } else {
                 out.println("RDMA devices:    " + probe.devices().size());
                 for (RdmaDevice d : probe.devices()) {
-                    out.println("  " + d.name() + ": " + d.description());
+                    out.println("  " + d.name() + ": " + d.description() + "; IPv4 "
+                        + RdmaDevices.ipv4Addresses(d.name()));
                 }
                 if (probe.problem() != null) {
                     out.println("  (" + probe.problem() + ")");

@@ -1,6 +1,5 @@
 package io.pragh.fabric.verbs;
 
-import io.pragh.fabric.Endpoint;
 import io.pragh.fabric.FabricConformanceTest;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
@@ -34,21 +33,7 @@ class SimulatedNicConformanceTest extends FabricConformanceTest {
     protected FabricCluster open(MachineMemory[] memories, MessageHandler[] handlers) {
         assumeLibrary();
         SimulatedNic nic = new SimulatedNic();
-        VerbsFabric fabric = new VerbsFabric(smallConfig(memories.length), (m, address) -> nic.transport(address));
-        Endpoint[] endpoints = new Endpoint[memories.length];
-        for (int m = 0; m < memories.length; m++) {
-            endpoints[m] = fabric.attach(m, memories[m], handlers[m]);
-        }
-        return new FabricCluster() {
-            @Override
-            public Endpoint endpoint(int machine) {
-                return endpoints[machine];
-            }
-
-            @Override
-            public void close() {
-                fabric.close();
-            }
-        };
+        return AttachedCluster.attach(new VerbsFabric(smallConfig(memories.length),
+            (m, address) -> nic.transport(address)), memories, handlers);
     }
 }

@@ -1,6 +1,5 @@
 package io.pragh.fabric.verbs;
 
-import io.pragh.fabric.Endpoint;
 import io.pragh.fabric.FabricConformanceTest;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
@@ -10,6 +9,7 @@ import io.pragh.rdma.jni.RdmaDevices;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -32,27 +32,10 @@ class VerbsFabricConformanceTest extends FabricConformanceTest {
         for (int m = 0; m < memories.length; m++) {
             addresses.add(new InetSocketAddress(ip, base + m));
         }
-        VerbsFabric fabric = new VerbsFabric(VerbsConfig.of(addresses));
-        Endpoint[] endpoints = new Endpoint[memories.length];
-        try {
-            for (int m = 0; m < memories.length; m++) {
-                endpoints[m] = fabric.attach(m, memories[m], handlers[m]);
-            }
-        } catch (RuntimeException e) {
-            fabric.close();
-            throw e;
-        }
-        return new FabricCluster() {
-            @Override
-            public Endpoint endpoint(int machine) {
-                return endpoints[machine];
-            }
-
-            @Override
-            public void close() {
-                fabric.close();
-            }
-        };
+        // Small buffers: everything registered is pinned, and a default memlock limit is a few MiB.
+        VerbsConfig config = new VerbsConfig(addresses, 64, 64 << 10, 4096, 16, 16, Duration.ofSeconds(10),
+            Duration.ofSeconds(10));
+        return AttachedCluster.attach(new VerbsFabric(config), memories, handlers);
     }
 
     private static InetAddress chooseAddress(RdmaDevice device) throws UnknownHostException {
