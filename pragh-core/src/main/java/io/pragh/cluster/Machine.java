@@ -1,6 +1,7 @@
 package io.pragh.cluster;
 
 import io.pragh.PraghException;
+import io.pragh.durability.Durability;
 import io.pragh.fabric.FabricStats;
 import io.pragh.migration.MigrationThread;
 import io.pragh.migration.Migrator;
@@ -32,9 +33,11 @@ public final class Machine implements AutoCloseable {
     private final WorkerPool workers;
     private final MigrationThread migration;
     private final long timeoutMillis;
+    private final Durability durability;
 
-    Machine(MachineStore store, int workerThreads, boolean pin, long timeoutMillis) {
+    Machine(MachineStore store, Durability durability, int workerThreads, boolean pin, long timeoutMillis) {
         this.store = store;
+        this.durability = durability;
         this.workers = new WorkerPool("m" + store.id(), workerThreads, pin);
         this.migration = new MigrationThread(store);
         this.timeoutMillis = timeoutMillis;
@@ -48,6 +51,11 @@ public final class Machine implements AutoCloseable {
     /** The data plane, for components that extend the machine (monitor, provider, server). */
     public MachineStore store() {
         return store;
+    }
+
+    /** This machine's log and snapshots, or null when it keeps everything in memory only. */
+    public Durability durability() {
+        return durability;
     }
 
     public FabricStats stats() {
@@ -144,6 +152,9 @@ public final class Machine implements AutoCloseable {
     public void close() {
         workers.close();
         migration.close();
+        if (durability != null) {
+            durability.close();
+        }
         store.close();
     }
 }

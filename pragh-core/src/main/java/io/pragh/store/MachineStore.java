@@ -58,6 +58,8 @@ public final class MachineStore implements AutoCloseable {
     private final AtomicLong incarnations = new AtomicLong();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
+    /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
+    private volatile UpdateLog updateLog;
     private Endpoint endpoint;
     private ReclaimRings reclaimRings;
     private Reclaimer reclaimer;
@@ -159,6 +161,41 @@ public final class MachineStore implements AutoCloseable {
 
     public Reclaimer reclaimer() {
         return reclaimer;
+    }
+
+    /**
+     * Makes this machine durable: every update of a key homed here is appended to {@code log} and acknowledged only
+     * once the log says it is durable. Every machine of a cluster must be configured alike.
+     */
+    public void setUpdateLog(UpdateLog log) {
+        this.updateLog = log;
+    }
+
+    /** Acknowledges an update the {@link UpdateLog} made durable. */
+    public void acknowledge(int origin, long request) {
+        complete(origin, request, null);
+    }
+
+    /** Fails an update with a reason its origin will see (e.g. the log could not write it). */
+    public void refuse(int origin, long request, String reason) {
+        complete(origin, request, reason);
+    }
+
+    /**
+     * An update took effect here with {@code version}: acknowledge it, after making it durable at the key's home when
+     * this cluster is durable.
+     */
+    void applied(int home, int origin, long request, long key, long version, int mutatorId, DirectBuffer arg,
+                 int argOff, int argLen) {
+        UpdateLog log = updateLog;
+        if (log == null) {
+            complete(origin, request, null);
+        } else if (home == id) {
+            log.append(key, version, mutatorId, arg, argOff, argLen, origin, request);
+        } else {
+            UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen);
+            endpoint.send(home, msg, 0, msg.capacity());
+        }
     }
 
     /** Installs (or, with null, removes) the observer of this machine's GETs. */
@@ -346,6 +383,7 @@ public final class MachineStore implements AutoCloseable {
         switch (type) {
             case StoreMessages.UPDATE -> onUpdate(from, msg, off, len);
             case StoreMessages.ACK -> onAck(from, msg, off, len);
+            case StoreMessages.LOG -> onLog(from, msg, off, len);
             case StoreMessages.PRUNE -> {
                 if (len != StoreMessages.PRUNE_LENGTH) {
                     malformed(from, "PRUNE of " + len + " bytes (expected " + StoreMessages.PRUNE_LENGTH + ")");
@@ -374,6 +412,24 @@ public final class MachineStore implements AutoCloseable {
             msg.getLong(off + StoreMessages.UPDATE_REQUEST), msg.getLong(off + StoreMessages.UPDATE_KEY),
             msg.getInt(off + StoreMessages.UPDATE_MUTATOR), msg, off + StoreMessages.UPDATE_ARG,
             msg.getInt(off + StoreMessages.UPDATE_ARG_LENGTH), msg.getInt(off + StoreMessages.UPDATE_HOPS));
+    }
+
+    private void onLog(int from, DirectBuffer msg, int off, int len) {
+        String problem = StoreMessages.checkLog(msg, off, len, machineCount);
+        if (problem != null) {
+            malformed(from, problem);
+            return;
+        }
+        int origin = msg.getInt(off + StoreMessages.LOG_ORIGIN);
+        long request = msg.getLong(off + StoreMessages.LOG_REQUEST);
+        UpdateLog log = updateLog;
+        if (log == null) {
+            complete(origin, request, "machine " + id + " received an update to log but has no log configured");
+            return;
+        }
+        log.append(msg.getLong(off + StoreMessages.LOG_KEY), msg.getLong(off + StoreMessages.LOG_VERSION),
+            msg.getInt(off + StoreMessages.LOG_MUTATOR), msg, off + StoreMessages.LOG_ARG,
+            msg.getInt(off + StoreMessages.LOG_ARG_LENGTH), origin, request);
     }
 
     private void onAck(int from, DirectBuffer msg, int off, int len) {

@@ -44,17 +44,23 @@ final class UpdateProtocol {
     void apply(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg, int argOff, int argLen,
                int hops) {
         try {
-            if (applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops)) {
+            long version = applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
+            if (version == NOTHING_CHANGED) {
                 machine.complete(origin, request, null);
+            } else if (version != FORWARDED) {
+                machine.applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen);
             }
         } catch (RuntimeException e) {
             machine.complete(origin, request, e.getMessage() == null ? e.toString() : e.getMessage());
         }
     }
 
-    /** @return true when the update took effect here, false when it was forwarded */
-    private boolean applyOrForward(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg,
-                                   int argOff, int argLen, int hops) {
+    private static final long FORWARDED = -1;
+    private static final long NOTHING_CHANGED = -2;
+
+    /** @return the version the update produced here, {@link #FORWARDED}, or {@link #NOTHING_CHANGED} */
+    private long applyOrForward(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg,
+                                int argOff, int argLen, int hops) {
         ValueMutator mutator = machine.mutators().get(mutatorId);
         int self = machine.id();
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -63,10 +69,11 @@ final class UpdateProtocol {
             if (!present) {
                 if (home != self) {
                     forward(home, origin, request, key, mutatorId, arg, argOff, argLen, hops);
-                    return false;
+                    return FORWARDED;
                 }
-                if (insertAtHome(key, mutator, arg, argOff, argLen)) {
-                    return true;
+                long version = insertAtHome(key, mutator, arg, argOff, argLen);
+                if (version != FORWARDED) {
+                    return version;
                 }
                 continue;
             }
@@ -74,20 +81,26 @@ final class UpdateProtocol {
             int host = Address.host(address, home);
             if (host != self) {
                 forward(host, origin, request, key, mutatorId, arg, argOff, argLen, hops);
-                return false;
+                return FORWARDED;
             }
-            if (replaceHere(s, key, home, address, mutator, arg, argOff, argLen)) {
-                return true;
+            long version = replaceHere(s, key, home, address, mutator, arg, argOff, argLen);
+            if (version != FORWARDED) {
+                return version;
             }
         }
         throw new PraghException("update of key " + key + " lost its CAS " + MAX_ATTEMPTS + " times in a row");
     }
 
-    /** The key has no value and this is its home: write the first value and claim (or reuse) its slot. */
-    private boolean insertAtHome(long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
+    /**
+     * The key has no value and this is its home: write the first value and claim (or reuse) its slot.
+     *
+     * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, or {@link #FORWARDED} (reused
+     *     here to mean "lost a race, retry")
+     */
+    private long insertAtHome(long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
         int length = mutator.newLength(EMPTY, 0, -1, arg, argOff, argLen);
         if (length == ValueMutator.DELETE) {
-            return true;
+            return NOTHING_CHANGED;
         }
         checkValueLength(key, length);
         long units = ValueRecord.unitsFor(length);
@@ -98,14 +111,18 @@ final class UpdateProtocol {
         long slot = keys.findOrInsert(key);
         if (keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
             machine.stats().local(KeyRegion.SLOT_BYTES);
-            return true;
+            return version;
         }
         machine.values().free(offsetUnits, units);
-        return false;
+        return FORWARDED;
     }
 
-    /** The value lives here: replace it by CAS on the home's address word. */
-    private boolean replaceHere(Session s, long key, int home, long address, ValueMutator mutator, DirectBuffer arg,
+    /**
+     * The value lives here: replace it by CAS on the home's address word.
+     *
+     * @return the new version (a delete's too), or {@link #FORWARDED} (here: lost a race, retry)
+     */
+    private long replaceHere(Session s, long key, int home, long address, ValueMutator mutator, DirectBuffer arg,
                                 int argOff, int argLen) {
         int self = machine.id();
         ChunkedRegion values = machine.values().region();
@@ -115,7 +132,7 @@ final class UpdateProtocol {
         long header = chunk.getLongVolatile(index);
         if (ValueRecord.unitsOf(header) != Address.sizeUnits(address) || chunk.getLong(index + 8) != key) {
             s.dropCached(key, address);
-            return false;
+            return FORWARDED;
         }
         int curLen = ValueRecord.payloadLengthOf(header);
         long version = chunk.getLong(index + ValueRecord.VERSION_OFFSET) + 1;
@@ -148,7 +165,7 @@ final class UpdateProtocol {
                 machine.values().free(offsetUnits, units);
             }
             s.dropCached(key, address);
-            return false;
+            return FORWARDED;
         }
         // Passive invalidation (Fig. 9 line 11) and reclaim (line 12): the old record is ours, so both are local.
         values.putLongVolatile(oldOffset, 0);
@@ -164,7 +181,7 @@ final class UpdateProtocol {
         } else if (desired == Address.NONE) {
             machine.keys().prune(key);
         }
-        return true;
+        return version;
     }
 
     private void checkValueLength(long key, int length) {
