@@ -1,6 +1,7 @@
 package io.pragh.bench;
 
 import io.pragh.bench.footprint.KeyRegionFootprint;
+import io.pragh.bench.traversal.TraversalCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 
@@ -41,6 +42,9 @@ public final class BenchCommand {
                 // JMH reads the benchmark list that its annotation processor wrote into target/classes at build time.
                 org.openjdk.jmh.Main.main(rest);
                 return 0;
+            }
+            case "traversal" -> {
+                return TraversalCommand.run(rest, System.out, System.err);
             }
             case "keys" -> {
                 KeyRegionFootprint.main(rest);
