@@ -35,6 +35,8 @@ public final class TraversalCommand {
         out.printf(Locale.ROOT, "graph: RMAT scale %d, %d vertices, %d distinct edges, generated in %.1f s%n",
             config.scale(), graph.vertexCount(), graph.edgeCount(), (System.nanoTime() - t0) / 1e9);
         TraversalRunner runner = new TraversalRunner(config, graph, out);
+        out.printf(Locale.ROOT, "lowest remote access rate any value placement allows on these GETs: %.2f%%%n",
+            100 * runner.remoteRateFloor());
         TraversalReport report = new TraversalReport(config);
         for (Mode mode : config.modes()) {
             report.add(mode, runner.run(mode));

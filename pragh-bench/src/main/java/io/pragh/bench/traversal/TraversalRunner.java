@@ -58,6 +58,12 @@ public final class TraversalRunner {
         this.scopeVertices = java.util.Arrays.copyOf(withEdges, config.scope());
     }
 
+    /** {@link LocalityBound#remoteRateFloor} of this run's GETs. */
+    public double remoteRateFloor() {
+        return LocalityBound.remoteRateFloor(graph, scopeVertices,
+            StartVertexDistribution.of(config.dist(), config.scope()), config.fanout(), config.machines());
+    }
+
     public ModeResult run(Mode mode) throws Exception {
         if (mode == Mode.SHARD) {
             throw new UnsupportedOperationException("mode 'shard' is not available yet in this build");

@@ -21,7 +21,7 @@ public final class RmatGenerator {
     public static final double D = 1 - A - B - C;
     public static final int EDGE_FACTOR = 16;
     /** Vertex ids are ints and edge arrays are indexed by int. */
-    public static final int MAX_SCALE = 26;
+    public static final int MAX_SCALE = 25;
 
     /** Receives generated edges. */
     @FunctionalInterface
@@ -42,7 +42,7 @@ public final class RmatGenerator {
         if (scale < 1 || scale > MAX_SCALE) {
             throw new IllegalArgumentException("scale must be in 1.." + MAX_SCALE + ", got " + scale);
         }
-        if (edgeFactor < 1 || (long) edgeFactor << scale > Integer.MAX_VALUE - 8) {
+        if (edgeFactor < 1 || (long) edgeFactor << (scale + 1) > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("edge factor " + edgeFactor + " at scale " + scale
                 + " gives more edges than an int array holds");
         }
@@ -106,16 +106,22 @@ public final class RmatGenerator {
         }
     }
 
-    /** The generated graph's out-adjacency, with duplicate edges folded (self loops are kept, as generated). */
+    /**
+     * The generated graph as Graph500 defines it, undirected: every edge is in the adjacency of both its ends, so
+     * every vertex a traversal reaches has an adjacency list. Duplicate edges are folded; self loops kept once.
+     */
     public AdjacencyGraph generate() {
         int n = vertexCount();
-        int[] src = new int[edgeCount()];
-        int[] dst = new int[edgeCount()];
+        int m = edgeCount();
+        int[] src = new int[2 * m];
+        int[] dst = new int[2 * m];
         int[] at = {0};
         forEachEdge((s, d) -> {
-            src[at[0]] = s;
-            dst[at[0]] = d;
-            at[0]++;
+            int i = at[0]++;
+            src[i] = s;
+            dst[i] = d;
+            src[m + i] = d;
+            dst[m + i] = s;
         });
         return AdjacencyGraph.fromEdges(n, src, dst);
     }

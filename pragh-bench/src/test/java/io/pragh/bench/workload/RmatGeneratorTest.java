@@ -68,7 +68,7 @@ class RmatGeneratorTest {
         assertTrue(sorted[n - 1] > 20 * mean, "max degree " + sorted[n - 1] + " vs mean " + mean);
         assertTrue(top1Percent > 0.15 * graph.edgeCount(), "top 1% of vertices hold " + top1Percent + " of "
             + graph.edgeCount() + " edges");
-        assertTrue(sorted[n / 4] == 0, "a quarter of RMAT vertices have no out-edge, got median " + sorted[n / 2]);
+        assertTrue(sorted[n / 10] == 0, "a tenth of RMAT vertices have no edge at all, got " + sorted[n / 10]);
         // Unscrambled, the top-degree vertex is id 0; scrambled, the ten biggest are spread over the id range.
         int highIds = 0;
         for (int v = 0; v < n; v++) {
@@ -77,6 +77,21 @@ class RmatGeneratorTest {
             }
         }
         assertTrue(highIds >= 1, "no top-10 vertex in the upper half of the ids");
+    }
+
+    @Test
+    void theGeneratedGraphIsUndirected() {
+        AdjacencyGraph g = new RmatGenerator(8, 16, 5).generate();
+        for (int v = 0; v < g.vertexCount(); v++) {
+            for (int i = 0; i < g.degree(v); i++) {
+                int u = g.neighbour(v, i);
+                boolean back = false;
+                for (int j = 0; j < g.degree(u) && !back; j++) {
+                    back = g.neighbour(u, j) == v;
+                }
+                assertTrue(back, v + "->" + u + " has no " + u + "->" + v);
+            }
+        }
     }
 
     @Test
