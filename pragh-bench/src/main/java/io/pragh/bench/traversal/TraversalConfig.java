@@ -28,6 +28,7 @@ import java.util.Map;
  * @param durationSeconds measurement phase length
  * @param warmupSeconds   warm-up phase length
  * @param intervalSeconds monitoring interval length (the paper's is 10 s)
+ * @param intervals       monitoring intervals (each followed by its migrations) before the measurement
  * @param remoteLatencyNs emulated latency of a remote one-sided operation
  * @param threads         query threads (the same for every mode)
  * @param seed            seed of the graph and of every query thread
@@ -38,7 +39,7 @@ import java.util.Map;
  */
 public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
                               List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
-                              long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
+                              int intervals, long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
                               Path json, Path charts) {
 
     public static final String USAGE = String.join("\n",
@@ -53,6 +54,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "  --duration SECONDS      measurement phase (default 10)",
         "  --warmup SECONDS        warm-up phase (default 2)",
         "  --interval SECONDS      monitoring interval before migration (default 2; the paper's is 10)",
+        "  --intervals N           monitoring intervals, each followed by its migrations (default 1 eager, 2 deferred)",
         "  --remote-latency-ns NS  emulated remote one-sided latency (default " + InProcessFabric.DEFAULT_REMOTE_LATENCY_NS + ")",
         "  --threads N             query threads, the same in every mode (default: available processors)",
         "  --seed N                seed of the graph and the queries (default 42)",
@@ -72,6 +74,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         check(durationSeconds > 0, "--duration", durationSeconds, "> 0");
         check(warmupSeconds >= 0, "--warmup", warmupSeconds, ">= 0");
         check(intervalSeconds > 0, "--interval", intervalSeconds, "> 0");
+        check(intervals >= 1, "--intervals", intervals, ">= 1");
         check(remoteLatencyNs >= 0, "--remote-latency-ns", remoteLatencyNs, ">= 0");
         check(threads >= 1, "--threads", threads, ">= 1");
         check(cacheMb >= 1 && cacheMb <= 1024, "--cache-mb", cacheMb, "1..1024");
@@ -100,6 +103,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--duration", "10");
         v.put("--warmup", "2");
         v.put("--interval", "2");
+        v.put("--intervals", null);
         v.put("--remote-latency-ns", Long.toString(InProcessFabric.DEFAULT_REMOTE_LATENCY_NS));
         v.put("--threads", Integer.toString(Runtime.getRuntime().availableProcessors()));
         v.put("--seed", "42");
@@ -137,7 +141,9 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         }
         return new TraversalConfig(integer(v, "--machines"), integer(v, "--scale"), integer(v, "--scope"),
             integer(v, "--fanout"), decimal(v, "--get-ratio"), v.get("--dist"), modes, decimal(v, "--duration"),
-            decimal(v, "--warmup"), decimal(v, "--interval"), whole(v, "--remote-latency-ns"),
+            decimal(v, "--warmup"), decimal(v, "--interval"),
+            v.get("--intervals") != null ? integer(v, "--intervals") : mechanism.equals("deferred") ? 2 : 1,
+            whole(v, "--remote-latency-ns"),
             integer(v, "--threads"), whole(v, "--seed"), Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)),
             integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"));
     }
@@ -187,6 +193,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         m.put("duration", durationSeconds);
         m.put("warmup", warmupSeconds);
         m.put("interval", intervalSeconds);
+        m.put("intervals", intervals);
         m.put("remote_latency_ns", remoteLatencyNs);
         m.put("threads", threads);
         m.put("seed", seed);

@@ -130,18 +130,18 @@ public final class TraversalRunner {
                                    List<QueryThread> clients) throws Exception {
         control.start();
         // Eager decides after one interval; deferred needs a second one, in which homes count their own accesses.
-        int intervals = control.coordinator().config().mechanism() == io.pragh.coordinator.Mechanism.DEFERRED ? 2 : 1;
-        for (int i = 1; i <= intervals; i++) {
+        for (int i = 1; i <= config.intervals(); i++) {
             phase(tag, "monitoring interval " + i, config.intervalSeconds(), w, clients);
             Decisions d = control.endInterval();
             out.printf(Locale.ROOT, "%s interval %d: %d migrations approved, %d keys to track, %d to untrack%n", tag, i,
                 d.approvals().size(), d.track().size(), d.untrack().size());
+            long t0 = System.nanoTime();
+            long before = control.migratedKeys();
+            long moved = control.awaitMigrations(120_000) - before;
+            out.printf(Locale.ROOT, "%s migration: %d values moved in %.2f s while queries ran (%d bytes in all)%n",
+                tag, moved, (System.nanoTime() - t0) / 1e9, control.migratedBytes());
+            checkClients(clients);
         }
-        long t0 = System.nanoTime();
-        long moved = control.awaitMigrations(120_000);
-        out.printf(Locale.ROOT, "%s migration: %d values (%d bytes) moved in %.2f s while queries ran%n", tag, moved,
-            control.migratedBytes(), (System.nanoTime() - t0) / 1e9);
-        checkClients(clients);
     }
 
     private void phase(String tag, String name, double seconds, QueryThread.Workload w, List<QueryThread> clients)
