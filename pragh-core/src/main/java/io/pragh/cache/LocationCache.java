@@ -50,10 +50,18 @@ public final class LocationCache implements AutoCloseable {
     private final long leaseMillis;
 
     /**
-     * @param bytes memory budget; rounded down to a power-of-two number of sets
+     * @param bytes memory budget; rounded down to a power-of-two number of sets; 0 disables the cache (every
+     *              lookup misses, nothing is stored), which is how split migration without a cache is run
      * @param leaseMillis how long a cached address may be used after it was read from the key region
      */
     public LocationCache(long bytes, long leaseMillis) {
+        this.leaseMillis = leaseMillis;
+        if (bytes == 0) {
+            this.memory = null;
+            this.sets = null;
+            this.setMask = -1;
+            return;
+        }
         if (bytes < SET_BYTES) {
             throw new IllegalArgumentException("location cache needs at least " + SET_BYTES + " bytes, got " + bytes);
         }
@@ -65,7 +73,11 @@ public final class LocationCache implements AutoCloseable {
         this.memory = ChunkedRegion.allocate("location-cache", (long) setCount * SET_BYTES, setCount * SET_BYTES);
         this.sets = memory.chunk(0);
         this.setMask = setCount - 1;
-        this.leaseMillis = leaseMillis;
+    }
+
+    /** Whether this cache stores anything (a zero budget disables it). */
+    public boolean enabled() {
+        return sets != null;
     }
 
     public long leaseMillis() {
@@ -88,6 +100,9 @@ public final class LocationCache implements AutoCloseable {
      * Finds an unexpired entry for {@code key}, fills {@code hit} and counts the access.
      */
     public boolean lookup(long key, long nowMillis, Hit hit) {
+        if (sets == null) {
+            return false;
+        }
         int set = setOf(key);
         while (true) {
             long seq = sets.getLongVolatile(set);
@@ -127,6 +142,9 @@ public final class LocationCache implements AutoCloseable {
 
     /** Inserts or refreshes the address of {@code key}, stamped {@code nowMillis}. */
     public void insert(long key, long address, long slotOffset, long nowMillis) {
+        if (sets == null) {
+            return;
+        }
         int set = setOf(key);
         long seq = lock(set);
         try {
@@ -162,6 +180,9 @@ public final class LocationCache implements AutoCloseable {
 
     /** Drops the entry of {@code key} if it still holds {@code staleAddress} (a concurrent refresh is kept). */
     public void invalidate(long key, long staleAddress) {
+        if (sets == null) {
+            return;
+        }
         int set = setOf(key);
         long seq = lock(set);
         try {
@@ -252,6 +273,8 @@ public final class LocationCache implements AutoCloseable {
 
     @Override
     public void close() {
-        memory.close();
+        if (memory != null) {
+            memory.close();
+        }
     }
 }
