@@ -3,6 +3,7 @@ package io.pragh.monitor;
 import io.pragh.address.Address;
 import io.pragh.cache.LocationCache;
 import io.pragh.keys.Placement;
+import io.pragh.store.AccessObserver;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.collections.LongHashSet;
@@ -12,7 +13,7 @@ import org.agrona.collections.LongHashSet;
  * access counters, so the cache's replacement policy decides which remote keys are worth watching and no per-key
  * table exists for them; a value migrated here is still a remote key, so its accesses keep being counted there.
  * Local accesses are counted only for the keys the coordinator asks about ({@link #track}), in a separate table,
- * from the access hook {@link #onAccess}.
+ * through the store's access hook: install the monitor with {@code store.setAccessObserver(monitor)}.
  *
  * <p>Counts decay: at the end of every interval the cache's counters and the table's are halved, so a rate here is
  * an exponentially weighted count (this interval's accesses plus half the previous one's and so on) per interval
@@ -23,15 +24,18 @@ import org.agrona.collections.LongHashSet;
  *
  * <pre>{@code
  * Monitor monitor = new Monitor(store.id(), store.placement(), store.cache(), MonitorConfig.defaults());
+ * store.setAccessObserver(monitor);
  * MonitorReport hot = monitor.poll(Leases.nowMillis());        // instant report, or null
  * MonitorReport all = monitor.endInterval(Leases.nowMillis()); // periodic report; counters decay
  * }</pre>
  */
-public final class Monitor {
+public final class Monitor implements AccessObserver {
     private final int machine;
     private final Placement placement;
     private final LocationCache cache;
     private final MonitorConfig config;
+    /** Remote accesses go to the table when asked, or when there is no cache whose counters could hold them. */
+    private final boolean remoteInTable;
     private final AccessTable table = new AccessTable();
     /** Keys tracked on the coordinator's request; replaced whole (copy on write) so that readers never lock. */
     private volatile LongHashSet tracked = new LongHashSet();
@@ -44,6 +48,7 @@ public final class Monitor {
         this.placement = placement;
         this.cache = cache;
         this.config = config;
+        this.remoteInTable = config.countRemoteInTable() || !cache.enabled();
     }
 
     public int machine() {
@@ -60,12 +65,14 @@ public final class Monitor {
     }
 
     /**
-     * The access hook: a GET on this machine found {@code key} (homed on {@code home}) with its value on
+     * The access hook ({@link AccessObserver}): a GET on this machine found {@code key} (homed on {@code home}) with its value on
      * {@code host}. Counts it when the key is tracked, or when it is remote and this machine counts remote
-     * accesses in its table; otherwise does nothing (the location cache counted it already).
+     * accesses in its table (asked to, or running without a location cache); otherwise does nothing (the location
+     * cache counted it already).
      */
+    @Override
     public void onAccess(long key, int home, int host) {
-        if ((home != machine && config.countRemoteInTable()) || tracked.contains(key)) {
+        if ((home != machine && remoteInTable) || tracked.contains(key)) {
             table.record(key, host);
         }
     }
@@ -88,7 +95,7 @@ public final class Monitor {
         next.addAll(tracked);
         next.remove(key);
         tracked = next;
-        if (!config.countRemoteInTable() || placement.home(key) == machine) {
+        if (!remoteInTable || placement.home(key) == machine) {
             table.remove(key);
         }
     }
@@ -129,7 +136,7 @@ public final class Monitor {
 
     private void collect(long nowMillis, double seconds, double minRate, List<KeyRate> out) {
         LongHashSet trackedNow = tracked;
-        if (!config.countRemoteInTable()) {
+        if (!remoteInTable) {
             cache.forEach(nowMillis, (key, address, slot, accesses) -> {
                 double rate = accesses / seconds;
                 if (rate >= minRate && !trackedNow.contains(key)) {

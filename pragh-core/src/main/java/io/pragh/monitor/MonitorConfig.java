@@ -14,8 +14,8 @@ package io.pragh.monitor;
  * @param reportRate     accesses per second below which an untracked key is left out of a periodic report, which
  *                       keeps reports to the keys worth a decision (default 10/s)
  * @param countRemoteInTable count remote accesses in the monitor's own table instead of reading the location cache's
- *                       counters: for machines that run without a location cache (the benchmark's {@code split}
- *                       mode). Off by default: the table is exactly the per-key cost the cache avoids.
+ *                       counters. Off by default: the table is exactly the per-key cost the cache avoids; a machine
+ *                       whose cache is disabled (split migration without a cache) counts in the table regardless.
  */
 public record MonitorConfig(long intervalMillis, double instantRate, double reportRate, boolean countRemoteInTable) {
     public static final long DEFAULT_INTERVAL_MILLIS = 10_000;

@@ -136,6 +136,19 @@ class MonitorTest {
     }
 
     @Test
+    void aMachineWithoutALocationCacheCountsRemoteAccessesInItsTableByItself() {
+        try (LocationCache disabled = new LocationCache(0, 60_000)) {
+            Monitor m = new Monitor(SELF, placement, disabled, MonitorConfig.defaults());
+            m.start(0);
+            long remote = keyHomedAt(2, 1);
+            for (int i = 0; i < 15; i++) {
+                m.onAccess(remote, 2, 2);
+            }
+            assertEquals(15, find(m.endInterval(1_000), remote).orElseThrow().rate(), 1e-9);
+        }
+    }
+
+    @Test
     void reportsNeedAStartedInterval() {
         Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
         assertThrows(IllegalStateException.class, () -> m.endInterval(1_000));

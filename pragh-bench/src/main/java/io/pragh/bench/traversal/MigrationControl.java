@@ -54,10 +54,12 @@ final class MigrationControl {
         return coordinator;
     }
 
+    /** Installs every monitor as its machine's access observer and starts the first interval. */
     void start() {
         long now = Leases.nowMillis();
         for (Monitor m : monitors) {
             m.start(now);
+            cluster.machine(m.machine()).store().setAccessObserver(m);
         }
         bytesAtStart = bytesMoved();
     }

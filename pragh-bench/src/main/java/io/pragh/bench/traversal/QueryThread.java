@@ -4,21 +4,20 @@ import io.pragh.address.Address;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.cluster.Machine;
+import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
 import io.pragh.keys.KeyRegion;
-import io.pragh.monitor.Monitor;
-import io.pragh.store.Session;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
 /**
  * A closed-loop client: draws a start vertex, then runs a two-hop GET on the start vertex's home machine (through
- * that machine's session, so every access is that machine's) or inserts an edge from it at its home; records the
- * latency and counts. Runs until stopped.
+ * that machine's session, so every access is that machine's, seen by its access observer) or inserts an edge from
+ * it at its home; records the latency and counts. Runs until stopped.
  *
  * <pre>{@code
- * QueryThread q = new QueryThread(index, workload, cluster, monitors);
+ * QueryThread q = new QueryThread(index, generation, workload, cluster);
  * new Thread(q).start();
  * }</pre>
  */
@@ -29,22 +28,23 @@ final class QueryThread implements Runnable {
     }
 
     private final Workload w;
+    /** The label of every edge of the benchmark's graph. */
+    static final int LABEL = 0;
+    static final int HOPS = 2;
+
     private final EmbeddedCluster cluster;
-    private final Monitor[] monitors;
     private final SplittableRandom rng;
-    private final TwoHopQuery query;
     private volatile boolean running = true;
     private volatile Throwable failure;
 
     /**
-     * @param monitors per machine, or null when the mode does not monitor
+     * @param index      thread index; with the generation and the seed it fixes the thread's random stream
+     * @param generation how many times the clients were restarted (the shard baseline pauses them to move shards)
      */
-    QueryThread(int index, Workload w, EmbeddedCluster cluster, Monitor[] monitors) {
+    QueryThread(int index, int generation, Workload w, EmbeddedCluster cluster) {
         this.w = w;
         this.cluster = cluster;
-        this.monitors = monitors;
-        this.rng = new SplittableRandom(w.seed() * 1_000_003L + index);
-        this.query = new TwoHopQuery(w.fanout());
+        this.rng = new SplittableRandom(w.seed() * 1_000_003L + generation * 1_009L + index);
     }
 
     void stop() {
@@ -58,18 +58,18 @@ final class QueryThread implements Runnable {
     @Override
     public void run() {
         try {
-            Session[] sessions = new Session[cluster.machineCount()];
-            for (int m = 0; m < sessions.length; m++) {
-                sessions[m] = cluster.machine(m).session();
+            KHopTraversal[] onMachine = new KHopTraversal[cluster.machineCount()];
+            for (int m = 0; m < onMachine.length; m++) {
+                onMachine[m] = new KHopTraversal(cluster.machine(m).session());
             }
             while (running) {
                 long start = w.scopeVertices()[w.dist().next(rng)];
-                long key = KeyLayout.key(start, TwoHopQuery.LABEL, KeyLayout.OUT);
+                long key = KeyLayout.key(start, LABEL, KeyLayout.OUT);
                 int home = cluster.home(key);
                 boolean get = rng.nextDouble() < w.getRatio();
                 long t0 = System.nanoTime();
                 if (get) {
-                    query.run(sessions[home], start, monitors == null ? null : monitors[home]);
+                    onMachine[home].run(start, LABEL, HOPS, w.fanout());
                 } else {
                     insertEdge(cluster.machine(home), key, start, rng.nextInt(w.vertexCount()));
                 }
@@ -88,7 +88,7 @@ final class QueryThread implements Runnable {
             // The value lives away from its home: this PUT will be forwarded there (check-and-forward).
             w.forwardedPuts().increment();
         }
-        cluster.graph().addEdge(src, TwoHopQuery.LABEL, dst);
+        cluster.graph().addEdge(src, LABEL, dst);
         w.puts().increment();
     }
 }

@@ -9,11 +9,14 @@ import io.pragh.fabric.FabricStats;
 import io.pragh.keys.KeyLayout;
 import io.pragh.keys.Placement;
 import io.pragh.monitor.MonitorConfig;
-import io.pragh.reclaim.Leases;
+import io.pragh.shard.ShardAccessCounts;
+import io.pragh.shard.ShardMover;
+import io.pragh.shard.ShardPlacement;
 import io.pragh.store.StoreConfig;
 import io.pragh.values.ValueRecord;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -23,12 +26,11 @@ import org.HdrHistogram.Recorder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Runs the traversal benchmark for one mode on a fresh cluster of the graph: load, warm-up, (for migrating modes)
- * one monitoring interval (two when deferred) and the migration, then the measurement, printing progress once a
- * second.
- *
- * <p>Orig and split run with the location cache reduced to one set whose entries expire after 1 ms, because the
- * core has no switch to turn it off (see the report); split then counts remote accesses in its monitors' tables.
+ * Runs the traversal benchmark for one mode on a fresh cluster of the graph: load, warm-up, then for migrating
+ * modes monitoring interval(s) each followed by its migration, then the measurement, printing progress once a
+ * second. Orig, split and shard run without a location cache; split's monitors then count remote accesses in their
+ * tables; shard tracks every access per shard and moves whole shards with its clients paused (the core's shard
+ * mover does not take writes during a move), which costs the baseline nothing in the measurement.
  *
  * <pre>{@code
  * TraversalRunner runner = new TraversalRunner(config, graph, System.out);
@@ -36,10 +38,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class TraversalRunner {
-    /** The smallest cache the core accepts: one set of six ways. */
-    static final long NO_CACHE_BYTES = 256;
     /** Value region room for PUT churn: replaced records wait out the reclaim lease before reuse. */
     static final long CHURN_BYTES = 64L << 20;
+
+    /** What a migration phase moved. */
+    private record Moved(long keys, long bytes) {
+        static final Moved NOTHING = new Moved(0, 0);
+    }
 
     private final TraversalConfig config;
     private final AdjacencyGraph graph;
@@ -55,7 +60,7 @@ public final class TraversalRunner {
             throw new IllegalArgumentException("--scope " + config.scope() + " exceeds the " + withEdges.length
                 + " vertices with edges at scale " + config.scale());
         }
-        this.scopeVertices = java.util.Arrays.copyOf(withEdges, config.scope());
+        this.scopeVertices = Arrays.copyOf(withEdges, config.scope());
     }
 
     /** {@link LocalityBound#remoteRateFloor} of this run's GETs. */
@@ -65,36 +70,27 @@ public final class TraversalRunner {
     }
 
     public ModeResult run(Mode mode) throws Exception {
-        if (mode == Mode.SHARD) {
-            throw new UnsupportedOperationException("mode 'shard' is not available yet in this build");
-        }
         int machines = mode == Mode.IDEAL ? 1 : config.machines();
         String tag = "[" + mode.reportName() + "]";
-        try (EmbeddedCluster cluster = build(mode, machines)) {
+        ShardPlacement shards = mode == Mode.SHARD
+            ? new ShardPlacement(machines, ShardPlacement.DEFAULT_SHARDS_PER_MACHINE) : null;
+        try (EmbeddedCluster cluster = build(mode, machines, shards)) {
             long t0 = System.nanoTime();
             long keys = load(cluster);
-            out.printf(Locale.ROOT, "%s loaded %d keys (%d edges) on %d machine(s) in %.1f s%n", tag, keys,
+            out.printf(Locale.ROOT, "%s loaded %d keys (%d adjacency entries) on %d machine(s) in %.1f s%n", tag, keys,
                 graph.edgeCount(), machines, (System.nanoTime() - t0) / 1e9);
-            MigrationControl control = mode.migrates() ? new MigrationControl(cluster, monitorConfig(mode),
-                CoordinatorConfig.defaults().withMechanism(config.mechanism())) : null;
             QueryThread.Workload w = new QueryThread.Workload(scopeVertices, graph.vertexCount(),
                 StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
                 config.seed(), new Recorder(3), new LongAdder(), new LongAdder(), new LongAdder());
-            List<QueryThread> clients = new ArrayList<>();
-            List<Thread> threads = new ArrayList<>();
-            for (int i = 0; i < config.threads(); i++) {
-                QueryThread q = new QueryThread(i, w, cluster, control == null ? null : control.monitors());
-                Thread t = new Thread(q, "pragh-bench-query-" + i);
-                t.setDaemon(true);
-                clients.add(q);
-                threads.add(t);
-            }
-            threads.forEach(Thread::start);
+            Clients clients = new Clients(w, cluster, config.threads());
+            clients.start();
             try {
                 phase(tag, "warm-up", config.warmupSeconds(), w, clients);
-                if (control != null) {
-                    monitorAndMigrate(tag, control, w, clients);
-                }
+                Moved moved = switch (mode) {
+                    case SPLIT, SPLIT_CACHE -> splitMigration(tag, cluster, w, clients);
+                    case SHARD -> shardMigration(tag, cluster, shards, w, clients);
+                    default -> Moved.NOTHING;
+                };
                 w.latencies().getIntervalHistogram();
                 long q0 = w.queries().sum();
                 long p0 = w.puts().sum();
@@ -106,30 +102,24 @@ public final class TraversalRunner {
                 FabricStats.Snapshot s1 = cluster.stats();
                 Histogram h = w.latencies().getIntervalHistogram();
                 long queries = w.queries().sum() - q0;
-                long migrated = control == null ? 0 : control.migratedKeys();
                 return new ModeResult(queries / seconds, ms(h.getValueAtPercentile(50)),
                     ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)),
-                    s1.minus(s0).remoteAccessRate(), migrated, (double) migrated / keys,
-                    control == null ? 0 : control.migratedBytes(), w.forwardedPuts().sum() - f0,
-                    w.puts().sum() - p0, queries);
+                    s1.minus(s0).remoteAccessRate(), moved.keys(), (double) moved.keys() / keys, moved.bytes(),
+                    w.forwardedPuts().sum() - f0, w.puts().sum() - p0, queries);
             } finally {
-                clients.forEach(QueryThread::stop);
-                for (Thread t : threads) {
-                    t.join(10_000);
-                }
+                clients.stop();
             }
         }
     }
 
-    private MonitorConfig monitorConfig(Mode mode) {
-        return MonitorConfig.defaults().withIntervalMillis(Math.max(1, (long) (config.intervalSeconds() * 1000)))
-            .withRemoteCountedInTable(mode == Mode.SPLIT);
-    }
-
-    private void monitorAndMigrate(String tag, MigrationControl control, QueryThread.Workload w,
-                                   List<QueryThread> clients) throws Exception {
+    /** Monitoring intervals (one eager, two deferred by default), each followed by the migrations it approved. */
+    private Moved splitMigration(String tag, EmbeddedCluster cluster, QueryThread.Workload w, Clients clients)
+        throws Exception {
+        MonitorConfig monitorConfig = MonitorConfig.defaults()
+            .withIntervalMillis(Math.max(1, (long) (config.intervalSeconds() * 1000)));
+        MigrationControl control = new MigrationControl(cluster, monitorConfig,
+            CoordinatorConfig.defaults().withMechanism(config.mechanism()));
         control.start();
-        // Eager decides after one interval; deferred needs a second one, in which homes count their own accesses.
         for (int i = 1; i <= config.intervals(); i++) {
             phase(tag, "monitoring interval " + i, config.intervalSeconds(), w, clients);
             Decisions d = control.endInterval();
@@ -140,11 +130,33 @@ public final class TraversalRunner {
             long moved = control.awaitMigrations(120_000) - before;
             out.printf(Locale.ROOT, "%s migration: %d values moved in %.2f s while queries ran (%d bytes in all)%n",
                 tag, moved, (System.nanoTime() - t0) / 1e9, control.migratedBytes());
-            checkClients(clients);
+            clients.check();
         }
+        return new Moved(control.migratedKeys(), control.migratedBytes());
     }
 
-    private void phase(String tag, String name, double seconds, QueryThread.Workload w, List<QueryThread> clients)
+    /** One interval of full per-shard tracking, then the optimal plan applied with the clients paused. */
+    private Moved shardMigration(String tag, EmbeddedCluster cluster, ShardPlacement shards, QueryThread.Workload w,
+                                 Clients clients) throws Exception {
+        ShardAccessCounts counts = new ShardAccessCounts(shards);
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            cluster.machine(m).store().setAccessObserver(counts.observerFor(m));
+        }
+        phase(tag, "monitoring interval", config.intervalSeconds(), w, clients);
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            cluster.machine(m).store().setAccessObserver(null);
+        }
+        clients.stop();
+        long t0 = System.nanoTime();
+        ShardMover mover = new ShardMover(cluster, shards);
+        int moved = mover.apply(counts.plan());
+        out.printf(Locale.ROOT, "%s migration: %d of %d shards (%d keys, %d bytes) moved in %.2f s, clients paused%n",
+            tag, moved, shards.shards(), mover.keysMoved(), mover.bytesMoved(), (System.nanoTime() - t0) / 1e9);
+        clients.start();
+        return new Moved(mover.keysMoved(), mover.bytesMoved());
+    }
+
+    private void phase(String tag, String name, double seconds, QueryThread.Workload w, Clients clients)
         throws InterruptedException {
         long start = System.nanoTime();
         long end = start + (long) (seconds * 1e9);
@@ -156,7 +168,7 @@ public final class TraversalRunner {
                 break;
             }
             Thread.sleep(Math.max(1, Math.min(1000, (end - now) / 1_000_000)));
-            checkClients(clients);
+            clients.check();
             long t = System.nanoTime();
             long q = w.queries().sum();
             out.printf(Locale.ROOT, "%s %-22s %5.1f/%.1f s %12.0f q/s%n", tag, name, (t - start) / 1e9, seconds,
@@ -166,55 +178,47 @@ public final class TraversalRunner {
         }
     }
 
-    private static void checkClients(List<QueryThread> clients) {
-        for (QueryThread q : clients) {
-            if (q.failure() != null) {
-                throw new IllegalStateException("a query thread failed: " + q.failure(), q.failure());
-            }
-        }
-    }
-
     private static double ms(long nanos) {
         return nanos / 1e6;
     }
 
-    private static long recordBytes(int degree) {
-        return ValueRecord.unitsFor(8L * degree) << 3;
-    }
-
-    /** Sizes every machine for its share of the graph (exactly, per home), plus migrated-in values and PUT churn. */
-    private EmbeddedCluster build(Mode mode, int machines) {
-        Placement placement = Placement.hashed(machines);
+    /**
+     * Sizes every machine for its share of the graph (exactly, per home) plus migrated-in values and PUT churn; a
+     * shard machine may end up owning every shard, so it is sized for the whole graph.
+     */
+    private EmbeddedCluster build(Mode mode, int machines, ShardPlacement shards) {
+        Placement hashed = Placement.hashed(machines);
         long[] keys = new long[machines];
         long[] bytes = new long[machines];
+        long totalKeys = 0;
         long total = 0;
         for (int v = 0; v < graph.vertexCount(); v++) {
             int d = graph.degree(v);
             if (d > 0) {
-                int home = placement.home(KeyLayout.key(v, TwoHopQuery.LABEL, KeyLayout.OUT));
-                keys[home]++;
+                int home = hashed.home(KeyLayout.key(v, QueryThread.LABEL, KeyLayout.OUT));
                 // Size classes round up by at most an eighth.
-                long b = recordBytes(d) * 9 / 8;
+                long b = (ValueRecord.unitsFor(8L * d) << 3) * 9 / 8;
+                keys[home]++;
                 bytes[home] += b;
+                totalKeys++;
                 total += b;
             }
         }
-        long maxKeys = java.util.Arrays.stream(keys).max().orElse(0);
-        long maxBytes = java.util.Arrays.stream(bytes).max().orElse(0);
-        long valueBytes = Math.max(StoreConfig.DEFAULT_CHUNK_BYTES >> 10, maxBytes + total / machines + CHURN_BYTES);
+        long maxKeys = shards != null ? totalKeys : Arrays.stream(keys).max().orElse(0);
+        long maxBytes = shards != null ? total : Arrays.stream(bytes).max().orElse(0) + total / machines;
+        long valueBytes = Math.max(StoreConfig.DEFAULT_CHUNK_BYTES >> 10, maxBytes + CHURN_BYTES);
         // Queries run on client threads through the home machine's session, so the workers stay idle: never pin them.
         EmbeddedCluster.Builder b = EmbeddedCluster.builder().machines(machines).workersPerMachine(1).pinThreads(false)
             .keysPerMachine(maxKeys + maxKeys / 4 + 1024).valueBytesPerMachine(valueBytes)
-            .remoteLatencyNs(config.remoteLatencyNs());
-        if (mode == Mode.ORIG || mode == Mode.SPLIT) {
-            b.cacheBytes(NO_CACHE_BYTES).leases(1, Leases.DEFAULT_RECLAIM_MILLIS);
-        } else {
-            b.cacheBytes((long) config.cacheMb() << 20);
+            .remoteLatencyNs(config.remoteLatencyNs())
+            .cacheBytes(mode == Mode.SPLIT_CACHE || mode == Mode.IDEAL ? (long) config.cacheMb() << 20 : 0);
+        if (shards != null) {
+            b.placement(shards);
         }
         return b.build();
     }
 
-    /** PUTs every out-list at its home, from two loader threads; returns the number of keys. */
+    /** PUTs every adjacency list at its home, from two loader threads; returns the number of keys. */
     private long load(EmbeddedCluster cluster) {
         int loaders = 2;
         List<CompletableFuture<Long>> parts = new ArrayList<>();
@@ -232,7 +236,7 @@ public final class TraversalRunner {
                     for (int i = 0; i < d; i++) {
                         buf.putLong(8 * i, graph.neighbour(v, i));
                     }
-                    long key = KeyLayout.key(v, TwoHopQuery.LABEL, KeyLayout.OUT);
+                    long key = KeyLayout.key(v, QueryThread.LABEL, KeyLayout.OUT);
                     cluster.homeOf(key).put(key, value);
                     n++;
                 }
@@ -240,5 +244,51 @@ public final class TraversalRunner {
             }));
         }
         return parts.stream().mapToLong(CompletableFuture::join).sum();
+    }
+
+    /** The query threads of one mode; stopped and started again (a new generation) around a shard move. */
+    private static final class Clients {
+        private final QueryThread.Workload w;
+        private final EmbeddedCluster cluster;
+        private final int count;
+        private final List<QueryThread> queries = new ArrayList<>();
+        private final List<Thread> threads = new ArrayList<>();
+        private int generation;
+
+        Clients(QueryThread.Workload w, EmbeddedCluster cluster, int count) {
+            this.w = w;
+            this.cluster = cluster;
+            this.count = count;
+        }
+
+        void start() {
+            for (int i = 0; i < count; i++) {
+                QueryThread q = new QueryThread(i, generation, w, cluster);
+                Thread t = new Thread(q, "pragh-bench-query-" + generation + "-" + i);
+                t.setDaemon(true);
+                queries.add(q);
+                threads.add(t);
+                t.start();
+            }
+            generation++;
+        }
+
+        void stop() throws InterruptedException {
+            queries.forEach(QueryThread::stop);
+            for (Thread t : threads) {
+                t.join(10_000);
+            }
+            check();
+            queries.clear();
+            threads.clear();
+        }
+
+        void check() {
+            for (QueryThread q : queries) {
+                if (q.failure() != null) {
+                    throw new IllegalStateException("a query thread failed: " + q.failure(), q.failure());
+                }
+            }
+        }
     }
 }

@@ -59,7 +59,6 @@ class TraversalConfigTest {
 
     @Test
     void whatIsNotBuiltYetIsRefusedRatherThanSkipped() {
-        assertTrue(refusal("--modes", "shard").contains("shard"));
         assertTrue(refusal("--charts", "charts").contains("--charts"));
     }
 }

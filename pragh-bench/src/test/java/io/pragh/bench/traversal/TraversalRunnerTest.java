@@ -24,6 +24,7 @@ class TraversalRunnerTest {
         ModeResult ideal = runner.run(Mode.IDEAL);
         ModeResult split = runner.run(Mode.SPLIT);
         ModeResult cached = runner.run(Mode.SPLIT_CACHE);
+        ModeResult shard = runner.run(Mode.SHARD);
         String log = progress.toString(StandardCharsets.UTF_8);
         assertTrue(orig.queries() > 0 && ideal.queries() > 0 && split.queries() > 0 && cached.queries() > 0, log);
         assertEquals(0, ideal.remoteAccessRate(), "one machine has nothing remote");
@@ -33,6 +34,8 @@ class TraversalRunnerTest {
         assertTrue(cached.migratedKeys() > 0, "split-cache migrated nothing:\n" + log);
         assertTrue(cached.remoteAccessRate() < orig.remoteAccessRate(),
             "split-cache " + cached.remoteAccessRate() + " vs orig " + orig.remoteAccessRate());
+        assertTrue(shard.queries() > 0 && shard.migratedKeys() > 0, "shards moved nothing:\n" + log);
+        assertTrue(log.contains("[shard] migration:") && log.contains("clients paused"), log);
         assertTrue(cached.puts() > 0 && cached.puts() < cached.queries());
         assertTrue(log.contains("[split-cache] measurement") && log.contains("migration:"), log);
     }
