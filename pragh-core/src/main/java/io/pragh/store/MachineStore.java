@@ -56,6 +56,7 @@ public final class MachineStore implements AutoCloseable {
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final AtomicLong malformedMessages = new AtomicLong();
     private final AtomicLong incarnations = new AtomicLong();
+    private final java.util.concurrent.atomic.LongAdder forwardedToHost = new java.util.concurrent.atomic.LongAdder();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
     /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
@@ -221,6 +222,15 @@ public final class MachineStore implements AutoCloseable {
 
     AccessObserver accessObserver() {
         return accessObserver;
+    }
+
+    /** Updates this machine forwarded to the value's host because the value had migrated (check-and-forward). */
+    public long forwardedUpdates() {
+        return forwardedToHost.sum();
+    }
+
+    void countForwardToHost() {
+        forwardedToHost.increment();
     }
 
     /** Messages dropped because they were malformed (each one also logged). */

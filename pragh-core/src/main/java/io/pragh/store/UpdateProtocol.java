@@ -80,6 +80,7 @@ final class UpdateProtocol {
             long address = s.address;
             int host = Address.host(address, home);
             if (host != self) {
+                machine.countForwardToHost();
                 forward(host, origin, request, key, mutatorId, arg, argOff, argLen, hops);
                 return FORWARDED;
             }

@@ -1,12 +1,10 @@
 package io.pragh.bench.traversal;
 
-import io.pragh.address.Address;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.cluster.Machine;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
-import io.pragh.keys.KeyRegion;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
@@ -24,7 +22,7 @@ import org.HdrHistogram.Recorder;
 final class QueryThread implements Runnable {
     /** What every query thread of one mode shares. */
     record Workload(int[] scopeVertices, int vertexCount, StartVertexDistribution dist, double getRatio, int fanout,
-                    long seed, Recorder latencies, LongAdder queries, LongAdder puts, LongAdder forwardedPuts) {
+                    long seed, Recorder latencies, LongAdder queries, LongAdder puts) {
     }
 
     private final Workload w;
@@ -82,12 +80,6 @@ final class QueryThread implements Runnable {
     }
 
     private void insertEdge(Machine home, long key, long src, long dst) {
-        KeyRegion keys = home.store().keys();
-        long slot = keys.find(key);
-        if (slot >= 0 && Address.host(keys.address(slot), home.id()) != home.id()) {
-            // The value lives away from its home: this PUT will be forwarded there (check-and-forward).
-            w.forwardedPuts().increment();
-        }
         cluster.graph().addEdge(src, LABEL, dst);
         w.puts().increment();
     }

@@ -81,7 +81,7 @@ public final class TraversalRunner {
                 graph.edgeCount(), machines, (System.nanoTime() - t0) / 1e9);
             QueryThread.Workload w = new QueryThread.Workload(scopeVertices, graph.vertexCount(),
                 StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
-                config.seed(), new Recorder(3), new LongAdder(), new LongAdder(), new LongAdder());
+                config.seed(), new Recorder(3), new LongAdder(), new LongAdder());
             Clients clients = new Clients(w, cluster, config.threads());
             clients.start();
             try {
@@ -94,7 +94,7 @@ public final class TraversalRunner {
                 w.latencies().getIntervalHistogram();
                 long q0 = w.queries().sum();
                 long p0 = w.puts().sum();
-                long f0 = w.forwardedPuts().sum();
+                long f0 = forwardedUpdates(cluster);
                 FabricStats.Snapshot s0 = cluster.stats();
                 long m0 = System.nanoTime();
                 phase(tag, "measurement", config.durationSeconds(), w, clients);
@@ -105,7 +105,7 @@ public final class TraversalRunner {
                 return new ModeResult(queries / seconds, ms(h.getValueAtPercentile(50)),
                     ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)),
                     s1.minus(s0).remoteAccessRate(), moved.keys(), (double) moved.keys() / keys, moved.bytes(),
-                    w.forwardedPuts().sum() - f0, w.puts().sum() - p0, queries);
+                    forwardedUpdates(cluster) - f0, w.puts().sum() - p0, queries);
             } finally {
                 clients.stop();
             }
@@ -290,5 +290,14 @@ public final class TraversalRunner {
                 }
             }
         }
+    }
+
+    /** Updates the homes forwarded to a migrated value's host (the store counts them where it forwards). */
+    private static long forwardedUpdates(EmbeddedCluster cluster) {
+        long n = 0;
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            n += cluster.machine(m).store().forwardedUpdates();
+        }
+        return n;
     }
 }
