@@ -1,0 +1,104 @@
+package io.pragh.fabric.tcp;
+
+import io.netty.buffer.ByteBuf;
+import io.pragh.fabric.MessageHandler;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+/**
+ * The two-sided messages arriving at one machine: event loops copy each message into an off-heap many-to-one ring
+ * (the sender's id is the record's type), and one delivery thread hands them to the {@link MessageHandler} in
+ * arrival order, which keeps each sender's order since a sender's messages share one connection. When the ring is
+ * full a connection stops reading ({@link #onStall}) and is resumed once the ring drained to half, so a slow
+ * handler pushes back on senders through TCP instead of growing memory.
+ */
+final class Inbox implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Inbox.class.getName());
+
+    private final int machine;
+    private final ManyToOneRingBuffer ring;
+    private final ManyToOneConcurrentLinkedQueue<Runnable> stalled = new ManyToOneConcurrentLinkedQueue<>();
+    private final Thread thread;
+    private final org.agrona.concurrent.MessageHandler adapter = this::deliver;
+    private volatile MessageHandler handler;
+    private volatile boolean running = true;
+
+    Inbox(int machine, int capacity) {
+        this.machine = machine;
+        this.ring = new ManyToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+        this.thread = new Thread(this::run, "pragh-m" + machine + "-tcp-inbox");
+        this.thread.setDaemon(true);
+    }
+
+    int maxMessageBytes() {
+        return ring.maxMsgLength();
+    }
+
+    /** Starts delivery; messages that arrived before are delivered first. */
+    void start(MessageHandler messageHandler) {
+        this.handler = messageHandler;
+        thread.start();
+    }
+
+    /** Event loop: copies a message in; false when the ring is full (call {@link #onStall} then). */
+    boolean offer(int from, ByteBuf in, int index, int length) {
+        int at = ring.tryClaim(from + 1, length);
+        if (at == RingBuffer.INSUFFICIENT_CAPACITY) {
+            return false;
+        }
+        ByteBufView.copy(in, index, ring.buffer(), at, length);
+        ring.commit(at);
+        return true;
+    }
+
+    /** Registers what to run (on the delivery thread) once the ring has room again. */
+    void onStall(Runnable resume) {
+        stalled.offer(resume);
+    }
+
+    private void deliver(int typeId, org.agrona.MutableDirectBuffer buffer, int index, int length) {
+        try {
+            handler.onMessage(typeId - 1, buffer, index, length);
+        } catch (RuntimeException e) {
+            // A handler bug must not stop delivery for every other sender; the handler reports its own errors.
+            LOG.log(Level.WARNING, "machine " + machine + ": message handler failed on a message from machine "
+                + (typeId - 1), e);
+        }
+    }
+
+    private void run() {
+        IdleStrategy idle = new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1),
+            TimeUnit.MILLISECONDS.toNanos(1));
+        while (running) {
+            int n = ring.read(adapter, 256);
+            if (!stalled.isEmpty() && ring.size() <= ring.capacity() / 2) {
+                Runnable r;
+                while ((r = stalled.poll()) != null) {
+                    r.run();
+                }
+            }
+            idle.idle(n);
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (thread.isAlive() && Thread.currentThread() != thread) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
