@@ -5,6 +5,7 @@ import io.pragh.fabric.MessageHandler;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
@@ -29,6 +30,7 @@ final class Inbox implements AutoCloseable {
     private final Thread thread;
     private final org.agrona.concurrent.MessageHandler adapter = this::deliver;
     private volatile MessageHandler handler;
+    private final AtomicLong stalls = new AtomicLong();
     private volatile boolean running = true;
 
     Inbox(int machine, int capacity) {
@@ -62,7 +64,13 @@ final class Inbox implements AutoCloseable {
 
     /** Registers what to run (on the delivery thread) once the ring has room again. */
     void onStall(Runnable resume) {
+        stalls.incrementAndGet();
         stalled.offer(resume);
+    }
+
+    /** How often a connection had to stop reading because the ring was full. */
+    long stalls() {
+        return stalls.get();
     }
 
     private void deliver(int typeId, org.agrona.MutableDirectBuffer buffer, int index, int length) {

@@ -1,5 +1,7 @@
 package io.pragh.fabric.tcp;
 
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.pragh.fabric.Endpoint;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
@@ -10,6 +12,11 @@ import java.util.List;
 
 /** N TCP fabrics in this JVM on 127.0.0.1 ephemeral ports, each told the others' actual ports. */
 final class LoopbackCluster implements AutoCloseable {
+    static {
+        // slf4j-api is on the classpath without a binding, which would silence Netty (leak reports included).
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+    }
+
     static final ClusterSecret SECRET = ClusterSecret.fromString("test-cluster-secret-0123456789");
 
     final TcpFabric[] fabrics;
