@@ -55,7 +55,7 @@ public record TcpFabricOptions(Duration connectTimeout, Duration handshakeTimeou
     }
 
     public static TcpFabricOptions defaults() {
-        return new TcpFabricOptions(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(2),
+        return new TcpFabricOptions(Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(2),
             Duration.ofMillis(200), DEFAULT_MAX_PAYLOAD_BYTES, DEFAULT_INBOX_BYTES,
             Math.min(2, Runtime.getRuntime().availableProcessors()), null);
     }

@@ -33,9 +33,10 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class PeerFailureTest {
+    /** Short enough that the tests waiting for a timeout finish quickly, long enough for real handshakes under load. */
     private static final TcpFabricOptions OPTIONS = TcpFabricOptions.defaults()
-        .withConnectTimeout(Duration.ofMillis(500)).withHandshakeTimeout(Duration.ofMillis(500))
-        .withRequestTimeout(Duration.ofMillis(500)).withReconnectBackoff(Duration.ofMillis(100));
+        .withConnectTimeout(Duration.ofSeconds(1)).withHandshakeTimeout(Duration.ofSeconds(2))
+        .withRequestTimeout(Duration.ofSeconds(1)).withReconnectBackoff(Duration.ofMillis(100));
     private static final MessageHandler IGNORE = (from, msg, off, len) -> { };
 
     private static FabricException assertRetryable(Runnable op, String messagePart) {
@@ -153,14 +154,14 @@ class PeerFailureTest {
     void aPeerThatNeverGreetsFailsTheHandshakeRetryably() throws Exception {
         // Holds the connection open without a word until the client gives up.
         againstAFakePeer(s -> s.getInputStream().read(), ep -> assertRetryable(
-            () -> ep.compareAndSwap(1, Region.KEYS, 0, 0, 1), "did not complete the handshake within 500 ms"));
+            () -> ep.compareAndSwap(1, Region.KEYS, 0, 0, 1), "did not complete the handshake within 2000 ms"));
     }
 
     @Test
     void aPeerThatStopsAnsweringIsDisconnectedAfterTheRequestTimeout() throws Exception {
         UnsafeBuffer b = new UnsafeBuffer(new byte[8]);
         againstAFakePeer(s -> serveHandshakeThenIgnoreEverything(s, 1), ep -> assertRetryable(
-            () -> ep.read(1, Region.VALUES, 0, b, 0, 8), "did not answer within 500 ms"));
+            () -> ep.read(1, Region.VALUES, 0, b, 0, 8), "did not answer within 1000 ms"));
     }
 
     /** A peer that proves the secret like a real machine, then swallows every request: a hung process. */
