@@ -1,0 +1,280 @@
+package io.pragh.cache;
+
+import io.pragh.keys.Hashing;
+import java.lang.invoke.VarHandle;
+import io.pragh.memory.ChunkedRegion;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The location cache (paper section 4.2): remote keys' address words, so that a GET of a remote key skips the key
+ * lookup and, once the value migrated here, is fully local. Off-heap, bounded by bytes, set-associative.
+ *
+ * <pre>
+ *  set:   | seqlock word | 6 ways x 40 bytes | pad to 256 bytes |
+ *  way:   | key | address word | slot offset at home | lease stamp (ms) | access counter |
+ * </pre>
+ * Writers take a set's seqlock (odd while writing); readers copy a way and retry if the seqlock moved, so a reader
+ * never pairs one key with another key's address. Access counters are bumped with lossy opaque increments: they are
+ * statistics for the monitor and the replacement policy, and a lost count costs nothing. Replacement evicts an
+ * empty or expired way first, then the way with the fewest accesses; the monitor halves counters every interval
+ * so that old popularity fades.
+ *
+ * <pre>{@code
+ * LocationCache cache = new LocationCache(128L << 20, 5_000);
+ * cache.insert(key, address, slotOffset, nowMillis);
+ * if (cache.lookup(key, nowMillis, hit)) { long address = hit.address; }
+ * }</pre>
+ */
+public final class LocationCache implements AutoCloseable {
+    public static final long DEFAULT_BYTES = 128L << 20;
+    public static final int WAYS = 6;
+    static final int WAY_BYTES = 40;
+    static final int SET_BYTES = 256;
+    private static final int KEY = 0;
+    private static final int ADDRESS = 8;
+    private static final int SLOT = 16;
+    private static final int STAMP = 24;
+    private static final int COUNT = 32;
+    private static final int WAYS_OFFSET = 8;
+
+    /** The fields of a hit, reused by one thread: no allocation on the GET path. */
+    public static final class Hit {
+        public long address;
+        public long slotOffset;
+        public long stampMillis;
+    }
+
+    private final ChunkedRegion memory;
+    private final UnsafeBuffer sets;
+    private final int setMask;
+    private final long leaseMillis;
+
+    /**
+     * @param bytes memory budget; rounded down to a power-of-two number of sets; 0 disables the cache (every
+     *              lookup misses, nothing is stored), which is how split migration without a cache is run
+     * @param leaseMillis how long a cached address may be used after it was read from the key region
+     */
+    public LocationCache(long bytes, long leaseMillis) {
+        this.leaseMillis = leaseMillis;
+        if (bytes == 0) {
+            this.memory = null;
+            this.sets = null;
+            this.setMask = -1;
+            return;
+        }
+        if (bytes < SET_BYTES) {
+            throw new IllegalArgumentException("location cache needs at least " + SET_BYTES + " bytes, got " + bytes);
+        }
+        if (bytes > (1L << 30)) {
+            throw new IllegalArgumentException("location cache is limited to 1 GiB, got " + bytes + " bytes");
+        }
+        int setCount = Integer.highestOneBit((int) (bytes / SET_BYTES));
+        // Sets are a power of two of 256 bytes, so the region is one power-of-two chunk within the budget.
+        this.memory = ChunkedRegion.allocate("location-cache", (long) setCount * SET_BYTES, setCount * SET_BYTES);
+        this.sets = memory.chunk(0);
+        this.setMask = setCount - 1;
+    }
+
+    /** Whether this cache stores anything (a zero budget disables it). */
+    public boolean enabled() {
+        return sets != null;
+    }
+
+    public long leaseMillis() {
+        return leaseMillis;
+    }
+
+    public int capacity() {
+        return (setMask + 1) * WAYS;
+    }
+
+    public long bytes() {
+        return (long) (setMask + 1) * SET_BYTES;
+    }
+
+    private int setOf(long key) {
+        return (int) (Hashing.bucketHash(key) >>> 20 & setMask) * SET_BYTES;
+    }
+
+    /**
+     * Finds an unexpired entry for {@code key}, fills {@code hit} and counts the access.
+     */
+    public boolean lookup(long key, long nowMillis, Hit hit) {
+        if (sets == null) {
+            return false;
+        }
+        int set = setOf(key);
+        while (true) {
+            long seq = sets.getLongVolatile(set);
+            if ((seq & 1) != 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            int found = -1;
+            long address = 0;
+            long slot = 0;
+            long stamp = 0;
+            for (int w = 0; w < WAYS; w++) {
+                int way = set + WAYS_OFFSET + w * WAY_BYTES;
+                if (sets.getLong(way + KEY) == key) {
+                    found = way;
+                    address = sets.getLong(way + ADDRESS);
+                    slot = sets.getLong(way + SLOT);
+                    stamp = sets.getLong(way + STAMP);
+                    break;
+                }
+            }
+            // Keep the plain loads above from drifting below the sequence re-check (seqlock reader side).
+            VarHandle.acquireFence();
+            if (sets.getLongVolatile(set) != seq) {
+                continue;
+            }
+            if (found < 0 || nowMillis - stamp >= leaseMillis) {
+                return false;
+            }
+            hit.address = address;
+            hit.slotOffset = slot;
+            hit.stampMillis = stamp;
+            sets.putLongOrdered(found + COUNT, sets.getLong(found + COUNT) + 1);
+            return true;
+        }
+    }
+
+    /** Inserts or refreshes the address of {@code key}, stamped {@code nowMillis}. */
+    public void insert(long key, long address, long slotOffset, long nowMillis) {
+        if (sets == null) {
+            return;
+        }
+        int set = setOf(key);
+        long seq = lock(set);
+        try {
+            int target = -1;
+            int victim = -1;
+            long fewest = Long.MAX_VALUE;
+            for (int w = 0; w < WAYS; w++) {
+                int way = set + WAYS_OFFSET + w * WAY_BYTES;
+                long k = sets.getLong(way + KEY);
+                if (k == key) {
+                    target = way;
+                    break;
+                }
+                long count = (k == 0 || nowMillis - sets.getLong(way + STAMP) >= leaseMillis) ? -1
+                    : sets.getLong(way + COUNT);
+                if (count < fewest) {
+                    fewest = count;
+                    victim = way;
+                }
+            }
+            if (target < 0) {
+                target = victim;
+                sets.putLong(target + KEY, key);
+                sets.putLong(target + COUNT, 1);
+            }
+            sets.putLong(target + ADDRESS, address);
+            sets.putLong(target + SLOT, slotOffset);
+            sets.putLong(target + STAMP, nowMillis);
+        } finally {
+            unlock(set, seq);
+        }
+    }
+
+    /** Drops the entry of {@code key} if it still holds {@code staleAddress} (a concurrent refresh is kept). */
+    public void invalidate(long key, long staleAddress) {
+        if (sets == null) {
+            return;
+        }
+        int set = setOf(key);
+        long seq = lock(set);
+        try {
+            for (int w = 0; w < WAYS; w++) {
+                int way = set + WAYS_OFFSET + w * WAY_BYTES;
+                if (sets.getLong(way + KEY) == key && sets.getLong(way + ADDRESS) == staleAddress) {
+                    sets.putLong(way + KEY, 0);
+                    sets.putLong(way + COUNT, 0);
+                }
+            }
+        } finally {
+            unlock(set, seq);
+        }
+    }
+
+    /** Drops every entry whose key or value lives on {@code machine} (crash recovery, paper section 5). */
+    public void invalidateIf(EntryPredicate predicate) {
+        for (int set = 0; set <= setMask; set++) {
+            int base = set * SET_BYTES;
+            long seq = lock(base);
+            try {
+                for (int w = 0; w < WAYS; w++) {
+                    int way = base + WAYS_OFFSET + w * WAY_BYTES;
+                    long k = sets.getLong(way + KEY);
+                    if (k != 0 && predicate.test(k, sets.getLong(way + ADDRESS))) {
+                        sets.putLong(way + KEY, 0);
+                        sets.putLong(way + COUNT, 0);
+                    }
+                }
+            } finally {
+                unlock(base, seq);
+            }
+        }
+    }
+
+    /** Visits every live entry with its access count (the monitor's view of remote accesses). */
+    public void forEach(long nowMillis, EntryVisitor visitor) {
+        for (int set = 0; set <= setMask; set++) {
+            int base = set * SET_BYTES;
+            for (int w = 0; w < WAYS; w++) {
+                int way = base + WAYS_OFFSET + w * WAY_BYTES;
+                long k = sets.getLongVolatile(way + KEY);
+                if (k != 0 && nowMillis - sets.getLong(way + STAMP) < leaseMillis) {
+                    visitor.visit(k, sets.getLong(way + ADDRESS), sets.getLong(way + SLOT),
+                        sets.getLong(way + COUNT));
+                }
+            }
+        }
+    }
+
+    /** Halves every access counter, so that popularity decays between monitoring intervals. */
+    public void decayCounters() {
+        for (int set = 0; set <= setMask; set++) {
+            int base = set * SET_BYTES;
+            for (int w = 0; w < WAYS; w++) {
+                int way = base + WAYS_OFFSET + w * WAY_BYTES + COUNT;
+                sets.putLongOrdered(way, sets.getLong(way) >>> 1);
+            }
+        }
+    }
+
+    private long lock(int set) {
+        while (true) {
+            long seq = sets.getLongVolatile(set);
+            if ((seq & 1) == 0 && sets.compareAndSetLong(set, seq, seq + 1)) {
+                return seq + 1;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private void unlock(int set, long lockedSeq) {
+        // Release: the way's new fields become visible before readers see an even sequence again.
+        sets.putLongOrdered(set, lockedSeq + 1);
+    }
+
+    /** Tests an entry during {@link #invalidateIf}. */
+    @FunctionalInterface
+    public interface EntryPredicate {
+        boolean test(long key, long address);
+    }
+
+    /** Receives entries during {@link #forEach}. */
+    @FunctionalInterface
+    public interface EntryVisitor {
+        void visit(long key, long address, long slotOffset, long accesses);
+    }
+
+    @Override
+    public void close() {
+        if (memory != null) {
+            memory.close();
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The location cache: remote keys' address words with leases and access counters, the structure that makes reads
+ * of migrated values fully local and that the monitor reads remote access counts from. Depends on
+ * {@code io.pragh.keys} (hashing) and {@code io.pragh.memory}.
+ */
+package io.pragh.cache;

@@ -1,0 +1,260 @@
+package io.pragh.cluster;
+
+import io.pragh.address.Address;
+import io.pragh.durability.Durability;
+import io.pragh.durability.SyncPolicy;
+import java.nio.file.Path;
+import io.pragh.fabric.Fabric;
+import io.pragh.fabric.FabricStats;
+import io.pragh.fabric.inprocess.InProcessFabric;
+import io.pragh.keys.Placement;
+import io.pragh.reclaim.Leases;
+import io.pragh.runtime.WorkerPool;
+import io.pragh.store.MachineStore;
+import io.pragh.store.Mutators;
+import io.pragh.store.StoreConfig;
+import io.pragh.store.ValueMutator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A whole Pragh cluster inside one JVM: N machines, each with its own off-heap regions, location cache, worker
+ * threads, migration thread and GC thread, connected by the in-process fabric (one-sided operations touch peers'
+ * memory directly, charged an emulated RDMA latency). This is the API a JVM application embeds.
+ *
+ * <pre>{@code
+ * try (EmbeddedCluster cluster = EmbeddedCluster.builder().machines(4).build()) {
+ *     Machine m0 = cluster.machine(0);
+ *     long alice = KeyLayout.key(1, 0, KeyLayout.VERTEX);
+ *     m0.put(alice, "alice".getBytes(StandardCharsets.UTF_8));
+ *     Graph graph = cluster.graph();
+ *     graph.addEdge(1, 0, 2);                                  // 1 -[label 0]-> 2
+ *     graph.addEdge(2, 0, 3);
+ *     long[] twoHop = graph.kHop(1, 0, 2, 100).join();       // {3}, run on vertex 1's home machine
+ *     cluster.machine(3).migrate(KeyLayout.key(2, 0, KeyLayout.OUT)); // value moves, key stays home
+ * }
+ * }</pre>
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+    private final InProcessFabric fabric;
+    private final Machine[] machines;
+    private final Placement placement;
+    private final Graph graph;
+
+    private EmbeddedCluster(Builder b) {
+        Address.checkMachineCount(b.machines);
+        this.fabric = new InProcessFabric(b.machines, b.remoteLatencyNs);
+        this.placement = b.placement != null ? b.placement : Placement.hashed(b.machines);
+        this.machines = new Machine[b.machines];
+        boolean pin = b.pin != null ? b.pin : WorkerPool.pinningPays(b.machines * b.workersPerMachine);
+        try {
+            for (int i = 0; i < b.machines; i++) {
+                MachineStore store = new MachineStore(i, b.machines, b.config, placement, b.mutators);
+                Durability durability = null;
+                try {
+                    if (b.dataDirectory != null) {
+                        durability = Durability.open(b.dataDirectory.resolve("machine-" + i), b.syncPolicy,
+                            b.snapshotEveryMillis, store);
+                    }
+                    store.attach(fabric);
+                } catch (RuntimeException e) {
+                    if (durability != null) {
+                        durability.close();
+                    }
+                    store.close();
+                    throw e;
+                }
+                machines[i] = new Machine(store, durability, b.workersPerMachine, pin, b.operationTimeoutMillis);
+            }
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+        this.graph = new Graph(this);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public int machineCount() {
+        return machines.length;
+    }
+
+    public Machine machine(int id) {
+        if (id < 0 || id >= machines.length) {
+            throw new IllegalArgumentException("machine " + id + " is outside 0.." + (machines.length - 1));
+        }
+        return machines[id];
+    }
+
+    /** Home machine of a key: a hash of its vertex id. */
+    public int home(long key) {
+        return placement.home(key);
+    }
+
+    public Placement placement() {
+        return placement;
+    }
+
+    public Machine homeOf(long key) {
+        return machines[placement.home(key)];
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /** Graph operations (edges, k-hop traversals) over this cluster. */
+    public Graph graph() {
+        return graph;
+    }
+
+    /** Access counts summed over every machine. */
+    public FabricStats.Snapshot stats() {
+        FabricStats.Snapshot sum = FabricStats.Snapshot.ZERO;
+        for (Machine m : machines) {
+            if (m != null) {
+                sum = sum.plus(m.stats().snapshot());
+            }
+        }
+        return sum;
+    }
+
+    public void resetStats() {
+        for (Machine m : machines) {
+            m.stats().reset();
+        }
+    }
+
+    /** Runs a task on every machine's worker and waits for all. */
+    public List<CompletableFuture<Void>> onEveryMachine(java.util.function.Consumer<Machine> task) {
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (Machine m : machines) {
+            all.add(m.submit(() -> {
+                task.accept(m);
+                return null;
+            }));
+        }
+        return all;
+    }
+
+    /** Stops every thread and frees all off-heap memory. */
+    @Override
+    public void close() {
+        fabric.close();
+        for (Machine m : machines) {
+            if (m != null) {
+                m.close();
+            }
+        }
+    }
+
+    /**
+     * Sizes, leases and threads of an embedded cluster. Defaults: 4 machines, 2 workers each, 256 MiB of values and
+     * 1 Mi keys per machine, a 128 MiB location cache, leases of 5 s (cache) and 10 s (reclaim), the in-process
+     * fabric's default emulated latency, pinning when the host has a core for every worker.
+     */
+    public static final class Builder {
+        private int machines = 4;
+        private int workersPerMachine = 2;
+        private StoreConfig config = StoreConfig.defaults();
+        private long remoteLatencyNs = InProcessFabric.DEFAULT_REMOTE_LATENCY_NS;
+        private Boolean pin;
+        private long operationTimeoutMillis = 30_000;
+        private final Mutators mutators = Mutators.withBuiltins();
+        private Placement placement;
+        private Path dataDirectory;
+        private SyncPolicy syncPolicy = SyncPolicy.BATCH;
+        private long snapshotEveryMillis = 60_000;
+
+        /**
+         * Makes the cluster durable in {@code dir} (one sub-directory per machine): every update is logged at its
+         * key's home and acknowledged once durable under {@code policy}; a cluster built again on the same directory
+         * recovers every acknowledged update.
+         */
+        public Builder durability(Path dir, SyncPolicy policy, long snapshotEveryMillis) {
+            this.dataDirectory = dir;
+            this.syncPolicy = policy;
+            this.snapshotEveryMillis = snapshotEveryMillis;
+            return this;
+        }
+
+        /** Replaces hash placement, e.g. by the shard baseline's shard-to-machine table. */
+        public Builder placement(Placement p) {
+            this.placement = p;
+            return this;
+        }
+
+        public Builder machines(int n) {
+            Address.checkMachineCount(n);
+            this.machines = n;
+            return this;
+        }
+
+        public Builder workersPerMachine(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("workersPerMachine must be >= 1, got " + n);
+            }
+            this.workersPerMachine = n;
+            return this;
+        }
+
+        public Builder config(StoreConfig c) {
+            this.config = c;
+            return this;
+        }
+
+        public Builder keysPerMachine(long n) {
+            config = config.withKeys(n);
+            return this;
+        }
+
+        public Builder valueBytesPerMachine(long n) {
+            config = config.withValueBytes(n);
+            return this;
+        }
+
+        public Builder cacheBytes(long n) {
+            config = config.withCacheBytes(n);
+            return this;
+        }
+
+        public Builder leases(long cacheMillis, long reclaimMillis) {
+            config = config.withLeases(new Leases(cacheMillis, reclaimMillis));
+            return this;
+        }
+
+        public Builder remoteLatencyNs(long ns) {
+            if (ns < 0) {
+                throw new IllegalArgumentException("remoteLatencyNs must be >= 0, got " + ns);
+            }
+            this.remoteLatencyNs = ns;
+            return this;
+        }
+
+        public Builder pinThreads(boolean pinThreads) {
+            this.pin = pinThreads;
+            return this;
+        }
+
+        public Builder operationTimeoutMillis(long ms) {
+            if (ms <= 0) {
+                throw new IllegalArgumentException("operationTimeoutMillis must be > 0, got " + ms);
+            }
+            this.operationTimeoutMillis = ms;
+            return this;
+        }
+
+        /** Registers a provider's value mutator (ids from {@link Mutators#FIRST_PROVIDER_ID}) on every machine. */
+        public Builder mutator(int id, ValueMutator mutator) {
+            mutators.register(id, mutator);
+            return this;
+        }
+
+        public EmbeddedCluster build() {
+            return new EmbeddedCluster(this);
+        }
+    }
+}

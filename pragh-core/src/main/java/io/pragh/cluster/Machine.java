@@ -1,0 +1,160 @@
+package io.pragh.cluster;
+
+import io.pragh.PraghException;
+import io.pragh.durability.Durability;
+import io.pragh.fabric.FabricStats;
+import io.pragh.migration.MigrationThread;
+import io.pragh.migration.Migrator;
+import io.pragh.runtime.WorkerPool;
+import io.pragh.store.MachineStore;
+import io.pragh.store.Mutators;
+import io.pragh.store.Session;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongConsumer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One machine of a Pragh cluster: its store, its worker threads, its migration thread and (inside the store) its GC
+ * thread. Every operation may be called from any thread on any machine; it reaches the right machines itself.
+ *
+ * <pre>{@code
+ * Machine m = cluster.machine(0);
+ * m.put(key, "hello".getBytes(UTF_8));
+ * byte[] v = m.get(key);
+ * m.migrate(key);                  // move the value here; the key stays at its home
+ * }</pre>
+ */
+public final class Machine implements AutoCloseable {
+    private final MachineStore store;
+    private final WorkerPool workers;
+    private final MigrationThread migration;
+    private final long timeoutMillis;
+    private final Durability durability;
+
+    Machine(MachineStore store, Durability durability, int workerThreads, boolean pin, long timeoutMillis) {
+        this.store = store;
+        this.durability = durability;
+        this.workers = new WorkerPool("m" + store.id(), workerThreads, pin);
+        this.migration = new MigrationThread(store);
+        this.timeoutMillis = timeoutMillis;
+        migration.start();
+    }
+
+    public int id() {
+        return store.id();
+    }
+
+    /** The data plane, for components that extend the machine (monitor, provider, server). */
+    public MachineStore store() {
+        return store;
+    }
+
+    /** This machine's log and snapshots, or null when it keeps everything in memory only. */
+    public Durability durability() {
+        return durability;
+    }
+
+    public FabricStats stats() {
+        return store.stats();
+    }
+
+    /** The calling thread's session on this machine, for allocation-free GETs. */
+    public Session session() {
+        return store.session();
+    }
+
+    /** The key's value, or null when it has none. */
+    public byte[] get(long key) {
+        var v = store.session().get(key);
+        return v == null ? null : v.toBytes();
+    }
+
+    /** Stores a value; returns once acknowledged. */
+    public void put(long key, byte[] value) {
+        update(key, Mutators.SET, value);
+    }
+
+    /** Runs a registered mutator on the key's value at the value's host; returns once acknowledged. */
+    public void update(long key, int mutatorId, byte[] arg) {
+        CompletableFuture<Void> f = updateAsync(key, mutatorId, arg);
+        try {
+            await(f, "update of key " + key);
+        } finally {
+            if (!f.isDone()) {
+                store.abandon(f); // timed out or interrupted: forget it, a late acknowledgement finds nothing
+            }
+        }
+    }
+
+    public CompletableFuture<Void> updateAsync(long key, int mutatorId, byte[] arg) {
+        return store.update(key, mutatorId, new UnsafeBuffer(arg), 0, arg.length);
+    }
+
+    /** Deletes the key and its value; returns once acknowledged. Deleting an absent key succeeds. */
+    public void delete(long key) {
+        update(key, Mutators.DELETE, new byte[0]);
+    }
+
+    /**
+     * MIGRATE the key's value to this machine, on this machine's migration thread; returns what happened.
+     *
+     * @throws io.pragh.LimitExceededException when the value is larger than a migrated address can describe
+     */
+    public Migrator.Outcome migrate(long key) {
+        Migrator.Outcome o = await(migrateAsync(key), "migration of key " + key);
+        if (o == Migrator.Outcome.TOO_LARGE) {
+            throw new io.pragh.LimitExceededException("key " + key + " cannot migrate to machine " + id() + ": values"
+                + " over " + io.pragh.address.Address.MAX_MIGRATED_BYTES + " bytes (32 MiB, 22-bit size) cannot migrate");
+        }
+        return o;
+    }
+
+    public CompletableFuture<Migrator.Outcome> migrateAsync(long key) {
+        return migration.submit(key);
+    }
+
+    public MigrationThread migrationThread() {
+        return migration;
+    }
+
+    /** Runs a task on one of this machine's worker threads. */
+    public <T> CompletableFuture<T> submit(Callable<T> task) {
+        return workers.submit(task);
+    }
+
+    /** Visits every key whose home is this machine and that has a value. */
+    public void forEachHomeKey(LongConsumer visitor) {
+        store.keys().forEach((key, address, slot) -> visitor.accept(key));
+    }
+
+    private <T> T await(CompletableFuture<T> f, String what) {
+        try {
+            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new PraghException(what + " was not acknowledged within " + timeoutMillis + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PraghException(what + " was interrupted");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new PraghException(what + " failed: " + c, c);
+        }
+    }
+
+    @Override
+    public void close() {
+        workers.close();
+        migration.close();
+        if (durability != null) {
+            durability.close();
+        }
+        store.close();
+    }
+}

@@ -1,0 +1,90 @@
+package io.pragh.graph;
+
+import io.pragh.keys.KeyLayout;
+import io.pragh.store.Session;
+import io.pragh.store.ValueView;
+import org.agrona.collections.LongHashSet;
+
+/**
+ * A k-hop traversal over adjacency values (packed 8-byte neighbour ids), run by one thread of the start vertex's
+ * home machine. Each hop GETs the adjacency of every frontier vertex, local, cached or remote as the store decides:
+ * this is the workload split migration makes local. Reuses its frontier sets across runs.
+ *
+ * <pre>{@code
+ * KHopTraversal t = new KHopTraversal(machine.session());
+ * LongHashSet twoHop = t.run(start, label, 2, 100);
+ * }</pre>
+ */
+public final class KHopTraversal {
+    private final Session session;
+    private LongHashSet frontier = new LongHashSet();
+    private LongHashSet next = new LongHashSet();
+    private long gets;
+
+    public KHopTraversal(Session session) {
+        this.session = session;
+    }
+
+    /** GETs issued so far. */
+    public long gets() {
+        return gets;
+    }
+
+    /** The distinct vertices at exactly {@code hops} hops; valid until the next run. */
+    public LongHashSet run(long start, int label, int hops, int fanout) {
+        if (hops < 0 || fanout < 1) {
+            throw new IllegalArgumentException("hops must be >= 0 and fanout >= 1, got " + hops + " and " + fanout);
+        }
+        frontier.clear();
+        frontier.add(start);
+        for (int h = 0; h < hops; h++) {
+            next.clear();
+            LongHashSet.LongIterator it = frontier.iterator();
+            while (it.hasNext()) {
+                long v = it.nextValue();
+                ValueView adj = session.get(KeyLayout.key(v, label, KeyLayout.OUT));
+                gets++;
+                if (adj != null) {
+                    int n = Math.min(adj.longCount(), fanout);
+                    for (int i = 0; i < n; i++) {
+                        next.add(adj.getLong(i));
+                    }
+                }
+            }
+            LongHashSet t = frontier;
+            frontier = next;
+            next = t;
+        }
+        return frontier;
+    }
+
+    /** All neighbours of one vertex in one direction. */
+    public static long[] neighbours(Session session, long vid, int label, int direction) {
+        ValueView adj = session.get(KeyLayout.key(vid, label, direction));
+        if (adj == null) {
+            return new long[0];
+        }
+        long[] out = new long[adj.longCount()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = adj.getLong(i);
+        }
+        return out;
+    }
+
+    public static long[] toArray(LongHashSet set) {
+        long[] out = new long[set.size()];
+        int i = 0;
+        LongHashSet.LongIterator it = set.iterator();
+        while (it.hasNext()) {
+            out[i++] = it.nextValue();
+        }
+        return out;
+    }
+
+    /** The 8-byte argument of an edge insert or delete. */
+    public static byte[] encode(long neighbour) {
+        byte[] b = new byte[8];
+        new org.agrona.concurrent.UnsafeBuffer(b).putLong(0, neighbour);
+        return b;
+    }
+}

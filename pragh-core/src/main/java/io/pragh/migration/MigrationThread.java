@@ -1,0 +1,95 @@
+package io.pragh.migration;
+
+import io.pragh.runtime.DutyThread;
+import io.pragh.store.MachineStore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The migration thread of one machine: takes approved keys from its queue and migrates them here, a pipeline round
+ * of many keys at a time, while workers keep reading and writing the same keys.
+ *
+ * <pre>{@code
+ * MigrationThread t = new MigrationThread(store);
+ * t.start();
+ * t.submit(key).join();
+ * }</pre>
+ */
+public final class MigrationThread extends DutyThread {
+    private record Task(long key, CompletableFuture<Migrator.Outcome> done) {
+    }
+
+    private final Migrator migrator;
+    private final ConcurrentLinkedQueue<Task> queue = new ConcurrentLinkedQueue<>();
+
+    private final Task[] round;
+    private final long[] keys;
+    private final Migrator.Outcome[] outcomes;
+
+    public MigrationThread(MachineStore store) {
+        this(store, Migrator.DEFAULT_DEPTH);
+    }
+
+    /** @param depth keys in flight per pipeline round */
+    public MigrationThread(MachineStore store, int depth) {
+        super("m" + store.id() + "-migration", TimeUnit.MILLISECONDS.toNanos(1));
+        this.migrator = new Migrator(store, depth);
+        this.round = new Task[depth];
+        this.keys = new long[depth];
+        this.outcomes = new Migrator.Outcome[depth];
+    }
+
+    public CompletableFuture<Migrator.Outcome> submit(long key) {
+        CompletableFuture<Migrator.Outcome> done = new CompletableFuture<>();
+        if (!isRunning()) {
+            done.completeExceptionally(new IllegalStateException("migration thread is stopped"));
+            return done;
+        }
+        queue.add(new Task(key, done));
+        wake();
+        return done;
+    }
+
+    public int queued() {
+        return queue.size();
+    }
+
+    public Migrator migrator() {
+        return migrator;
+    }
+
+    /** Takes up to one pipeline's depth of queued keys and migrates them together. */
+    @Override
+    protected int doWork() {
+        int n = 0;
+        Task task;
+        while (n < round.length && (task = queue.poll()) != null) {
+            round[n] = task;
+            keys[n++] = task.key();
+        }
+        if (n == 0) {
+            return 0;
+        }
+        try {
+            migrator.migrateAll(keys, n, outcomes);
+            for (int i = 0; i < n; i++) {
+                round[i].done().complete(outcomes[i]);
+            }
+        } catch (RuntimeException e) {
+            for (int i = 0; i < n; i++) {
+                round[i].done().completeExceptionally(e);
+            }
+        }
+        java.util.Arrays.fill(round, 0, n, null);
+        return n;
+    }
+
+    @Override
+    protected void onStop() {
+        Task t;
+        while ((t = queue.poll()) != null) {
+            t.done().completeExceptionally(new IllegalStateException("migration thread stopped"));
+        }
+    }
+}

@@ -1,0 +1,481 @@
+package io.pragh.store;
+
+import io.pragh.PraghException;
+import io.pragh.address.Address;
+import io.pragh.cache.LocationCache;
+import io.pragh.fabric.Endpoint;
+import io.pragh.fabric.Fabric;
+import io.pragh.fabric.FabricStats;
+import io.pragh.fabric.MachineMemory;
+import io.pragh.fabric.MessageHandler;
+import io.pragh.keys.KeyRegion;
+import io.pragh.keys.Placement;
+import io.pragh.memory.ChunkedRegion;
+import io.pragh.reclaim.InvalidationFence;
+import io.pragh.reclaim.ReclaimRings;
+import io.pragh.reclaim.Reclaimer;
+import io.pragh.values.ValueRecord;
+import io.pragh.values.ValueRegion;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The data plane of one machine: its key, value and reclaim regions, its location cache, its fabric endpoint, the
+ * update protocol and the routing of two-sided messages. Threads (workers, migration, GC) are added around it by
+ * {@code io.pragh.cluster.Machine}; this class owns only the GC thread, because reclaiming is part of the store's
+ * memory contract.
+ *
+ * <pre>{@code
+ * MachineStore store = new MachineStore(0, 4, StoreConfig.defaults(), Placement.hashed(4), Mutators.withBuiltins());
+ * store.attach(fabric);
+ * store.update(key, Mutators.SET, bytes, 0, bytes.capacity()).join();
+ * }</pre>
+ */
+public final class MachineStore implements AutoCloseable {
+    private static final UnsafeBuffer ZERO_WORD = new UnsafeBuffer(new byte[8]);
+
+    private final int id;
+    private final int machineCount;
+    private final StoreConfig config;
+    private final Placement placement;
+    private final Mutators mutators;
+    private final KeyRegion keys;
+    private final ValueRegion values;
+    private final ChunkedRegion reclaimRegion;
+    private final LocationCache cache;
+    private final InvalidationFence fence = new InvalidationFence();
+    private final UpdateProtocol updates = new UpdateProtocol(this);
+    private final ConcurrentHashMap<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong requestIds = new AtomicLong();
+    private final AtomicReferenceArray<MessageHandler> extensions = new AtomicReferenceArray<>(256);
+    private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
+    private final AtomicLong malformedMessages = new AtomicLong();
+    private final AtomicLong incarnations = new AtomicLong();
+    /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
+    private volatile AccessObserver accessObserver;
+    /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
+    private volatile UpdateLog updateLog;
+    private Endpoint endpoint;
+    private ReclaimRings reclaimRings;
+    private Reclaimer reclaimer;
+    private volatile boolean closed;
+
+    public MachineStore(int id, int machineCount, StoreConfig config, Placement placement, Mutators mutators) {
+        Address.checkMachineCount(machineCount);
+        Address.checkMachine(id);
+        if (id >= machineCount) {
+            throw new IllegalArgumentException("machine id " + id + " is outside 0.." + (machineCount - 1));
+        }
+        this.id = id;
+        this.machineCount = machineCount;
+        this.config = config;
+        this.placement = placement;
+        this.mutators = mutators;
+        KeyRegion k = null;
+        ValueRegion v = null;
+        ChunkedRegion r = null;
+        try {
+            k = new KeyRegion(config.expectedKeys(), config.chunkBytes());
+            v = new ValueRegion(config.valueBytes(), config.chunkBytes());
+            r = ChunkedRegion.allocate("reclaim", ReclaimRings.regionBytes(machineCount, config.reclaimRingSlots()),
+                config.chunkBytes());
+            this.cache = new LocationCache(config.cacheBytes(), config.leases().cacheMillis());
+        } catch (RuntimeException | Error e) {
+            closeQuietly(k);
+            closeQuietly(v);
+            closeQuietly(r);
+            throw e;
+        }
+        this.keys = k;
+        this.values = v;
+        this.reclaimRegion = r;
+    }
+
+    /** Registers this machine's memory with a fabric and starts its GC thread. */
+    public void attach(Fabric fabric) {
+        if (endpoint != null) {
+            throw new IllegalStateException("machine " + id + " is already attached");
+        }
+        endpoint = fabric.attach(id, memory(), this::onMessage);
+        reclaimRings = new ReclaimRings(id, machineCount, config.reclaimRingSlots(), endpoint, reclaimRegion);
+        reclaimer = new Reclaimer(id, reclaimRegion, machineCount, config.reclaimRingSlots(), values, config.leases());
+        reclaimer.start();
+    }
+
+    public MachineMemory memory() {
+        return new MachineMemory(keys.region(), values.region(), reclaimRegion);
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public int machineCount() {
+        return machineCount;
+    }
+
+    public StoreConfig config() {
+        return config;
+    }
+
+    public Placement placement() {
+        return placement;
+    }
+
+    public Mutators mutators() {
+        return mutators;
+    }
+
+    public KeyRegion keys() {
+        return keys;
+    }
+
+    public ValueRegion values() {
+        return values;
+    }
+
+    public LocationCache cache() {
+        return cache;
+    }
+
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    public FabricStats stats() {
+        return endpoint.stats();
+    }
+
+    public InvalidationFence fence() {
+        return fence;
+    }
+
+    public ReclaimRings reclaimRings() {
+        return reclaimRings;
+    }
+
+    public Reclaimer reclaimer() {
+        return reclaimer;
+    }
+
+    /**
+     * Makes this machine durable: every update of a key homed here is appended to {@code log} and acknowledged only
+     * once the log says it is durable. Every machine of a cluster must be configured alike.
+     */
+    public void setUpdateLog(UpdateLog log) {
+        this.updateLog = log;
+    }
+
+    /** Acknowledges an update the {@link UpdateLog} made durable. */
+    public void acknowledge(int origin, long request) {
+        complete(origin, request, null);
+    }
+
+    /** Fails an update with a reason its origin will see (e.g. the log could not write it). */
+    public void refuse(int origin, long request, String reason) {
+        complete(origin, request, reason);
+    }
+
+    /**
+     * An update took effect here with {@code version}: acknowledge it, after making it durable at the key's home when
+     * this cluster is durable.
+     */
+    void applied(int home, int origin, long request, long key, long version, int mutatorId, DirectBuffer arg,
+                 int argOff, int argLen) {
+        UpdateLog log = updateLog;
+        if (log == null) {
+            complete(origin, request, null);
+        } else if (home == id) {
+            log.append(key, version, mutatorId, arg, argOff, argLen, origin, request);
+        } else {
+            UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen);
+            endpoint.send(home, msg, 0, msg.capacity());
+        }
+    }
+
+    /** Installs (or, with null, removes) the observer of this machine's GETs. */
+    public void setAccessObserver(AccessObserver observer) {
+        this.accessObserver = observer;
+    }
+
+    AccessObserver accessObserver() {
+        return accessObserver;
+    }
+
+    /** Messages dropped because they were malformed (each one also logged). */
+    public long malformedMessages() {
+        return malformedMessages.get();
+    }
+
+    /** A new session for the calling thread (not thread-safe). */
+    public Session newSession() {
+        return new Session(this);
+    }
+
+    /** The calling thread's own session. */
+    public Session session() {
+        return sessions.get();
+    }
+
+    /**
+     * Updates a key cluster-wide: the update goes to the key's home (run here when this is the home) and on to
+     * the value's host. The future completes once the update is acknowledged, exceptionally with the reason when it
+     * was refused.
+     */
+    public CompletableFuture<Void> update(long key, int mutatorId, DirectBuffer arg, int argOff, int argLen) {
+        checkOpen();
+        mutators.get(mutatorId);
+        long request = requestIds.incrementAndGet();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        pending.put(request, done);
+        int home = placement.home(key);
+        try {
+            if (home == id) {
+                updates.apply(session(), id, request, key, mutatorId, arg, argOff, argLen, 0);
+            } else {
+                sendUpdate(home, id, request, key, mutatorId, arg, argOff, argLen, 1);
+            }
+        } catch (RuntimeException e) {
+            pending.remove(request);
+            done.completeExceptionally(e);
+        }
+        return done;
+    }
+
+    /**
+     * Installs a value as a record local to this machine, bypassing the update protocol: for bulk loading, snapshot
+     * recovery and the shard baseline's moves. The caller guarantees that this machine is (or is about to become)
+     * the key's home and that nobody updates the key meanwhile.
+     *
+     * @throws IllegalStateException when the key already has a value here
+     */
+    public void load(long key, long version, DirectBuffer value, int offset, int length) {
+        ValueMutator set = mutators.get(Mutators.SET);
+        long units = ValueRecord.unitsFor(length);
+        long offsetUnits = values.allocate(units);
+        observeVersion(version);
+        writeRecord(key, version, offsetUnits, units, length, set, value, 0, -1, value, offset, length);
+        long slot = keys.findOrInsert(key);
+        if (!keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
+            values.free(offsetUnits, units);
+            throw new IllegalStateException("key " + key + " already has a value on machine " + id);
+        }
+    }
+
+    /**
+     * Removes a key homed here together with its value, wherever the value lives: the address word is cleared by
+     * CAS, the record invalidated and handed to its host's GC, and the slot pruned. For the shard baseline's moves
+     * and for recovery; ordinary deletes go through {@link #update} with {@link Mutators#DELETE}.
+     *
+     * @return whether the key had a value
+     */
+    public boolean unload(long key) {
+        long slot = keys.find(key);
+        while (slot >= 0) {
+            long address = keys.address(slot);
+            if (address == Address.NONE) {
+                break;
+            }
+            if (keys.compareAndSetAddress(slot, address, Address.NONE)) {
+                int host = Address.host(address, id);
+                if (host == id) {
+                    values.region().putLongVolatile(Address.byteOffset(address), 0);
+                } else {
+                    endpoint.write(host, io.pragh.fabric.Region.VALUES, Address.byteOffset(address), ZERO_WORD, 0, 8);
+                }
+                reclaimRings.post(host, address);
+                keys.prune(key);
+                return true;
+            }
+        }
+        keys.prune(key);
+        return false;
+    }
+
+    /** The first version of a key inserted now at this home: a fresh incarnation. */
+    long nextFirstVersion() {
+        return ValueRecord.firstVersion(incarnations.incrementAndGet());
+    }
+
+    /** Keeps new incarnations above every version this machine has seen (after loading or recovery). */
+    void observeVersion(long version) {
+        long incarnation = ValueRecord.incarnationOf(version);
+        incarnations.accumulateAndGet(incarnation, Math::max);
+    }
+
+    /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated offset. */
+    void writeRecord(long key, long version, long offsetUnits, long units, int length, ValueMutator mutator,
+                     DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff, int argLen) {
+        long offset = offsetUnits << 3;
+        ChunkedRegion region = values.region();
+        UnsafeBuffer chunk = region.chunkFor(offset);
+        int index = region.indexInChunk(offset);
+        chunk.putLong(index + ValueRecord.KEY_OFFSET, key);
+        chunk.putLong(index + ValueRecord.VERSION_OFFSET, version);
+        if (length > 0) {
+            mutator.write(cur, curOff, curLen, arg, argOff, argLen, chunk, index + ValueRecord.HEADER_BYTES);
+        }
+        chunk.putLong(index, ValueRecord.headerWord(length, units));
+        // The record must be complete before any peer can find it through the address a CAS then publishes,
+        // including peers that read it one-sidedly through a NIC or an I/O thread rather than this CPU.
+        VarHandle.releaseFence();
+    }
+
+    /** Fails a still-pending request, e.g. when its caller gave up waiting. */
+    public void abandon(CompletableFuture<Void> request) {
+        pending.values().remove(request);
+    }
+
+    /** Registers the handler of an extension message type ({@link StoreMessages#FIRST_EXTENSION_TYPE} and up). */
+    public void registerHandler(int type, MessageHandler handler) {
+        if (type < StoreMessages.FIRST_EXTENSION_TYPE || type > 255) {
+            throw new IllegalArgumentException("extension message type " + type + " is outside "
+                + StoreMessages.FIRST_EXTENSION_TYPE + "..255");
+        }
+        if (!extensions.compareAndSet(type, null, handler)) {
+            throw new IllegalStateException("message type " + type + " already has a handler on machine " + id);
+        }
+    }
+
+    /** Sends an extension message (its first byte is its type). */
+    public void send(int target, DirectBuffer message, int offset, int length) {
+        endpoint.send(target, message, offset, length);
+    }
+
+    void complete(int origin, long request, String error) {
+        if (origin == id) {
+            CompletableFuture<Void> done = pending.remove(request);
+            if (done != null) {
+                if (error == null) {
+                    done.complete(null);
+                } else {
+                    done.completeExceptionally(new PraghException(error));
+                }
+            }
+        } else {
+            UnsafeBuffer ack = StoreMessages.ack(request, error);
+            endpoint.send(origin, ack, 0, ack.capacity());
+        }
+    }
+
+    void sendUpdate(int target, int origin, long request, long key, int mutatorId, DirectBuffer arg, int argOff,
+                    int argLen, int hops) {
+        UnsafeBuffer msg = StoreMessages.update(origin, request, key, mutatorId, hops, arg, argOff, argLen);
+        endpoint.send(target, msg, 0, msg.capacity());
+    }
+
+    void sendPrune(int home, long key) {
+        UnsafeBuffer msg = StoreMessages.prune(key);
+        endpoint.send(home, msg, 0, msg.capacity());
+    }
+
+    private void onMessage(int from, DirectBuffer msg, int off, int len) {
+        if (len < 1) {
+            malformed(from, "empty message");
+            return;
+        }
+        int type = msg.getByte(off) & 0xFF;
+        switch (type) {
+            case StoreMessages.UPDATE -> onUpdate(from, msg, off, len);
+            case StoreMessages.ACK -> onAck(from, msg, off, len);
+            case StoreMessages.LOG -> onLog(from, msg, off, len);
+            case StoreMessages.PRUNE -> {
+                if (len != StoreMessages.PRUNE_LENGTH) {
+                    malformed(from, "PRUNE of " + len + " bytes (expected " + StoreMessages.PRUNE_LENGTH + ")");
+                } else if (placement.home(msg.getLong(off + StoreMessages.PRUNE_KEY)) == id) {
+                    keys.prune(msg.getLong(off + StoreMessages.PRUNE_KEY));
+                }
+            }
+            default -> {
+                MessageHandler h = type < extensions.length() ? extensions.get(type) : null;
+                if (h == null) {
+                    malformed(from, "message of unknown type " + type);
+                } else {
+                    h.onMessage(from, msg, off, len);
+                }
+            }
+        }
+    }
+
+    private void onUpdate(int from, DirectBuffer msg, int off, int len) {
+        String problem = StoreMessages.checkUpdate(msg, off, len, machineCount);
+        if (problem != null) {
+            malformed(from, problem);
+            return;
+        }
+        updates.apply(session(), msg.getInt(off + StoreMessages.UPDATE_ORIGIN),
+            msg.getLong(off + StoreMessages.UPDATE_REQUEST), msg.getLong(off + StoreMessages.UPDATE_KEY),
+            msg.getInt(off + StoreMessages.UPDATE_MUTATOR), msg, off + StoreMessages.UPDATE_ARG,
+            msg.getInt(off + StoreMessages.UPDATE_ARG_LENGTH), msg.getInt(off + StoreMessages.UPDATE_HOPS));
+    }
+
+    private void onLog(int from, DirectBuffer msg, int off, int len) {
+        String problem = StoreMessages.checkLog(msg, off, len, machineCount);
+        if (problem != null) {
+            malformed(from, problem);
+            return;
+        }
+        int origin = msg.getInt(off + StoreMessages.LOG_ORIGIN);
+        long request = msg.getLong(off + StoreMessages.LOG_REQUEST);
+        UpdateLog log = updateLog;
+        if (log == null) {
+            complete(origin, request, "machine " + id + " received an update to log but has no log configured");
+            return;
+        }
+        log.append(msg.getLong(off + StoreMessages.LOG_KEY), msg.getLong(off + StoreMessages.LOG_VERSION),
+            msg.getInt(off + StoreMessages.LOG_MUTATOR), msg, off + StoreMessages.LOG_ARG,
+            msg.getInt(off + StoreMessages.LOG_ARG_LENGTH), origin, request);
+    }
+
+    private void onAck(int from, DirectBuffer msg, int off, int len) {
+        String problem = StoreMessages.checkAck(msg, off, len);
+        if (problem != null) {
+            malformed(from, problem);
+            return;
+        }
+        boolean ok = msg.getInt(off + StoreMessages.ACK_STATUS) == 0;
+        complete(id, msg.getLong(off + StoreMessages.ACK_REQUEST), ok ? null : StoreMessages.ackText(msg, off));
+    }
+
+    private void malformed(int from, String why) {
+        malformedMessages.incrementAndGet();
+        System.err.println("pragh: machine " + id + " dropped a malformed message from machine " + from + ": " + why);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new PraghException("machine " + id + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (reclaimer != null) {
+            reclaimer.close();
+        }
+        for (CompletableFuture<Void> f : pending.values()) {
+            f.completeExceptionally(new PraghException("machine " + id + " closed before the update was acknowledged"));
+        }
+        pending.clear();
+        cache.close();
+        keys.close();
+        values.close();
+        reclaimRegion.close();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // Already failing; the first error is the one worth reporting.
+            }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package io.pragh.store;
+
+import io.pragh.PraghException;
+import io.pragh.address.Address;
+import io.pragh.cache.LocationCache;
+import io.pragh.fabric.FabricException;
+import io.pragh.fabric.Region;
+import io.pragh.keys.KeyRegion;
+import io.pragh.reclaim.Leases;
+import io.pragh.values.ValueRecord;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One thread's view of its machine: LOOKUP and GET of paper Fig. 8 with their scratch buffers, so that a GET
+ * allocates nothing. A session is not thread-safe; each worker, migration and delivery thread owns one.
+ *
+ * <pre>{@code
+ * Session s = machine.session();
+ * ValueView v = s.get(key);          // null when the key has no value
+ * }</pre>
+ */
+public final class Session {
+    /** A GET that keeps finding stale addresses this often is a bug, not contention: fail loudly. */
+    private static final int MAX_ATTEMPTS = 1_000_000;
+
+    private final MachineStore machine;
+    private final UnsafeBuffer bucket = new UnsafeBuffer(BufferUtil.allocateDirectAligned(KeyRegion.BUCKET_BYTES, 64));
+    private UnsafeBuffer record = new UnsafeBuffer(BufferUtil.allocateDirectAligned(4096, 64));
+    private final LocationCache.Hit hit = new LocationCache.Hit();
+    private final ValueView view = new ValueView();
+
+    /** Results of the last {@link #lookup}. */
+    int home;
+    long address;
+    long slot;
+    long obtainedAtMillis;
+    boolean fromCache;
+
+    Session(MachineStore machine) {
+        this.machine = machine;
+    }
+
+    public MachineStore machine() {
+        return machine;
+    }
+
+    /**
+     * LOOKUP (Fig. 8, lines 19-27): the key's address word, from the local key region, the location cache, or one
+     * one-sided read of the key's home bucket (which fills the cache).
+     *
+     * @return false when the key has no value
+     */
+    boolean lookup(long key, boolean useCache) {
+        int self = machine.id();
+        home = machine.placement().home(key);
+        fromCache = false;
+        if (home == self) {
+            KeyRegion keys = machine.keys();
+            slot = keys.find(key);
+            machine.stats().local(KeyRegion.SLOT_BYTES);
+            if (slot < 0) {
+                return false;
+            }
+            address = keys.address(slot);
+            obtainedAtMillis = Leases.nowMillis();
+            return address != Address.NONE;
+        }
+        long now = Leases.nowMillis();
+        if (useCache && machine.cache().lookup(key, now, hit)) {
+            machine.stats().local(KeyRegion.SLOT_BYTES);
+            address = hit.address;
+            slot = hit.slotOffset;
+            obtainedAtMillis = hit.stampMillis;
+            fromCache = true;
+            return true;
+        }
+        long bucketOffset = machine.keys().homeBucketOffset(key);
+        while (bucketOffset >= 0) {
+            machine.endpoint().read(home, Region.KEYS, bucketOffset, bucket, 0, KeyRegion.BUCKET_BYTES);
+            int at = KeyRegion.findInBucket(bucket, 0, key);
+            if (at >= 0) {
+                address = bucket.getLong(at);
+                slot = bucketOffset + at;
+                obtainedAtMillis = now;
+                if (address == Address.NONE) {
+                    return false;
+                }
+                machine.cache().insert(key, address, slot, now);
+                return true;
+            }
+            bucketOffset = KeyRegion.overflowOf(bucket, 0, machine.keys().mainBuckets());
+        }
+        return false;
+    }
+
+    /** Public form of {@link #lookup} for the migration protocol; results via the accessors below. */
+    public boolean locate(long key, boolean useCache) {
+        return lookup(key, useCache);
+    }
+
+    /** Home machine of the key of the last lookup. */
+    public int home() {
+        return home;
+    }
+
+    /** Address word found by the last lookup. */
+    public long address() {
+        return address;
+    }
+
+    /** Byte offset of that address word in the home's key region (what a CAS targets). */
+    public long slot() {
+        return slot;
+    }
+
+    /**
+     * Whether the address of the last lookup is still within its reclaim lease, i.e. the record it names cannot have
+     * been freed and reused. Checked after copying a value and before any CAS that expects that address, so that a
+     * thread stalled past the lease can never act on reused memory (which could even hold the same key again at the
+     * same address: an ABA the CAS alone would not see).
+     */
+    public boolean leaseHolds() {
+        return machine.config().leases().reclaimHolds(obtainedAtMillis);
+    }
+
+    /** When the address of the last lookup was read from its key region (the start of its leases). */
+    public long obtainedAtMillis() {
+        return obtainedAtMillis;
+    }
+
+    /** Forgets a cached address found stale; a refresh by another thread is kept. */
+    public void dropCached(long key, long staleAddress) {
+        if (home != machine.id()) {
+            machine.cache().invalidate(key, staleAddress);
+        }
+    }
+
+    /**
+     * GET (Fig. 8): the key's current value, copied into this session's buffer, or null when the key has no value.
+     * A record that fails its header check (invalidated, or its slot reused) or that was read after the reclaim
+     * lease of its address ran out is dropped, and the lookup is redone.
+     */
+    public ValueView get(long key) {
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            if (!lookup(key, true)) {
+                return null;
+            }
+            int host = Address.host(address, home);
+            int length = (int) Address.byteSize(address);
+            ensureRecordCapacity(length);
+            long offset = Address.byteOffset(address);
+            if (host == machine.id()) {
+                machine.values().region().getBytes(offset, record, 0, length);
+                machine.stats().local(length);
+            } else {
+                try {
+                    machine.endpoint().read(host, Region.VALUES, offset, record, 0, length);
+                } catch (FabricException e) {
+                    dropCached(key, address);
+                    throw e;
+                }
+            }
+            if (ValueRecord.isValid(record, 0, address, key) && leaseHolds()) {
+                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)),
+                    record.getLong(ValueRecord.VERSION_OFFSET));
+                AccessObserver observer = machine.accessObserver();
+                if (observer != null) {
+                    observer.onAccess(key, home, host);
+                }
+                return view;
+            }
+            dropCached(key, address);
+        }
+        throw new PraghException("GET of key " + key + " found a stale address " + MAX_ATTEMPTS + " times in a row");
+    }
+
+    private void ensureRecordCapacity(int length) {
+        if (record.capacity() < length) {
+            int size = Integer.highestOneBit(length - 1) << 1;
+            record = new UnsafeBuffer(BufferUtil.allocateDirectAligned(Math.max(size, length), 64));
+        }
+    }
+}

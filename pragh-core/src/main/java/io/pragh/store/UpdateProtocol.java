@@ -1,0 +1,202 @@
+package io.pragh.store;
+
+import io.pragh.LimitExceededException;
+import io.pragh.PraghException;
+import io.pragh.address.Address;
+import io.pragh.fabric.Region;
+import io.pragh.keys.KeyRegion;
+import io.pragh.memory.ChunkedRegion;
+import io.pragh.reclaim.Leases;
+import io.pragh.values.ValueRecord;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * PUT with check-and-forward (paper Fig. 9), generalised to any {@link ValueMutator}: an update starts at the key's
+ * home and runs where the value lives. That machine reads the current record locally, writes the new one locally,
+ * and installs it by CAS on the home's address word (locally or one-sidedly). A lost CAS (a concurrent update or
+ * migration) reruns the mutator on the newer value; finding the value elsewhere forwards the update there. The old
+ * record is then invalidated (its header word zeroed) and posted to this machine's own reclaim ring.
+ *
+ * <p>An update is acknowledged to its origin only after (a) its CAS succeeded, (b) the record it replaced is
+ * invalidated, and (c) any migration that produced that record has invalidated its source (the fence), so after
+ * the acknowledgement no reader anywhere can read an older value as valid.
+ *
+ * <p>Runs on the calling thread for updates that originate at the home, and on the delivery thread for forwarded
+ * ones; it never waits for another machine's threads, only for one-sided operations.
+ */
+final class UpdateProtocol {
+    /** Forwards an update may take before it is failed: values do not move that often. */
+    static final int MAX_HOPS = 64;
+    private static final int MAX_ATTEMPTS = 100_000;
+    private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
+
+    private final MachineStore machine;
+
+    UpdateProtocol(MachineStore machine) {
+        this.machine = machine;
+    }
+
+    /**
+     * Applies an update here or forwards it. Completes the origin's request (acknowledgement or error) itself when
+     * the update ends here.
+     */
+    void apply(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg, int argOff, int argLen,
+               int hops) {
+        try {
+            long version = applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
+            if (version == NOTHING_CHANGED) {
+                machine.complete(origin, request, null);
+            } else if (version != FORWARDED) {
+                machine.applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen);
+            }
+        } catch (RuntimeException e) {
+            machine.complete(origin, request, e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+    }
+
+    private static final long FORWARDED = -1;
+    private static final long NOTHING_CHANGED = -2;
+
+    /** @return the version the update produced here, {@link #FORWARDED}, or {@link #NOTHING_CHANGED} */
+    private long applyOrForward(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg,
+                                int argOff, int argLen, int hops) {
+        ValueMutator mutator = machine.mutators().get(mutatorId);
+        int self = machine.id();
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            boolean present = s.lookup(key, true);
+            int home = s.home;
+            if (!present) {
+                if (home != self) {
+                    forward(home, origin, request, key, mutatorId, arg, argOff, argLen, hops);
+                    return FORWARDED;
+                }
+                long version = insertAtHome(key, mutator, arg, argOff, argLen);
+                if (version != FORWARDED) {
+                    return version;
+                }
+                continue;
+            }
+            long address = s.address;
+            int host = Address.host(address, home);
+            if (host != self) {
+                forward(host, origin, request, key, mutatorId, arg, argOff, argLen, hops);
+                return FORWARDED;
+            }
+            long version = replaceHere(s, key, home, address, mutator, arg, argOff, argLen);
+            if (version != FORWARDED) {
+                return version;
+            }
+        }
+        throw new PraghException("update of key " + key + " lost its CAS " + MAX_ATTEMPTS + " times in a row");
+    }
+
+    /**
+     * The key has no value and this is its home: write the first value and claim (or reuse) its slot.
+     *
+     * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, or {@link #FORWARDED} (reused
+     *     here to mean "lost a race, retry")
+     */
+    private long insertAtHome(long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
+        int length = mutator.newLength(EMPTY, 0, -1, arg, argOff, argLen);
+        if (length == ValueMutator.DELETE) {
+            return NOTHING_CHANGED;
+        }
+        checkValueLength(key, length);
+        long units = ValueRecord.unitsFor(length);
+        long offsetUnits = machine.values().allocate(units);
+        long version = machine.nextFirstVersion();
+        machine.writeRecord(key, version, offsetUnits, units, length, mutator, EMPTY, 0, -1, arg, argOff, argLen);
+        KeyRegion keys = machine.keys();
+        long slot = keys.findOrInsert(key);
+        if (keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
+            machine.stats().local(KeyRegion.SLOT_BYTES);
+            return version;
+        }
+        machine.values().free(offsetUnits, units);
+        return FORWARDED;
+    }
+
+    /**
+     * The value lives here: replace it by CAS on the home's address word.
+     *
+     * @return the new version (a delete's too), or {@link #FORWARDED} (here: lost a race, retry)
+     */
+    private long replaceHere(Session s, long key, int home, long address, ValueMutator mutator, DirectBuffer arg,
+                                int argOff, int argLen) {
+        int self = machine.id();
+        ChunkedRegion values = machine.values().region();
+        long oldOffset = Address.byteOffset(address);
+        UnsafeBuffer chunk = values.chunkFor(oldOffset);
+        int index = values.indexInChunk(oldOffset);
+        long header = chunk.getLongVolatile(index);
+        if (ValueRecord.unitsOf(header) != Address.sizeUnits(address) || chunk.getLong(index + 8) != key) {
+            s.dropCached(key, address);
+            return FORWARDED;
+        }
+        int curLen = ValueRecord.payloadLengthOf(header);
+        long version = chunk.getLong(index + ValueRecord.VERSION_OFFSET) + 1;
+        int curOff = index + ValueRecord.HEADER_BYTES;
+        machine.stats().local(curLen + ValueRecord.HEADER_BYTES);
+        int length = mutator.newLength(chunk, curOff, curLen, arg, argOff, argLen);
+        long desired;
+        long offsetUnits = -1;
+        long units = 0;
+        if (length == ValueMutator.DELETE) {
+            desired = Address.NONE;
+        } else {
+            checkValueLength(key, length);
+            units = ValueRecord.unitsFor(length);
+            if (self != home && units > Address.MAX_MIGRATED_UNITS) {
+                throw new LimitExceededException("value of " + length + " bytes for key " + key + " exceeds the "
+                    + Address.MAX_MIGRATED_BYTES + "-byte (32 MiB) limit of a migrated value; it lives on machine "
+                    + self + ", not its home " + home);
+            }
+            offsetUnits = machine.values().allocate(units);
+            machine.writeRecord(key, version, offsetUnits, units, length, mutator, chunk, curOff, curLen, arg, argOff,
+                argLen);
+            desired = Address.of(self, home, units, offsetUnits);
+        }
+        boolean won = s.leaseHolds() && (home == self
+            ? machine.keys().compareAndSetAddress(s.slot, address, desired)
+            : machine.endpoint().compareAndSwap(home, Region.KEYS, s.slot, address, desired) == address);
+        if (!won) {
+            if (offsetUnits >= 0) {
+                machine.values().free(offsetUnits, units);
+            }
+            s.dropCached(key, address);
+            return FORWARDED;
+        }
+        // Passive invalidation (Fig. 9 line 11) and reclaim (line 12): the old record is ours, so both are local.
+        values.putLongVolatile(oldOffset, 0);
+        machine.reclaimRings().post(self, address);
+        machine.fence().await(key);
+        if (home != self) {
+            if (desired == Address.NONE) {
+                machine.cache().invalidate(key, address);
+                machine.sendPrune(home, key);
+            } else {
+                machine.cache().insert(key, desired, s.slot, Leases.nowMillis());
+            }
+        } else if (desired == Address.NONE) {
+            machine.keys().prune(key);
+        }
+        return version;
+    }
+
+    private void checkValueLength(long key, int length) {
+        if (length > machine.config().maxValueBytes()) {
+            throw new LimitExceededException("value of " + length + " bytes for key " + key + " exceeds the"
+                + " configured maximum of " + machine.config().maxValueBytes() + " bytes (maxValueBytes)");
+        }
+    }
+
+    private void forward(int target, int origin, long request, long key, int mutatorId, DirectBuffer arg, int argOff,
+                         int argLen, int hops) {
+        if (hops >= MAX_HOPS) {
+            throw new PraghException("update of key " + key + " was forwarded " + hops + " times without finding its"
+                + " value; giving up");
+        }
+        machine.sendUpdate(target, origin, request, key, mutatorId, arg, argOff, argLen, hops + 1);
+    }
+}

@@ -1,0 +1,128 @@
+package io.pragh.cache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.keys.Hashing;
+import io.pragh.keys.KeyLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class LocationCacheTest {
+    private static long key(long v) {
+        return KeyLayout.key(v, 0, KeyLayout.OUT);
+    }
+
+    @Test
+    void aCachedAddressIsFoundUntilItsLeaseRunsOut() {
+        try (LocationCache cache = new LocationCache(1 << 16, 100)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            cache.insert(key(1), 0x55, 128, 1000);
+            assertTrue(cache.lookup(key(1), 1099, hit));
+            assertEquals(0x55, hit.address);
+            assertEquals(128, hit.slotOffset);
+            assertEquals(1000, hit.stampMillis);
+            assertFalse(cache.lookup(key(1), 1100, hit), "expired at exactly the lease");
+            assertFalse(cache.lookup(key(2), 1000, hit));
+        }
+    }
+
+    @Test
+    void invalidationDropsOnlyTheStaleAddress() {
+        try (LocationCache cache = new LocationCache(1 << 16, 1000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            cache.insert(key(1), 0x10, 8, 0);
+            cache.invalidate(key(1), 0x99);
+            assertTrue(cache.lookup(key(1), 1, hit), "a refreshed entry survives invalidation of an older address");
+            cache.invalidate(key(1), 0x10);
+            assertFalse(cache.lookup(key(1), 1, hit));
+        }
+    }
+
+    @Test
+    void theBudgetBoundsTheMemoryAndTheReplacementKeepsTheBusiestEntries() {
+        try (LocationCache cache = new LocationCache(LocationCache.SET_BYTES, 1_000_000)) {
+            assertEquals(LocationCache.WAYS, cache.capacity(), "one set of 256 bytes");
+            assertTrue(cache.bytes() <= LocationCache.SET_BYTES);
+            LocationCache.Hit hit = new LocationCache.Hit();
+            for (long v = 0; v < LocationCache.WAYS; v++) {
+                cache.insert(key(v), v + 1, 0, 0);
+            }
+            for (int i = 0; i < 10; i++) {
+                for (long v = 1; v < LocationCache.WAYS; v++) {
+                    assertTrue(cache.lookup(key(v), 1, hit));
+                }
+            }
+            cache.insert(key(100), 101, 0, 2);
+            assertFalse(cache.lookup(key(0), 3, hit), "the least accessed entry was evicted");
+            assertTrue(cache.lookup(key(100), 3, hit));
+            for (long v = 1; v < LocationCache.WAYS; v++) {
+                assertTrue(cache.lookup(key(v), 3, hit), "busy entry " + v + " kept");
+            }
+        }
+    }
+
+    @Test
+    void theMonitorSeesAccessCountsAndDecayHalvesThem() {
+        try (LocationCache cache = new LocationCache(1 << 16, 1_000_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            cache.insert(key(7), 1, 0, 0);
+            for (int i = 0; i < 9; i++) {
+                cache.lookup(key(7), 1, hit);
+            }
+            List<Long> counts = new ArrayList<>();
+            cache.forEach(1, (k, a, s, n) -> counts.add(n));
+            assertEquals(List.of(10L), counts, "one for the fill, nine hits");
+            cache.decayCounters();
+            counts.clear();
+            cache.forEach(1, (k, a, s, n) -> counts.add(n));
+            assertEquals(List.of(5L), counts);
+        }
+    }
+
+    @Test
+    void aDisabledCacheStoresNothing() {
+        try (LocationCache cache = new LocationCache(0, 1000)) {
+            assertFalse(cache.enabled());
+            cache.insert(key(1), 5, 0, 0);
+            assertFalse(cache.lookup(key(1), 1, new LocationCache.Hit()));
+            assertEquals(0, cache.capacity());
+        }
+    }
+
+    @Test
+    void readersNeverPairAKeyWithAnotherKeysAddress() throws Exception {
+        // Keys that share one set, so writers keep replacing ways under the readers' feet.
+        try (LocationCache cache = new LocationCache(LocationCache.SET_BYTES, 1_000_000_000L)) {
+            long[] keys = new long[LocationCache.WAYS * 2];
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = key(i + 1);
+            }
+            AtomicReference<String> error = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                for (int round = 0; round < 20_000; round++) {
+                    long k = keys[round % keys.length];
+                    cache.insert(k, Hashing.mix(k), Hashing.mix(k + 1), 0);
+                }
+            });
+            Thread reader = new Thread(() -> {
+                LocationCache.Hit hit = new LocationCache.Hit();
+                for (int round = 0; round < 40_000; round++) {
+                    long k = keys[round % keys.length];
+                    if (cache.lookup(k, 1, hit)
+                        && (hit.address != Hashing.mix(k) || hit.slotOffset != Hashing.mix(k + 1))) {
+                        error.compareAndSet(null, "key " + k + " got address " + hit.address);
+                    }
+                }
+            });
+            writer.start();
+            reader.start();
+            writer.join();
+            reader.join();
+            assertEquals(null, error.get());
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.pragh.reclaim;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.cluster.Machine;
+import io.pragh.keys.KeyLayout;
+import io.pragh.store.MachineStore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ReclaimTest {
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void overwrittenAndMigratedRecordsAreFreedAfterTheReclaimLease() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(2).workersPerMachine(1).keysPerMachine(100)
+                .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).leases(20, 50).build()) {
+            long key = KeyLayout.key(3, 0, KeyLayout.VERTEX);
+            Machine home = c.homeOf(key);
+            Machine other = c.machine(1 - home.id());
+            for (int i = 0; i < 200; i++) {
+                other.put(key, new byte[100 + i % 3]);
+            }
+            other.migrate(key);
+            home.migrate(key);
+            MachineStore hs = home.store();
+            awaitTrue(() -> hs.reclaimer().freed() >= 200, "200 old records of the home are freed");
+            awaitTrue(() -> other.store().reclaimer().freed() >= 1, "the migrated copy on the other machine is freed");
+            assertEquals(0, hs.reclaimer().pending());
+            assertTrue(hs.values().liveBytes() <= 2 * 144, "only the live record remains: " + hs.values().liveBytes());
+            assertEquals(0, other.store().values().liveBytes());
+            assertArrayEquals(new byte[101], other.get(key));
+        }
+    }
+
+    @Test
+    void nothingIsFreedBeforeTheLease() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(1).workersPerMachine(1).keysPerMachine(100)
+                .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).leases(60_000, 60_000)
+                .build()) {
+            long key = KeyLayout.key(3, 0, KeyLayout.VERTEX);
+            for (int i = 0; i < 10; i++) {
+                c.machine(0).put(key, new byte[8]);
+            }
+            Reclaimer gc = c.machine(0).store().reclaimer();
+            awaitTrue(() -> gc.pending() == 9, "the GC took all 9 old records from the ring");
+            assertEquals(0, gc.drainOnce(System.nanoTime()));
+            assertEquals(9, gc.drainOnce(System.nanoTime() + TimeUnit.SECONDS.toNanos(61)));
+        }
+    }
+
+    @Test
+    void aCacheLeaseLongerThanTheReclaimLeaseIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Leases(100, 50));
+        assertTrue(e.getMessage().contains("at least the cache lease"), e.getMessage());
+    }
+}

@@ -1,0 +1,97 @@
+package io.pragh.values;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.LimitExceededException;
+import io.pragh.address.Address;
+import java.util.HashSet;
+import java.util.Set;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+class ValueRegionTest {
+    @Test
+    void sizeClassesCoverEveryUnitCountWithBoundedWaste() {
+        SizeClasses c = new SizeClasses(1 << 20);
+        for (long u = 1; u <= (1 << 20); u += (u < 100 ? 1 : 97)) {
+            int k = c.classOf(u);
+            assertTrue(c.units(k) >= u, "class " + k + " holds " + u);
+            assertTrue(c.units(k) <= Math.max(2, u + (u >>> 3) + 1), "waste bounded for " + u);
+            if (k > 0) {
+                assertTrue(c.units(k - 1) < u, "smallest class for " + u);
+            }
+        }
+        assertEquals(-1, c.classOf((1 << 20) + 1));
+    }
+
+    @Test
+    void recordsAreAlignedNonOverlappingAndNeverCrossAChunk() {
+        try (ValueRegion values = new ValueRegion(64 * 1024, 4096)) {
+            Set<Long> chunksSeen = new HashSet<>();
+            long prevEnd = 0;
+            for (int i = 0; i < 100; i++) {
+                long units = 20 + (i % 7) * 10;
+                long off = values.allocate(units) << 3;
+                assertEquals(0, off % 8);
+                assertTrue(off >= prevEnd, "bump allocation never overlaps");
+                assertEquals(off / 4096, (off + units * 8 - 1) / 4096, "record stays in one chunk");
+                chunksSeen.add(off / 4096);
+                prevEnd = off + units * 8;
+            }
+            assertTrue(chunksSeen.size() > 1);
+        }
+    }
+
+    @Test
+    void freedRecordsAreReusedBySameSizeClass() {
+        try (ValueRegion values = new ValueRegion(64 * 1024, 1 << 16)) {
+            long a = values.allocate(10);
+            long b = values.allocate(10);
+            long live = values.liveBytes();
+            values.free(a, 10);
+            assertEquals(live - 80, values.liveBytes());
+            assertEquals(a, values.allocate(10), "the freed record comes back first");
+            values.free(b, 10);
+            values.free(a, 10);
+            assertEquals(a, values.allocate(10));
+            assertEquals(b, values.allocate(10));
+        }
+    }
+
+    @Test
+    void aFullRegionRefusesWithAClearErrorAndKeepsWhatItHas() {
+        try (ValueRegion values = new ValueRegion(8192, 4096)) {
+            long first = values.allocate(100);
+            values.region().putLongVolatile(first << 3, 1234);
+            LimitExceededException e = assertThrows(LimitExceededException.class, () -> {
+                for (int i = 0; i < 1000; i++) {
+                    values.allocate(100);
+                }
+            });
+            assertTrue(e.getMessage().contains("value region is full"), e.getMessage());
+            assertEquals(1234, values.region().getLongVolatile(first << 3));
+            assertThrows(LimitExceededException.class, () -> values.allocate(4096 / 8 + 1),
+                "a record larger than a chunk cannot exist");
+        }
+    }
+
+    @Test
+    void headerCheckRejectsInvalidatedAndForeignRecords() {
+        UnsafeBuffer rec = new UnsafeBuffer(new byte[64]);
+        long units = ValueRecord.unitsFor(20);
+        assertEquals(6, units, "24-byte header plus 20 bytes, padded to 8");
+        long address = Address.local(units, 8);
+        rec.putLong(0, ValueRecord.headerWord(20, units));
+        rec.putLong(8, 42);
+        assertTrue(ValueRecord.isValid(rec, 0, address, 42));
+        assertEquals(20, ValueRecord.payloadLengthOf(rec.getLong(0)));
+        assertFalse(ValueRecord.isValid(rec, 0, address, 43), "another key's record");
+        assertFalse(ValueRecord.isValid(rec, 0, Address.local(7, 8), 42), "a different size");
+        rec.putLong(0, 0);
+        assertFalse(ValueRecord.isValid(rec, 0, address, 42), "invalidated");
+        assertThrows(LimitExceededException.class, () -> ValueRecord.unitsFor(Address.MAX_LOCAL_BYTES));
+    }
+}
