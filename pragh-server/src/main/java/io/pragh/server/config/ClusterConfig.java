@@ -10,6 +10,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.pragh.address.Address;
 import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.TcpFabricOptions;
+import io.pragh.store.StoreConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -211,6 +212,11 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         TcpFabricOptions tcp = fabric.tcp();
         return fabric.bindHost() == null ? tcp
             : tcp.withBindAddress(new InetSocketAddress(fabric.bindHost(), machine(id).fabricPort()));
+    }
+
+    /** The core store configuration of every machine: sizes and leases. */
+    public StoreConfig storeConfig() {
+        return store.toStoreConfig(leases);
     }
 
     /** Machine {@code id}'s own data directory below {@link #dataDirectory}. */

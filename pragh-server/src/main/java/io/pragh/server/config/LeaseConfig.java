@@ -1,5 +1,6 @@
 package io.pragh.server.config;
 
+import io.pragh.reclaim.Leases;
 import java.time.Duration;
 
 /**
@@ -12,7 +13,14 @@ import java.time.Duration;
  * }</pre>
  */
 public record LeaseConfig(Duration cache, Duration reclaim) {
-    public static final LeaseConfig DEFAULT = new LeaseConfig(Duration.ofSeconds(5), Duration.ofSeconds(10));
+    /** The core's default leases. */
+    public static final LeaseConfig DEFAULT = new LeaseConfig(Duration.ofMillis(Leases.DEFAULT.cacheMillis()),
+        Duration.ofMillis(Leases.DEFAULT.reclaimMillis()));
+
+    /** The core's lease record. */
+    public Leases toLeases() {
+        return new Leases(cache.toMillis(), reclaim.toMillis());
+    }
 
     static LeaseConfig read(ConfigNode n) {
         n.allow("cache", "reclaim");

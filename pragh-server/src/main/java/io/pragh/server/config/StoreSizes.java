@@ -1,6 +1,7 @@
 package io.pragh.server.config;
 
 import io.pragh.address.Address;
+import io.pragh.store.StoreConfig;
 
 /**
  * Region and cache sizes, the same on every machine (peers compute offsets in each other's key regions from them).
@@ -19,8 +20,19 @@ import io.pragh.address.Address;
  */
 public record StoreSizes(long expectedKeys, long valueBytes, int chunkBytes, long cacheBytes, int reclaimRingSlots,
                          int maxValueBytes) {
-    public static final StoreSizes DEFAULT = new StoreSizes(1L << 20, 256L << 20, 1 << 30, 128L << 20, 1 << 16,
-        64 << 20);
+    /** The core store's defaults, so that a file that leaves a size out gets what an embedded cluster gets. */
+    public static final StoreSizes DEFAULT = of(StoreConfig.defaults());
+
+    private static StoreSizes of(StoreConfig c) {
+        return new StoreSizes(c.expectedKeys(), c.valueBytes(), c.chunkBytes(), c.cacheBytes(), c.reclaimRingSlots(),
+            c.maxValueBytes());
+    }
+
+    /** The core store configuration these sizes and {@code leases} describe. */
+    public StoreConfig toStoreConfig(LeaseConfig leases) {
+        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, cacheBytes, leases.toLeases(), reclaimRingSlots,
+            maxValueBytes);
+    }
 
     static StoreSizes read(ConfigNode n) {
         n.allow("expectedKeys", "valueBytes", "chunkBytes", "cacheBytes", "reclaimRingSlots",

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.TcpFabricOptions;
+import io.pragh.reclaim.Leases;
+import io.pragh.store.StoreConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -243,6 +245,16 @@ class ClusterConfigTest {
         refused(MINIMAL + "leases: {cache: 20s, reclaim: 10s}\n", "leases.cache",
             "the cache lease (20s) exceeds the reclaim lease (10s): a cached address must never outlive the memory");
         assertEquals(Duration.ofSeconds(10), parse(MINIMAL + "leases: {cache: 10s, reclaim: 10s}\n").leases().cache());
+    }
+
+    @Test
+    void theSizesAndLeasesBecomeTheCoreStoreConfiguration() {
+        StoreConfig core = parse(MINIMAL
+            + "store: {expectedKeys: 5000, valueBytes: 8MiB, chunkBytes: 1MiB, cacheBytes: 0, reclaimRingSlots: 32}\n"
+            + "leases: {cache: 300ms, reclaim: 900ms}\n").storeConfig();
+        assertEquals(new StoreConfig(5000, 8L << 20, 1 << 20, 0, new Leases(300, 900), 32,
+            StoreConfig.DEFAULT_MAX_VALUE_BYTES), core);
+        assertEquals(StoreConfig.defaults(), parse(MINIMAL).storeConfig(), "omitted keys are the core's defaults");
     }
 
     @Test
