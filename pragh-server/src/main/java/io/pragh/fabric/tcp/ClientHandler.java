@@ -17,9 +17,10 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 /**
- * The issuing side of the connection from this machine to one peer. Any thread hands operations to it through a
- * lock-free outbox; the event loop drains the outbox, gives each operation a request id, writes them all and flushes
- * once, so operations of many threads and whole batches share a flush and any number are in flight. Answers are
+ * The issuing side of the connection from this machine to one peer. Any thread hands operations (and encoded
+ * messages) to it through a lock-free outbox; the event loop drains the outbox, gives each operation a request id,
+ * writes them all and flushes once, so operations of many threads and whole batches share a flush and any number
+ * are in flight. Answers are
  * matched by id. The peer serves one connection's requests in order, so an answer also completes every unsignalled
  * write sent before it (the paper's passive ACK), and an overdue answer means the peer is stuck: the connection is
  * closed and everything in flight on it fails with a retryable error.
@@ -31,7 +32,8 @@ final class ClientHandler extends FramedHandler {
     private final int target;
     private final InetSocketAddress address;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
-    private final ManyToOneConcurrentArrayQueue<PendingOp> outbox = new ManyToOneConcurrentArrayQueue<>(OUTBOX_CAPACITY);
+    /** Holds {@link PendingOp}s and encoded MESSAGE frames ({@link ByteBuf}s), in the order they were handed over. */
+    private final ManyToOneConcurrentArrayQueue<Object> outbox = new ManyToOneConcurrentArrayQueue<>(OUTBOX_CAPACITY);
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
     private final Int2ObjectHashMap<PendingOp> pending = new Int2ObjectHashMap<>();
@@ -131,15 +133,22 @@ final class ClientHandler extends FramedHandler {
 
     /** Any thread: queues an operation; {@link #scheduleDrain} sends it. */
     void submit(PendingOp op) {
-        while (!outbox.offer(op)) {
+        if (!offer(op)) {
+            op.fail(downError());
+        }
+    }
+
+    /** Queues an operation or an encoded frame; false when the connection went down while the outbox was full. */
+    private boolean offer(Object item) {
+        while (!outbox.offer(item)) {
             // Outbox full: thousands of operations already wait for this event loop; let it catch up.
             scheduleDrain();
             if (!usable) {
-                op.fail(downError());
-                return;
+                return false;
             }
             LockSupport.parkNanos(10_000);
         }
+        return true;
     }
 
     /** Any thread: makes sure the event loop drains the outbox soon; one task however many operations wait. */
@@ -159,9 +168,13 @@ final class ClientHandler extends FramedHandler {
         // Cleared before polling: an operation offered after the last poll schedules a new drain.
         drainScheduled.set(false);
         int written = 0;
-        PendingOp op;
-        while ((op = outbox.poll()) != null) {
-            write(op);
+        Object item;
+        while ((item = outbox.poll()) != null) {
+            if (item instanceof ByteBuf frame) {
+                ctx.write(frame, ctx.voidPromise());
+            } else {
+                write((PendingOp) item);
+            }
             written++;
         }
         if (written > 0) {
@@ -222,7 +235,11 @@ final class ClientHandler extends FramedHandler {
         }
         ByteBuf buf = ctx.alloc().ioBuffer(FrameWriter.messageSize(length));
         FrameWriter.message(buf, message, offset, length);
-        ch.writeAndFlush(buf, ch.voidPromise());
+        if (!offer(buf)) {
+            buf.release();
+            throw downError();
+        }
+        scheduleDrain();
     }
 
     // ---------------------------------------------------------------- answers
@@ -314,10 +331,15 @@ final class ClientHandler extends FramedHandler {
         return d != null ? d : new FabricException("connection to " + describePeer() + " is closed", true);
     }
 
+    /** Fails the queued operations; queued messages are dropped, as a message in flight on a lost connection is. */
     private void failOutbox(FabricException why) {
-        PendingOp op;
-        while ((op = outbox.poll()) != null) {
-            op.fail(why);
+        Object item;
+        while ((item = outbox.poll()) != null) {
+            if (item instanceof ByteBuf frame) {
+                frame.release();
+            } else {
+                ((PendingOp) item).fail(why);
+            }
         }
     }
 

@@ -3,11 +3,11 @@ package io.pragh.fabric.tcp;
 import io.netty.buffer.ByteBuf;
 import io.pragh.fabric.MessageHandler;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -23,6 +23,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  */
 final class Inbox implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Inbox.class.getName());
+    private static final int IDLE_SPINS = 100;
+    private static final int IDLE_YIELDS = 10;
+    private static final long PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final int machine;
     private final ManyToOneRingBuffer ring;
@@ -32,6 +35,7 @@ final class Inbox implements AutoCloseable {
     private volatile MessageHandler handler;
     private final AtomicLong stalls = new AtomicLong();
     private volatile boolean running = true;
+    private volatile boolean parked;
 
     Inbox(int machine, int capacity) {
         this.machine = machine;
@@ -59,6 +63,13 @@ final class Inbox implements AutoCloseable {
         }
         ByteBufView.copy(in, index, ring.buffer(), at, length);
         ring.commit(at);
+        // Dekker pair with run(): the claim above advanced the ring's tail, the delivery thread sets parked before
+        // it looks at the tail, and the fence keeps this read of parked after our claim, so either it sees the
+        // message or we see it parked and wake it.
+        VarHandle.fullFence();
+        if (parked) {
+            LockSupport.unpark(thread);
+        }
         return true;
     }
 
@@ -84,8 +95,7 @@ final class Inbox implements AutoCloseable {
     }
 
     private void run() {
-        IdleStrategy idle = new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1),
-            TimeUnit.MILLISECONDS.toNanos(1));
+        int idle = 0;
         while (running) {
             int n = ring.read(adapter, 256);
             if (!stalled.isEmpty() && ring.size() <= ring.capacity() / 2) {
@@ -94,13 +104,27 @@ final class Inbox implements AutoCloseable {
                     r.run();
                 }
             }
-            idle.idle(n);
+            if (n > 0) {
+                idle = 0;
+            } else if (++idle < IDLE_SPINS) {
+                Thread.onSpinWait();
+            } else if (idle < IDLE_SPINS + IDLE_YIELDS) {
+                Thread.yield();
+            } else {
+                parked = true;
+                if (ring.size() == 0 && stalled.isEmpty() && running) {
+                    // Woken by offer(); the timeout only bounds how late close() is noticed.
+                    LockSupport.parkNanos(this, PARK_NANOS);
+                }
+                parked = false;
+            }
         }
     }
 
     @Override
     public void close() {
         running = false;
+        LockSupport.unpark(thread);
         if (thread.isAlive() && Thread.currentThread() != thread) {
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(2));

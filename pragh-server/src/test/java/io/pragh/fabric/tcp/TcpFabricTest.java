@@ -137,6 +137,23 @@ class TcpFabricTest {
     }
 
     @Test
+    void anEmptyMessageIsDeliveredWithItsSender() throws Exception {
+        MachineMemory[] memories = TestMemory.allocate(2);
+        List<int[]> received = new CopyOnWriteArrayList<>();
+        MessageHandler record = (from, msg, off, len) -> received.add(new int[] {from, len});
+        try (LoopbackCluster cluster = LoopbackCluster.start(2, LoopbackCluster.SECRET, TcpFabricOptions.defaults())) {
+            Endpoint[] eps = cluster.attach(memories, new MessageHandler[] {IGNORE, record});
+            eps[0].send(1, new UnsafeBuffer(new byte[0]), 0, 0);
+            awaitSize(received, 1);
+            assertEquals(1, received.size());
+            assertEquals(0, received.get(0)[0], "sender");
+            assertEquals(0, received.get(0)[1], "length");
+        } finally {
+            TestMemory.free(memories);
+        }
+    }
+
+    @Test
     void aHandlerThatThrowsDoesNotStopDelivery() throws Exception {
         MachineMemory[] memories = TestMemory.allocate(2);
         List<Integer> received = new CopyOnWriteArrayList<>();
