@@ -20,6 +20,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -119,6 +120,41 @@ class PeerFailureTest {
             assertRetryable(() -> ep.read(1, Region.KEYS, 0, b, 0, 8), "next attempt in");
         } finally {
             TestMemory.free(memory);
+        }
+    }
+
+    @Test
+    void aPeerWhoseConnectionAttemptHangsFailsAfterTheConnectTimeout() throws Exception {
+        // A listener that never accepts, with its backlog filled: the kernel drops further SYNs, so a connection
+        // attempt neither succeeds nor is refused, as with a host that vanished from the network.
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            List<Socket> fillers = new ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    Socket s = new Socket();
+                    try {
+                        s.connect(full.getLocalSocketAddress(), 200);
+                        fillers.add(s);
+                    } catch (IOException backlogFull) {
+                        s.close();
+                        break;
+                    }
+                }
+                MachineMemory memory = TestMemory.allocateOne(0);
+                try (TcpFabric fabric = new TcpFabric(0, List.of(LoopbackCluster.loopback(0),
+                    LoopbackCluster.loopback(full.getLocalPort())), LoopbackCluster.SECRET, OPTIONS)) {
+                    Endpoint ep = fabric.attach(0, memory, IGNORE);
+                    FabricException e = assertRetryable(() -> ep.compareAndSwap(1, Region.KEYS, 0, 0, 1),
+                        "machine 1");
+                    assertTrue(e.getMessage().contains("timed out after 1000 ms"), e.getMessage());
+                } finally {
+                    TestMemory.free(memory);
+                }
+            } finally {
+                for (Socket s : fillers) {
+                    s.close();
+                }
+            }
         }
     }
 
