@@ -30,6 +30,14 @@ public final class Session {
     private final LocationCache.Hit hit = new LocationCache.Hit();
     private final ValueView view = new ValueView();
 
+    private BatchGet batchGet;
+
+    /** Receives the values of {@link #getAll}; the view is valid only during the call, null when absent. */
+    @FunctionalInterface
+    public interface ValueVisitor {
+        void visit(int index, long key, ValueView value);
+    }
+
     /** Results of the last {@link #lookup}. */
     int home;
     long address;
@@ -173,6 +181,18 @@ public final class Session {
             dropCached(key, address);
         }
         throw new PraghException("GET of key " + key + " found a stale address " + MAX_ATTEMPTS + " times in a row");
+    }
+
+    /**
+     * GETs {@code keys[from..from+count)} together: remote lookups in one batch, remote value reads in another, so a
+     * traversal hop costs two round trips however many neighbours it reads. Visits every key once, in no promised
+     * order, with its value or null.
+     */
+    public void getAll(long[] keys, int from, int count, ValueVisitor visitor) {
+        if (batchGet == null) {
+            batchGet = new BatchGet(machine, this);
+        }
+        batchGet.getAll(keys, from, count, visitor);
     }
 
     private void ensureRecordCapacity(int length) {
