@@ -2,6 +2,7 @@ package io.pragh.fabric.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.address.Address;
@@ -13,15 +14,18 @@ import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import io.pragh.store.StoreConfig;
 import io.pragh.store.ValueView;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The core store's own protocol (check-and-forward updates, GET by one-sided reads, unilateral MIGRATE by batched
- * one-sided operations) runs over the TCP fabric: three machines in this JVM, each with its own TcpFabric on a
- * loopback port, as three processes would have.
+ * The core store's own protocol (check-and-forward updates, GET and batched GET by one-sided reads, unilateral
+ * MIGRATE by batched one-sided operations) runs over the TCP fabric: three machines in this JVM, each with its own
+ * TcpFabric on a loopback port, as three processes would have.
  */
 @Timeout(120)
 class StoreOverTcpFabricTest {
@@ -101,6 +105,19 @@ class StoreOverTcpFabricTest {
                 for (long k : keys) {
                     assertArrayEquals(value(k, 2), get(reader, k), "machine " + reader.id() + " reads key " + k);
                 }
+            }
+            long absent = KeyLayout.key(999, 0, KeyLayout.OUT);
+            long[] withAbsent = Arrays.copyOf(keys, keys.length + 1);
+            withAbsent[keys.length] = absent;
+            for (MachineStore reader : stores) {
+                Map<Long, byte[]> seen = new HashMap<>();
+                reader.session().getAll(withAbsent, 0, withAbsent.length,
+                    (i, k, v) -> seen.put(k, v == null ? null : v.toBytes()));
+                assertEquals(withAbsent.length, seen.size(), "every key visited once");
+                for (long k : keys) {
+                    assertArrayEquals(value(k, 2), seen.get(k), "batched GET on machine " + reader.id());
+                }
+                assertNull(seen.get(absent));
             }
             for (int i = 0; i < n; i++) {
                 assertEquals(target, host(stores, placement, remote[i]), "an update does not move the value back");
