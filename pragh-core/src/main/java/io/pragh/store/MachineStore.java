@@ -481,6 +481,10 @@ public final class MachineStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Frees this machine's regions. Close the fabric it is attached to first: a fabric whose peers or I/O threads
+     * still reach this memory must not outlive it.
+     */
     @Override
     public void close() {
         closed = true;
