@@ -42,9 +42,11 @@ import java.util.Map;
  * @param dataDirectory where machines keep their logs and snapshots (relative paths are relative to the file)
  * @param secret        the cluster secret (from {@code security.clusterSecret} or {@code security.clusterSecretFile})
  * @param fabric        fabric kind and TCP options
+ * @param durability    when the write-ahead log syncs and how often snapshots are taken
  */
 public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
-                            MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, FabricConfig fabric) {
+                            MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, FabricConfig fabric,
+                            DurabilityConfig durability) {
     public ClusterConfig {
         machines = List.copyOf(machines);
     }
@@ -67,7 +69,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
      */
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
-            .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric");
+            .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability");
         List<MachineConfig> machines = readMachines(root, source);
         StoreSizes store = StoreSizes.read(root.section("store"));
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
@@ -75,7 +77,8 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         Path data = baseDir.resolve(root.string("dataDirectory", null)).normalize();
         ClusterSecret secret = readSecret(root.section("security"), baseDir);
         FabricConfig fabric = FabricConfig.read(root.section("fabric"));
-        return new ClusterConfig(machines, store, leases, policy, data, secret, fabric);
+        DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
+        return new ClusterConfig(machines, store, leases, policy, data, secret, fabric, durability);
     }
 
     private static JsonNode readTree(String yaml, String source) {
@@ -145,6 +148,9 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
             idKey[m.id()] = n.keyPath("id");
             claim(endpoints, m.host(), m.fabricPort(), n.keyPath("fabricPort"), source);
             claim(endpoints, m.host(), m.gremlinPort(), n.keyPath("gremlinPort"), source);
+            if (m.clientPort() != MachineConfig.NO_CLIENT_PORT) {
+                claim(endpoints, m.host(), m.clientPort(), n.keyPath("clientPort"), source);
+            }
         }
         return List.of(byId);
     }

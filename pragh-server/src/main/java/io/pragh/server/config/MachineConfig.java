@@ -5,16 +5,20 @@ import java.net.InetSocketAddress;
 
 /**
  * One machine of the cluster: its id (its index in the address word), the host its peers reach it at, its fabric
- * port and its Gremlin port.
+ * port, its Gremlin port and (optionally) its client port, where {@code io.pragh.server.rpc} serves PUT / GET /
+ * edge inserts / traversals to clients that are not machines of the cluster.
  *
  * <pre>{@code
  * MachineConfig m = config.machine(1);
  * InetSocketAddress fabric = m.fabricAddress();
  * }</pre>
  */
-public record MachineConfig(int id, String host, int fabricPort, int gremlinPort) {
+public record MachineConfig(int id, String host, int fabricPort, int gremlinPort, int clientPort) {
+    /** {@link #clientPort} of a machine that serves no client RPC. */
+    public static final int NO_CLIENT_PORT = 0;
+
     static MachineConfig read(ConfigNode n) {
-        n.allow("id", "host", "fabricPort", "gremlinPort");
+        n.allow("id", "host", "fabricPort", "gremlinPort", "clientPort");
         int id = n.integer("id", null, 0, Address.MAX_MACHINES - 1);
         String host = n.string("host", null);
         if (!host.equals(host.strip()) || host.chars().anyMatch(Character::isWhitespace)) {
@@ -22,7 +26,8 @@ public record MachineConfig(int id, String host, int fabricPort, int gremlinPort
         }
         int fabricPort = n.integer("fabricPort", null, 1, 65535);
         int gremlinPort = n.integer("gremlinPort", null, 1, 65535);
-        return new MachineConfig(id, host, fabricPort, gremlinPort);
+        int clientPort = n.has("clientPort") ? n.integer("clientPort", null, 1, 65535) : NO_CLIENT_PORT;
+        return new MachineConfig(id, host, fabricPort, gremlinPort, clientPort);
     }
 
     /** Where peers reach this machine's fabric port (the host name is resolved now). */
@@ -32,5 +37,13 @@ public record MachineConfig(int id, String host, int fabricPort, int gremlinPort
 
     public InetSocketAddress gremlinAddress() {
         return new InetSocketAddress(host, gremlinPort);
+    }
+
+    /** Where clients reach this machine's RPC port (the host name is resolved now). */
+    public InetSocketAddress clientAddress() {
+        if (clientPort == NO_CLIENT_PORT) {
+            throw new IllegalStateException("machine " + id + " has no clientPort in the cluster file");
+        }
+        return new InetSocketAddress(host, clientPort);
     }
 }

@@ -71,6 +71,29 @@ class ClusterConfigTest {
             "the example documents the TCP defaults");
         assertEquals(StoreSizes.DEFAULT, c.store(), "the example documents the store defaults");
         assertEquals(MigrationPolicy.DEFAULT, c.policy(), "the example documents the policy defaults");
+        assertEquals(DurabilityConfig.DEFAULT, c.durability(), "the example documents the durability defaults");
+        assertEquals(7501, c.machine(1).clientPort());
+    }
+
+    @Test
+    void clientPortIsOptionalAndClaimsItsPort() {
+        ClusterConfig c = parse(MINIMAL);
+        assertEquals(MachineConfig.NO_CLIENT_PORT, c.machine(0).clientPort(), "no client port unless given");
+        assertThrows(IllegalStateException.class, () -> c.machine(0).clientAddress());
+        refused(MINIMAL.replace("gremlinPort: 8183}", "gremlinPort: 8183, clientPort: 7400}"),
+            "machines[1].clientPort", "duplicate port: 127.0.0.1:7400 is already machines[0].fabricPort");
+        refused(MINIMAL.replace("gremlinPort: 8183}", "gremlinPort: 8183, clientPort: 0}"),
+            "machines[1].clientPort", "must be between 1 and 65535");
+    }
+
+    @Test
+    void durabilityTakesASyncPolicyAndASnapshotInterval() {
+        ClusterConfig c = parse(MINIMAL + "durability: {sync: always, snapshotInterval: 0s}\n");
+        assertEquals(new DurabilityConfig(io.pragh.durability.SyncPolicy.ALWAYS, Duration.ZERO), c.durability());
+        refused(MINIMAL + "durability: {sync: sometimes}\n", "durability.sync",
+            "expected one of none, batch, always");
+        refused(MINIMAL + "durability: {snapshotInterval: 5}\n", "durability.snapshotInterval", "expected a duration");
+        refused(MINIMAL + "durability: {fsync: always}\n", "durability.fsync", "unknown key");
     }
 
     @Test
@@ -134,7 +157,7 @@ class ClusterConfigTest {
     @Test
     void anUnknownKeyIsRefusedWithTheKeysThatExist() {
         refused(MINIMAL.replace("fabricPort: 7401", "fabricPrt: 7401"), "machines[1].fabricPrt",
-            "unknown key (known keys here: id, host, fabricPort, gremlinPort)");
+            "unknown key (known keys here: id, host, fabricPort, gremlinPort, clientPort)");
         refused(MINIMAL + "polcy: {migration: eager}\n", "polcy", "unknown key");
         refused(MINIMAL + "leases: {cache: 1s, reclam: 2s}\n", "leases.reclam", "unknown key");
         refused(MINIMAL + "fabric: {kind: tcp, threads: 4}\n", "fabric.threads", "known keys here: kind,");

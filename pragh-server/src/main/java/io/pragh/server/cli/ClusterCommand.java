@@ -1,0 +1,156 @@
+package io.pragh.server.cli;
+
+import io.pragh.server.config.ConfigException;
+import io.pragh.server.rpc.MachineClient;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * {@code ./pragh cluster start|status|kill|restart|stop}: a local multi-process cluster on 127.0.0.1 (see
+ * {@link LocalCluster}).
+ *
+ * <pre>{@code
+ * ./pragh cluster start --machines 3 --dir /tmp/c [--gremlin-port-base 8182] [--sync none|batch|always]
+ * ./pragh cluster status --dir /tmp/c
+ * ./pragh cluster kill 1 --dir /tmp/c          # kill -9
+ * ./pragh cluster restart 1 --dir /tmp/c       # returns once machine 1 recovered and serves
+ * ./pragh cluster stop --dir /tmp/c
+ * }</pre>
+ */
+public final class ClusterCommand {
+    private static final long START_TIMEOUT_MILLIS = 120_000;
+
+    private ClusterCommand() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+            (args.length == 0 ? err : out).println(usage());
+            return args.length == 0 ? 2 : 0;
+        }
+        String sub = args[0];
+        Map<String, String> flags = new HashMap<>();
+        String machineArg = null;
+        try {
+            for (int i = 1; i < args.length; i++) {
+                String a = args[i];
+                if (a.startsWith("--")) {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException(a + " needs a value");
+                    }
+                    flags.put(a, args[++i]);
+                } else if (machineArg == null) {
+                    machineArg = a;
+                } else {
+                    throw new IllegalArgumentException("unexpected argument '" + a + "'");
+                }
+            }
+            if (!flags.containsKey("--dir")) {
+                throw new IllegalArgumentException("--dir is required");
+            }
+            Path dir = Path.of(flags.remove("--dir"));
+            switch (sub) {
+                case "start" -> {
+                    String machines = flags.remove("--machines");
+                    if (machines == null) {
+                        throw new IllegalArgumentException("start needs --machines N");
+                    }
+                    LocalCluster.Settings s = LocalCluster.Settings.defaults(parseInt("--machines", machines));
+                    String base = flags.remove("--gremlin-port-base");
+                    if (base != null) {
+                        s = s.withGremlinPortBase(parseInt("--gremlin-port-base", base));
+                    }
+                    String sync = flags.remove("--sync");
+                    if (sync != null) {
+                        s = s.withSync(sync);
+                    }
+                    noMore(flags, machineArg);
+                    LocalCluster c = LocalCluster.openOrCreate(dir, s);
+                    c.startAll(LocalCluster.tieServersToCaller(), START_TIMEOUT_MILLIS);
+                    out.println("pragh: " + c.machineCount() + " machines serve; config " + dir.resolve(
+                        LocalCluster.CONFIG) + ", logs and pid files in " + c.directory());
+                    c.status().forEach(out::println);
+                }
+                case "status" -> {
+                    noMore(flags, machineArg);
+                    LocalCluster.open(dir).status().forEach(out::println);
+                }
+                case "kill" -> {
+                    int i = machine(machineArg, "kill");
+                    noMore(flags, null);
+                    LocalCluster.open(dir).kill(i);
+                    out.println("pragh: machine " + i + " killed (kill -9)");
+                }
+                case "restart" -> {
+                    int i = machine(machineArg, "restart");
+                    noMore(flags, null);
+                    LocalCluster c = LocalCluster.open(dir);
+                    if (c.process(i).isPresent()) {
+                        c.stop(i);
+                    }
+                    long t0 = System.nanoTime();
+                    c.start(i, LocalCluster.tieServersToCaller());
+                    MachineClient.Status s = c.awaitServing(i, START_TIMEOUT_MILLIS);
+                    out.println("pragh: machine " + i + " recovered and serves (" + s.homeKeys() + " home keys) after "
+                        + (System.nanoTime() - t0) / 1_000_000 + " ms");
+                }
+                case "stop" -> {
+                    noMore(flags, machineArg);
+                    LocalCluster c = LocalCluster.open(dir);
+                    for (int i = 0; i < c.machineCount(); i++) {
+                        boolean clean = c.stop(i);
+                        out.println("pragh: machine " + i + (clean ? " stopped" : " did not stop within 15 s and was"
+                            + " killed"));
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown cluster command '" + sub + "'");
+            }
+            return 0;
+        } catch (IllegalArgumentException | ConfigException e) {
+            err.println("pragh cluster: " + e.getMessage() + "\n" + usage());
+            return 2;
+        } catch (RuntimeException e) {
+            err.println("pragh cluster: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static int machine(String arg, String sub) {
+        if (arg == null) {
+            throw new IllegalArgumentException(sub + " needs a machine id");
+        }
+        return parseInt("machine id", arg);
+    }
+
+    private static int parseInt(String what, String s) {
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + " must be an integer, got '" + s + "'");
+        }
+    }
+
+    private static void noMore(Map<String, String> flags, String positional) {
+        if (!flags.isEmpty()) {
+            throw new IllegalArgumentException("unknown option " + flags.keySet().iterator().next());
+        }
+        if (positional != null) {
+            throw new IllegalArgumentException("unexpected argument '" + positional + "'");
+        }
+    }
+
+    static String usage() {
+        return """
+            usage: ./pragh cluster start --machines N --dir DIR [--gremlin-port-base P] [--sync none|batch|always]
+                   ./pragh cluster status --dir DIR
+                   ./pragh cluster kill I --dir DIR         (kill -9 of machine I)
+                   ./pragh cluster restart I --dir DIR      (returns once I recovered and serves)
+                   ./pragh cluster stop --dir DIR""";
+    }
+}

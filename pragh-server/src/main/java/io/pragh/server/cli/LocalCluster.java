@@ -1,0 +1,404 @@
+package io.pragh.server.cli;
+
+import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.config.MachineConfig;
+import io.pragh.server.rpc.ClientException;
+import io.pragh.server.rpc.ClusterClient;
+import io.pragh.server.rpc.MachineClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A multi-process cluster on 127.0.0.1 kept in one directory: {@code cluster.yaml} (free loopback ports, a fresh
+ * secret, data below {@code data/}), and per machine {@code machine-I.pid} and {@code machine-I.log}. Each machine
+ * is a {@code java ... ServerCommand} child process on this JVM's class path; {@link #awaitServing} waits until a
+ * machine answers on its client port, which it opens only after it recovered.
+ *
+ * <pre>{@code
+ * LocalCluster c = LocalCluster.create(dir, LocalCluster.Settings.defaults(3));
+ * c.startAll(false);
+ * c.kill(1);            // kill -9
+ * c.start(1, false); c.awaitServing(1, 60_000);
+ * c.stopAll();
+ * }</pre>
+ */
+public final class LocalCluster {
+    public static final String CONFIG = "cluster.yaml";
+
+    /**
+     * What a generated cluster file holds besides ports.
+     *
+     * @param machines        machine count
+     * @param gremlinPortBase machine I's gremlinPort is this plus I
+     * @param valueBytes      value region per machine (a size such as {@code 64MiB})
+     * @param expectedKeys    keys per machine
+     * @param cacheBytes      location cache per machine
+     * @param chunkBytes      region chunk
+     * @param sync            none, batch or always
+     * @param requestTimeout  fabric request timeout (bounds how long an operation on a dead peer waits)
+     * @param jvmArgs         extra JVM options of each server process
+     */
+    public record Settings(int machines, int gremlinPortBase, String valueBytes, long expectedKeys, String cacheBytes,
+                           String chunkBytes, String sync, String requestTimeout, List<String> jvmArgs) {
+        public Settings {
+            if (machines < 1 || machines > 128) {
+                throw new IllegalArgumentException("--machines must be 1..128, got " + machines);
+            }
+            if (gremlinPortBase < 1 || gremlinPortBase + machines - 1 > 65535) {
+                throw new IllegalArgumentException("--gremlin-port-base must leave room for " + machines
+                    + " ports below 65536, got " + gremlinPortBase);
+            }
+            jvmArgs = List.copyOf(jvmArgs);
+        }
+
+        /** What {@code ./pragh cluster start} uses. */
+        public static Settings defaults(int machines) {
+            return new Settings(machines, 8182, "64MiB", 262_144, "16MiB", "16MiB", "batch", "2s",
+                List.of("-Xmx512m"));
+        }
+
+        /** Small regions and short timeouts, for tests. */
+        public static Settings small(int machines) {
+            return new Settings(machines, 18182, "8MiB", 16_384, "1MiB", "1MiB", "batch", "1s",
+                List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        }
+
+        public Settings withSync(String s) {
+            return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, s,
+                requestTimeout, jvmArgs);
+        }
+
+        public Settings withGremlinPortBase(int base) {
+            return new Settings(machines, base, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
+                requestTimeout, jvmArgs);
+        }
+    }
+
+    private final Path dir;
+    private final ClusterConfig config;
+
+    private LocalCluster(Path dir) {
+        this.dir = dir.toAbsolutePath();
+        Path file = this.dir.resolve(CONFIG);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException(dir + " holds no cluster (no " + CONFIG + "); run 'cluster start'"
+                + " first");
+        }
+        this.config = ClusterConfig.load(file);
+    }
+
+    /** Writes a new cluster file in {@code dir} (which must not hold one yet) with free loopback ports. */
+    public static LocalCluster create(Path dir, Settings s) {
+        Path file = dir.resolve(CONFIG);
+        if (Files.exists(file)) {
+            throw new IllegalArgumentException(dir + " already holds a cluster (" + CONFIG + "); use another --dir"
+                + " or 'cluster stop' and remove it");
+        }
+        int[] ports = freePorts(2 * s.machines());
+        byte[] secret = new byte[24];
+        new SecureRandom().nextBytes(secret);
+        StringBuilder y = new StringBuilder("# written by ./pragh cluster start\nmachines:\n");
+        for (int i = 0; i < s.machines(); i++) {
+            y.append("  - {id: ").append(i).append(", host: 127.0.0.1, fabricPort: ").append(ports[2 * i])
+                .append(", clientPort: ").append(ports[2 * i + 1]).append(", gremlinPort: ")
+                .append(s.gremlinPortBase() + i).append("}\n");
+        }
+        y.append("store: {valueBytes: ").append(s.valueBytes()).append(", expectedKeys: ").append(s.expectedKeys())
+            .append(", cacheBytes: ").append(s.cacheBytes()).append(", chunkBytes: ").append(s.chunkBytes())
+            .append(", reclaimRingSlots: 4096}\n")
+            .append("dataDirectory: data\n")
+            .append("durability: {sync: ").append(s.sync()).append(", snapshotInterval: 30s}\n")
+            .append("security: {clusterSecret: \"").append(HexFormat.of().formatHex(secret)).append("\"}\n")
+            .append("fabric: {kind: tcp, requestTimeout: ").append(s.requestTimeout())
+            .append(", connectTimeout: 500ms, reconnectBackoff: 200ms, inboxBytes: 4MiB, ioThreads: 1}\n");
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(file, y.toString(), StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("jvm-args"), String.join("\n", s.jvmArgs()), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+        return new LocalCluster(dir);
+    }
+
+    /**
+     * The cluster in {@code dir} if there is one (started again on its data, which must have {@code s.machines()}
+     * machines), else a new one.
+     */
+    public static LocalCluster openOrCreate(Path dir, Settings s) {
+        if (!Files.exists(dir.resolve(CONFIG))) {
+            return create(dir, s);
+        }
+        LocalCluster c = open(dir);
+        if (c.machineCount() != s.machines()) {
+            throw new IllegalArgumentException(dir + " holds a cluster of " + c.machineCount() + " machines, not "
+                + s.machines() + "; use another --dir");
+        }
+        return c;
+    }
+
+    /**
+     * Whether servers started by the CLI stop when the CLI's JVM exits: only when the system property
+     * {@code pragh.cluster.tieServers} is true, which tests that drive the CLI in-process set so that no server
+     * outlives them.
+     */
+    static boolean tieServersToCaller() {
+        return Boolean.getBoolean("pragh.cluster.tieServers");
+    }
+
+    /** The cluster a previous {@link #create} left in {@code dir}. */
+    public static LocalCluster open(Path dir) {
+        return new LocalCluster(dir);
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public ClusterConfig config() {
+        return config;
+    }
+
+    public int machineCount() {
+        return config.machineCount();
+    }
+
+    public Path log(int i) {
+        return dir.resolve("machine-" + i + ".log");
+    }
+
+    private Path pidFile(int i) {
+        return dir.resolve("machine-" + i + ".pid");
+    }
+
+    /** The live process of machine {@code i}, if its pid file names one. */
+    public Optional<ProcessHandle> process(int i) {
+        config.machine(i);
+        try {
+            Path p = pidFile(i);
+            if (!Files.exists(p)) {
+                return Optional.empty();
+            }
+            long pid = Long.parseLong(Files.readString(p).trim());
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Starts machine {@code i}'s process (output appended to its log). With {@code tiedToThisProcess} the server
+     * stops by itself when this JVM exits (tests); otherwise it outlives the CLI.
+     */
+    public void start(int i, boolean tiedToThisProcess) {
+        if (process(i).isPresent()) {
+            throw new IllegalStateException("machine " + i + " already runs (pid " + process(i).get().pid() + ")");
+        }
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(moduleOptions());
+        try {
+            for (String a : Files.readAllLines(dir.resolve("jvm-args"))) {
+                if (!a.isBlank()) {
+                    cmd.add(a.trim());
+                }
+            }
+        } catch (IOException e) {
+            // No extra options recorded: defaults.
+        }
+        cmd.addAll(List.of("-cp", absoluteClassPath(), ServerCommand.class.getName(),
+            "--config", dir.resolve(CONFIG).toString(), "--id", Integer.toString(i)));
+        if (tiedToThisProcess) {
+            cmd.addAll(List.of("--parent-pid", Long.toString(ProcessHandle.current().pid())));
+        }
+        try {
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i).toFile())).start();
+            Files.writeString(pidFile(i), Long.toString(p.pid()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start machine " + i + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** This JVM's class path with every entry absolute: servers run in the cluster directory. */
+    private static String absoluteClassPath() {
+        List<String> out = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (!e.isEmpty()) {
+                out.add(Path.of(e).toAbsolutePath().toString());
+            }
+        }
+        return String.join(java.io.File.pathSeparator, out);
+    }
+
+    /** The --add-opens / --add-exports this JVM runs with: the servers need the same (Agrona, Netty). */
+    private static List<String> moduleOptions() {
+        List<String> in = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        List<String> out = new ArrayList<>();
+        for (int k = 0; k < in.size(); k++) {
+            String a = in.get(k);
+            if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
+                out.add(a);
+                if (!a.contains("=") && k + 1 < in.size()) {
+                    out.add(in.get(++k));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Waits until machine {@code i} answers PING on its client port; fails at once if its process died. */
+    public MachineClient.Status awaitServing(int i, long timeoutMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        try (MachineClient c = new MachineClient(clientAddress(i), 1_000)) {
+            while (true) {
+                try {
+                    return c.ping();
+                } catch (ClientException e) {
+                    if (process(i).isEmpty()) {
+                        throw new IllegalStateException("machine " + i + " exited before serving; the end of "
+                            + log(i) + ":\n" + tail(log(i), 20));
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("machine " + i + " did not serve within " + timeoutMillis
+                            + " ms; the end of " + log(i) + ":\n" + tail(log(i), 20));
+                    }
+                    sleep(50);
+                }
+            }
+        }
+    }
+
+    /** Starts every machine that is not running, then waits until all serve. */
+    public void startAll(boolean tiedToThisProcess, long timeoutMillis) {
+        for (int i = 0; i < machineCount(); i++) {
+            if (process(i).isEmpty()) {
+                start(i, tiedToThisProcess);
+            }
+        }
+        for (int i = 0; i < machineCount(); i++) {
+            awaitServing(i, timeoutMillis);
+        }
+    }
+
+    /** kill -9 of machine {@code i}; returns once the process is gone. */
+    public void kill(int i) {
+        ProcessHandle p = process(i).orElseThrow(() -> new IllegalStateException("machine " + i + " is not running"));
+        p.destroyForcibly();
+        p.onExit().join();
+    }
+
+    /** SIGTERM, then kill -9 if it has not stopped within 15 s; returns whether it stopped cleanly. */
+    public boolean stop(int i) {
+        Optional<ProcessHandle> p = process(i);
+        if (p.isEmpty()) {
+            return true;
+        }
+        p.get().destroy();
+        try {
+            p.get().onExit().get(15, TimeUnit.SECONDS);
+            return true;
+        } catch (Exception e) {
+            p.get().destroyForcibly();
+            p.get().onExit().join();
+            return false;
+        }
+    }
+
+    public void stopAll() {
+        for (int i = 0; i < machineCount(); i++) {
+            stop(i);
+        }
+    }
+
+    /** One line per machine: pid, running or not, and what PING answers. */
+    public List<String> status() {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < machineCount(); i++) {
+            Optional<ProcessHandle> p = process(i);
+            String line = "machine " + i + ": " + (p.isPresent() ? "pid " + p.get().pid() + " running" : "not running");
+            if (p.isPresent()) {
+                try (MachineClient c = new MachineClient(clientAddress(i), 2_000)) {
+                    MachineClient.Status s = c.ping();
+                    line += ", serving clients on " + clientAddress(i) + ", " + s.homeKeys() + " home keys";
+                } catch (ClientException e) {
+                    line += ", not answering on " + clientAddress(i) + " (" + e.getMessage() + ")";
+                }
+            }
+            lines.add(line);
+        }
+        return lines;
+    }
+
+    public InetSocketAddress clientAddress(int i) {
+        MachineConfig m = config.machine(i);
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), m.clientPort());
+    }
+
+    public List<InetSocketAddress> clientAddresses() {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (int i = 0; i < machineCount(); i++) {
+            out.add(clientAddress(i));
+        }
+        return out;
+    }
+
+    /** A client of every machine, routing by key home. */
+    public ClusterClient client(int timeoutMillis) {
+        return new ClusterClient(clientAddresses(), timeoutMillis);
+    }
+
+    private static int[] freePorts(int n) {
+        List<ServerSocket> held = new ArrayList<>();
+        int[] ports = new int[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                held.add(s);
+                ports[i] = s.getLocalPort();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot find free loopback ports: " + e.getMessage(), e);
+        } finally {
+            for (ServerSocket s : held) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // The port is free again either way.
+                }
+            }
+        }
+        return ports;
+    }
+
+    static String tail(Path file, int lines) {
+        try {
+            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(cannot read " + file + ": " + e.getMessage() + ")";
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the cluster", e);
+        }
+    }
+}

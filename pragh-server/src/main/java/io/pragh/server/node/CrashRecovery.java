@@ -1,0 +1,246 @@
+package io.pragh.server.node;
+
+import io.pragh.address.Address;
+import io.pragh.durability.Durability;
+import io.pragh.durability.Recovery;
+import io.pragh.fabric.FabricException;
+import io.pragh.keys.Placement;
+import io.pragh.store.MachineStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Crash recovery between machines (paper section 5), triggered when a machine comes back: a restarted machine has
+ * reloaded its own partition from its log (its {@link Durability} did that at open) and announces itself with a
+ * RESTARTED message to every peer before it serves clients. Each survivor then
+ * <ol>
+ *   <li>drops every location-cache entry whose key is homed on the restarted machine or whose value was hosted
+ *       there (those addresses name memory that no longer exists);</li>
+ *   <li>puts back the values of its own keys that had migrated to the restarted machine and were lost with it:
+ *       their address words point there; each is reset and the key's durable value (from this home's log, the
+ *       invariant being that a key's durable record lives at its home) is installed as a fresh local record;</li>
+ *   <li>acknowledges, so that the restarted machine serves only once no survivor still points into its memory.</li>
+ * </ol>
+ * Until then, operations that need the crashed machine fail fast with a retryable error (the fabric refuses an
+ * unreachable peer at once, and the client RPC checks reachability before forwarding an update).
+ *
+ * <p>Messages (extension types): RESTARTED {@code | 16 | nonce (8) |}, RECOVERED {@code | 17 | nonce (8) |
+ * restored (4) |}.
+ *
+ * <pre>{@code
+ * CrashRecovery r = new CrashRecovery(store, durability);   // before store.attach(fabric)
+ * ...
+ * int acknowledged = r.announceRestart(15_000);             // after attach, before serving clients
+ * }</pre>
+ */
+public final class CrashRecovery implements AutoCloseable {
+    public static final int RESTARTED = 16;
+    public static final int RECOVERED = 17;
+    private static final int RESTARTED_LENGTH = 9;
+    private static final int RECOVERED_LENGTH = 13;
+
+    private final MachineStore store;
+    private final Durability durability;
+    private final Placement placement;
+    private final ExecutorService worker;
+    private final Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
+    private final long nonce = System.nanoTime() ^ Double.doubleToLongBits(Math.random());
+    private volatile long restoredTotal;
+
+    public CrashRecovery(MachineStore store, Durability durability) {
+        this.store = store;
+        this.durability = durability;
+        this.placement = store.placement();
+        this.worker = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "m" + store.id() + "-recovery");
+            t.setDaemon(true);
+            return t;
+        });
+        store.registerHandler(RESTARTED, this::onRestarted);
+        store.registerHandler(RECOVERED, this::onRecovered);
+    }
+
+    /** Values this machine put back from its log because the machine they had migrated to crashed. */
+    public long restoredTotal() {
+        return restoredTotal;
+    }
+
+    /**
+     * Tells every reachable peer that this machine restarted and waits until each has recovered from it or
+     * {@code waitMillis} passed. Returns the peers that acknowledged; unreachable peers are skipped (they have
+     * nothing of this machine's that is not already gone with them).
+     */
+    public Set<Integer> announceRestart(long waitMillis) {
+        UnsafeBuffer msg = new UnsafeBuffer(new byte[RESTARTED_LENGTH]);
+        msg.putByte(0, (byte) RESTARTED);
+        msg.putLong(1, nonce);
+        Set<Integer> told = new HashSet<>();
+        for (int peer = 0; peer < store.machineCount(); peer++) {
+            if (peer == store.id()) {
+                continue;
+            }
+            try {
+                store.send(peer, msg, 0, msg.capacity());
+                told.add(peer);
+            } catch (FabricException e) {
+                System.err.println("pragh: machine " + store.id() + " cannot tell machine " + peer + " that it"
+                    + " restarted (" + e.getMessage() + "); it is presumably down too");
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        while (!acknowledged.containsAll(told) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        Set<Integer> out = new HashSet<>(acknowledged);
+        out.retainAll(told);
+        return out;
+    }
+
+    private void onRestarted(int from, DirectBuffer msg, int off, int len) {
+        if (len != RESTARTED_LENGTH || from == store.id()) {
+            System.err.println("pragh: machine " + store.id() + " dropped a malformed RESTARTED from " + from);
+            return;
+        }
+        long theirNonce = msg.getLong(off + 1);
+        worker.execute(() -> {
+            int restored = 0;
+            try {
+                restored = recoverFrom(from);
+            } catch (RuntimeException e) {
+                System.err.println("pragh: machine " + store.id() + " failed to recover from machine " + from
+                    + "'s crash: " + e);
+            }
+            UnsafeBuffer ack = new UnsafeBuffer(new byte[RECOVERED_LENGTH]);
+            ack.putByte(0, (byte) RECOVERED);
+            ack.putLong(1, theirNonce);
+            ack.putInt(9, restored);
+            try {
+                store.send(from, ack, 0, ack.capacity());
+            } catch (FabricException e) {
+                System.err.println("pragh: machine " + store.id() + " cannot acknowledge machine " + from
+                    + "'s restart: " + e.getMessage());
+            }
+        });
+    }
+
+    private void onRecovered(int from, DirectBuffer msg, int off, int len) {
+        if (len != RECOVERED_LENGTH || msg.getLong(off + 1) != nonce) {
+            System.err.println("pragh: machine " + store.id() + " dropped a RECOVERED from " + from
+                + " that answers no restart of this incarnation");
+            return;
+        }
+        acknowledged.add(from);
+    }
+
+    /**
+     * What a survivor does about machine {@code crashed} (see the class comment); returns the values put back.
+     * Public so that a membership service that sees a machine die can run it at once rather than at its restart.
+     */
+    public synchronized int recoverFrom(int crashed) {
+        store.cache().invalidateIf((key, address) -> {
+            int home = placement.home(key);
+            return home == crashed || Address.host(address, home) == crashed;
+        });
+        List<long[]> lost = new ArrayList<>();
+        store.keys().forEach((key, address, slot) -> {
+            if (Address.isMigrated(address) && Address.host(address, store.id()) == crashed) {
+                lost.add(new long[] {key, address, slot});
+            }
+        });
+        if (lost.isEmpty()) {
+            return 0;
+        }
+        Set<Long> keys = new HashSet<>();
+        for (long[] l : lost) {
+            keys.add(l[0]);
+        }
+        Map<Long, byte[]> durable = durableValues(keys);
+        int restored = 0;
+        for (long[] l : lost) {
+            long key = l[0];
+            // Only this home CASes its address words back; a lost CAS means the word moved on (an update or a
+            // migration won against a dead host's address, which cannot happen, or a second recovery did it).
+            if (!store.casAddress(store.id(), l[2], l[1], Address.NONE)) {
+                continue;
+            }
+            byte[] value = durable.get(key);
+            if (value == null) {
+                store.keys().prune(key);
+                continue;
+            }
+            try {
+                store.update(key, RestoreMutator.ID, new UnsafeBuffer(value), 0, value.length).get(30, TimeUnit.SECONDS);
+                restored++;
+            } catch (Exception e) {
+                System.err.println("pragh: machine " + store.id() + " could not restore key " + key + ": " + e);
+            }
+        }
+        restoredTotal += restored;
+        System.err.println("pragh: machine " + store.id() + " recovered from machine " + crashed + ": restored "
+            + restored + " of " + lost.size() + " values that had migrated there");
+        return restored;
+    }
+
+    /**
+     * The durable values of {@code keys} from this machine's log. Replayed from a copy of the data directory taken
+     * while no snapshot runs: replay cuts a torn tail off the last segment, which on the live log would cut the
+     * record the log writer is appending.
+     */
+    private Map<Long, byte[]> durableValues(Set<Long> keys) {
+        Path live = durability.directory();
+        Path copy = null;
+        try {
+            copy = Files.createTempDirectory(live.toAbsolutePath().getParent(), "restore-m" + store.id() + "-");
+            synchronized (durability) {
+                try (Stream<Path> files = Files.list(live)) {
+                    for (Path f : (Iterable<Path>) files::iterator) {
+                        if (Files.isRegularFile(f)) {
+                            Files.copy(f, copy.resolve(f.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
+                        }
+                    }
+                }
+            }
+            return Recovery.durableValues(copy, store, keys::contains);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the durable values of machine " + store.id() + ": " + e, e);
+        } finally {
+            if (copy != null) {
+                deleteQuietly(copy);
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // A leftover temporary copy costs disk space only.
+        }
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+}

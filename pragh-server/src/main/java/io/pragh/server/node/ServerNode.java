@@ -1,0 +1,142 @@
+package io.pragh.server.node;
+
+import io.pragh.cluster.Machine;
+import io.pragh.durability.Durability;
+import io.pragh.durability.Recovery;
+import io.pragh.fabric.tcp.TcpFabric;
+import io.pragh.keys.Placement;
+import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.config.MachineConfig;
+import io.pragh.server.rpc.ClientServer;
+import io.pragh.store.MachineStore;
+import io.pragh.store.Mutators;
+import java.net.InetSocketAddress;
+import java.util.Set;
+
+/**
+ * One machine of a multi-process cluster, running: its store over the TCP fabric with hash placement, recovered from
+ * and logging to its own data directory, with worker and migration threads, the crash-recovery protocol and (when
+ * the cluster file gives it a client port) the client RPC. Started in that order, so that it serves clients only
+ * once its partition is loaded and every reachable peer has dropped what pointed into its previous incarnation.
+ *
+ * <pre>{@code
+ * try (ServerNode node = ServerNode.start(ClusterConfig.load(Path.of("cluster.yaml")), 1)) {
+ *     System.out.println(node.describe());
+ * }
+ * }</pre>
+ */
+public final class ServerNode implements AutoCloseable {
+    /** Worker threads per machine: client reads and traversals run there. */
+    public static final int WORKERS = 2;
+
+    private final ClusterConfig config;
+    private final int id;
+    private final TcpFabric fabric;
+    private final Machine machine;
+    private final CrashRecovery recovery;
+    private final ClientServer rpc;
+    private final Set<Integer> acknowledgedRestart;
+    private final long startMillis;
+
+    private ServerNode(ClusterConfig config, int id, TcpFabric fabric, Machine machine, CrashRecovery recovery,
+                       ClientServer rpc, Set<Integer> acknowledged, long startMillis) {
+        this.config = config;
+        this.id = id;
+        this.fabric = fabric;
+        this.machine = machine;
+        this.recovery = recovery;
+        this.rpc = rpc;
+        this.acknowledgedRestart = acknowledged;
+        this.startMillis = startMillis;
+    }
+
+    /** Starts machine {@code id} of {@code config}; returns once it serves. */
+    public static ServerNode start(ClusterConfig config, int id) {
+        long t0 = System.currentTimeMillis();
+        MachineConfig self = config.machine(id);
+        int n = config.machineCount();
+        Mutators mutators = Mutators.withBuiltins().register(RestoreMutator.ID, new RestoreMutator());
+        MachineStore store = new MachineStore(id, n, config.storeConfig(), Placement.hashed(n), mutators);
+        Durability durability = null;
+        TcpFabric fabric = null;
+        Machine machine = null;
+        CrashRecovery recovery = null;
+        ClientServer rpc = null;
+        try {
+            durability = Durability.open(config.dataDirectory(id), config.durability().sync(),
+                config.durability().snapshotInterval().toMillis(), store);
+            recovery = new CrashRecovery(store, durability);
+            fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id));
+            store.attach(fabric);
+            long timeout = operationTimeoutMillis(config);
+            machine = Machine.start(store, durability, WORKERS, false, timeout);
+            Set<Integer> acknowledged = recovery.announceRestart(4 * timeout);
+            if (self.clientPort() != MachineConfig.NO_CLIENT_PORT) {
+                String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
+                CrashRecovery r = recovery;
+                rpc = ClientServer.start(machine, new InetSocketAddress(host, self.clientPort()), timeout,
+                    r::restoredTotal);
+            }
+            return new ServerNode(config, id, fabric, machine, recovery, rpc, acknowledged, t0);
+        } catch (RuntimeException | Error e) {
+            closeAll(rpc, fabric, recovery, machine, machine == null ? durability : null,
+                machine == null ? store : null);
+            throw e;
+        }
+    }
+
+    /** Long enough for a request timeout on every hop of a forwarded update, short enough to fail fast. */
+    static long operationTimeoutMillis(ClusterConfig config) {
+        return Math.max(1_000, 2 * config.fabric().tcp().requestTimeout().toMillis());
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public Machine machine() {
+        return machine;
+    }
+
+    public TcpFabric fabric() {
+        return fabric;
+    }
+
+    public CrashRecovery recovery() {
+        return recovery;
+    }
+
+    /** The client port actually bound, or null when the cluster file gives this machine none. */
+    public InetSocketAddress clientAddress() {
+        return rpc == null ? null : rpc.localAddress();
+    }
+
+    /** One line: where this machine serves and what it recovered. */
+    public String describe() {
+        Recovery.Result r = machine.durability().recovered();
+        return "machine " + id + " of " + config.machineCount() + " serves: fabric " + fabric.localAddress()
+            + ", clients " + (rpc == null ? "off" : rpc.localAddress()) + ", data " + config.dataDirectory(id)
+            + " (sync " + config.durability().sync().name().toLowerCase(java.util.Locale.ROOT) + "); recovered "
+            + r.keysLoaded() + " keys (snapshot " + r.snapshotKeys() + " keys, log " + r.logRecords() + " records"
+            + (r.tornBytes() > 0 ? ", " + r.tornBytes() + " torn bytes cut" : "") + "), peers acknowledged restart: "
+            + acknowledgedRestart + ", ready in " + (System.currentTimeMillis() - startMillis) + " ms";
+    }
+
+    /** Stops serving clients, then the fabric (no peer reaches this memory any more), then the machine. */
+    @Override
+    public void close() {
+        closeAll(rpc, fabric, recovery, machine, null, null);
+    }
+
+    private static void closeAll(AutoCloseable... parts) {
+        for (AutoCloseable c : parts) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    System.err.println("pragh: closing " + c.getClass().getSimpleName() + " failed: " + e);
+                }
+            }
+        }
+    }
+}

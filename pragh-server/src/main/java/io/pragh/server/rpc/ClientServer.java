@@ -1,0 +1,287 @@
+package io.pragh.server.rpc;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.pragh.address.Address;
+import io.pragh.cluster.Machine;
+import io.pragh.fabric.FabricException;
+import io.pragh.graph.KHopTraversal;
+import io.pragh.keys.KeyLayout;
+import io.pragh.store.MachineStore;
+import io.pragh.store.Mutators;
+import io.pragh.store.Session;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Serves the client RPC ({@link ClientProtocol}) of one machine on its own port. Requests run on the machine's
+ * worker threads (reads, traversals) or complete asynchronously (updates, migrations), never on the event loop; a
+ * request that needs a machine that is down is answered RETRY at once rather than left to time out, and every
+ * request is bounded by {@code timeoutMillis}.
+ *
+ * <pre>{@code
+ * try (ClientServer rpc = ClientServer.start(machine, new InetSocketAddress("127.0.0.1", 7500), 5_000, () -> 0)) {
+ *     System.out.println("clients on " + rpc.localAddress());
+ * }
+ * }</pre>
+ */
+public final class ClientServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ClientServer.class.getName());
+
+    private final Machine machine;
+    private final java.util.function.LongSupplier restoredValues;
+    private final long timeoutMillis;
+    private final int maxValueBytes;
+    private final EventLoopGroup group;
+    private final Channel channel;
+
+    private ClientServer(Machine machine, InetSocketAddress bind, long timeoutMillis,
+                         java.util.function.LongSupplier restoredValues) {
+        this.machine = machine;
+        this.restoredValues = restoredValues;
+        this.timeoutMillis = timeoutMillis;
+        this.maxValueBytes = machine.store().config().maxValueBytes();
+        this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("pragh-m" + machine.id() + "-rpc", true));
+        int maxFrame = maxValueBytes + 64;
+        ChannelFuture bound = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrame, 0, 4, 0, 4),
+                        new LengthFieldPrepender(4), new Connection());
+                }
+            }).bind(bind).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+            throw new IllegalStateException("machine " + machine.id() + " cannot serve clients on " + bind + ": "
+                + bound.cause().getMessage(), bound.cause());
+        }
+        this.channel = bound.channel();
+    }
+
+    /**
+     * Listens on {@code bind} now; requests are served until {@link #close}.
+     *
+     * @param restoredValues what PING reports as values this machine restored after peers' crashes
+     */
+    public static ClientServer start(Machine machine, InetSocketAddress bind, long timeoutMillis,
+                                     java.util.function.LongSupplier restoredValues) {
+        return new ClientServer(machine, bind, timeoutMillis, restoredValues);
+    }
+
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    @Override
+    public void close() {
+        channel.close().awaitUninterruptibly();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+    }
+
+    /** An answer: status and body. */
+    private record Reply(byte status, byte[] body) {
+        static final Reply OK = new Reply(ClientProtocol.OK, new byte[0]);
+        static final Reply ABSENT = new Reply(ClientProtocol.ABSENT, new byte[0]);
+
+        static Reply retry(String why) {
+            return new Reply(ClientProtocol.RETRY, ClientProtocol.text(why));
+        }
+
+        static Reply error(String why) {
+            return new Reply(ClientProtocol.ERROR, ClientProtocol.text(why));
+        }
+    }
+
+    /** One client connection: requests are answered in order, one at a time (later ones wait in a queue). */
+    private final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
+        private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
+        private boolean busy;
+        private ChannelHandlerContext ctx;
+
+        @Override
+        public void channelActive(ChannelHandlerContext c) {
+            this.ctx = c;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext c, ByteBuf frame) {
+            byte[] request = new byte[frame.readableBytes()];
+            frame.readBytes(request);
+            if (busy) {
+                queued.add(request);
+            } else {
+                busy = true;
+                serve(request);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+            String why = cause instanceof TooLongFrameException ? "a frame over the limit" : cause.toString();
+            LOG.log(System.Logger.Level.WARNING, "pragh: machine " + machine.id() + " closes the client connection from "
+                + c.channel().remoteAddress() + ": " + why);
+            c.close();
+        }
+
+        private void serve(byte[] request) {
+            CompletableFuture<Reply> reply;
+            try {
+                reply = dispatch(request);
+            } catch (RuntimeException e) {
+                reply = CompletableFuture.completedFuture(classify(e));
+            }
+            reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                .exceptionally(ClientServer.this::classify)
+                .thenAccept(r -> ctx.executor().execute(() -> answer(r)));
+        }
+
+        private void answer(Reply r) {
+            ByteBuf out = ctx.alloc().buffer(1 + r.body().length);
+            out.writeByte(r.status()).writeBytes(r.body());
+            ctx.writeAndFlush(out);
+            byte[] next = queued.poll();
+            if (next == null) {
+                busy = false;
+            } else {
+                serve(next);
+            }
+        }
+    }
+
+    private CompletableFuture<Reply> dispatch(byte[] request) {
+        UnsafeBuffer b = new UnsafeBuffer(request);
+        String problem = ClientProtocol.check(b, 0, request.length, maxValueBytes);
+        if (problem != null) {
+            return CompletableFuture.completedFuture(Reply.error(problem));
+        }
+        byte op = b.getByte(0);
+        return switch (op) {
+            case ClientProtocol.PING -> CompletableFuture.completedFuture(ping());
+            case ClientProtocol.PUT -> update(b.getLong(1), Mutators.SET, Arrays.copyOfRange(request, 9, request.length));
+            case ClientProtocol.DELETE -> update(b.getLong(1), Mutators.DELETE, new byte[0]);
+            case ClientProtocol.ADD_EDGE -> update(KeyLayout.key(b.getLong(1), b.getInt(9), KeyLayout.OUT),
+                Mutators.APPEND, KHopTraversal.encode(b.getLong(13)));
+            case ClientProtocol.GET -> get(b.getLong(1));
+            case ClientProtocol.K_HOP -> kHop(b.getLong(1), b.getInt(9), b.getInt(13), b.getInt(17));
+            case ClientProtocol.MIGRATE -> machine.migrateAsync(b.getLong(1))
+                .thenApply(o -> new Reply(ClientProtocol.OK, new byte[] {(byte) o.ordinal()}));
+            default -> CompletableFuture.completedFuture(Reply.error("unknown operation " + op));
+        };
+    }
+
+    private Reply ping() {
+        byte[] body = new byte[24];
+        UnsafeBuffer u = new UnsafeBuffer(body);
+        u.putInt(0, machine.id());
+        u.putInt(4, machine.store().machineCount());
+        u.putLong(8, machine.store().keys().size());
+        u.putLong(16, restoredValues.getAsLong());
+        return new Reply(ClientProtocol.OK, body);
+    }
+
+    private CompletableFuture<Reply> get(long key) {
+        return machine.submit(() -> {
+            byte[] v = machine.get(key);
+            return v == null ? Reply.ABSENT : new Reply(ClientProtocol.OK, v);
+        });
+    }
+
+    private CompletableFuture<Reply> kHop(long start, int label, int hops, int fanout) {
+        return machine.submit(() -> {
+            long[] vids = KHopTraversal.toArray(new KHopTraversal(machine.session()).run(start, label, hops, fanout));
+            Arrays.sort(vids);
+            byte[] body = new byte[4 + 8 * vids.length];
+            UnsafeBuffer u = new UnsafeBuffer(body);
+            u.putInt(0, vids.length);
+            for (int i = 0; i < vids.length; i++) {
+                u.putLong(4 + 8 * i, vids[i]);
+            }
+            return new Reply(ClientProtocol.OK, body);
+        });
+    }
+
+    /**
+     * An update, failed at once with RETRY when the key's home or its value's host is unreachable: the store would
+     * otherwise forward it into a dead peer and the client would learn only from the timeout.
+     */
+    private CompletableFuture<Reply> update(long key, int mutator, byte[] arg) {
+        return machine.submit(() -> {
+            String down = unreachableFor(key);
+            if (down != null) {
+                return CompletableFuture.completedFuture(Reply.retry(down));
+            }
+            CompletableFuture<Void> f = machine.updateAsync(key, mutator, arg);
+            return f.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).handle((ok, e) -> {
+                if (e == null) {
+                    return Reply.OK;
+                }
+                machine.store().abandon(f);
+                return classify(e);
+            });
+        }).thenCompose(r -> r);
+    }
+
+    /** Which machine the key needs and cannot reach, or null. */
+    private String unreachableFor(long key) {
+        MachineStore store = machine.store();
+        int home = store.placement().home(key);
+        if (home != store.id() && !store.endpoint().isReachable(home)) {
+            return "machine " + home + ", home of key " + key + ", is unreachable";
+        }
+        Session s = machine.session();
+        if (s.locate(key, true)) {
+            int host = Address.host(s.address(), s.home());
+            if (host != store.id() && !store.endpoint().isReachable(host)) {
+                return "machine " + host + ", which holds the value of key " + key + ", is unreachable";
+            }
+        }
+        return null;
+    }
+
+    /** RETRY for what may pass (a peer down, a timeout, a stale address seen repeatedly), ERROR for the rest. */
+    private Reply classify(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        if (t instanceof FabricException f) {
+            return f.retryable() ? Reply.retry(t.getMessage()) : Reply.error(t.getMessage());
+        }
+        if (t instanceof TimeoutException) {
+            return Reply.retry("machine " + machine.id() + ": not completed within " + timeoutMillis + " ms (a machine"
+                + " it needs may be down)");
+        }
+        if (t instanceof io.pragh.LimitExceededException || t instanceof IllegalArgumentException) {
+            return Reply.error(String.valueOf(t.getMessage()));
+        }
+        if (t instanceof io.pragh.PraghException) {
+            // Stale addresses seen repeatedly, a refused update: states a recovery or a retry resolves.
+            return Reply.retry(t.getMessage());
+        }
+        LOG.log(System.Logger.Level.WARNING, "pragh: machine " + machine.id() + " failed a client request", t);
+        return Reply.error(t.toString());
+    }
+}

@@ -1,0 +1,70 @@
+package io.pragh.server.rpc;
+
+import io.pragh.keys.KeyLayout;
+import io.pragh.keys.Placement;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * A client of a whole cluster: each request goes to the home machine of its key (a traversal to its start vertex's
+ * home, where it runs locally), so that no request pays an extra forwarding hop. Placement is the servers' own
+ * ({@link Placement#hashed}).
+ *
+ * <pre>{@code
+ * try (ClusterClient c = new ClusterClient(List.of(addr0, addr1, addr2), 5_000)) {
+ *     c.addEdge(1, 0, 2);
+ *     long[] twoHop = c.kHop(1, 0, 2, 100);
+ * }
+ * }</pre>
+ */
+public final class ClusterClient implements AutoCloseable {
+    private final MachineClient[] machines;
+    private final Placement placement;
+
+    public ClusterClient(List<InetSocketAddress> clientAddresses, int timeoutMillis) {
+        machines = new MachineClient[clientAddresses.size()];
+        for (int i = 0; i < machines.length; i++) {
+            machines[i] = new MachineClient(clientAddresses.get(i), timeoutMillis);
+        }
+        placement = Placement.hashed(machines.length);
+    }
+
+    public int machineCount() {
+        return machines.length;
+    }
+
+    public MachineClient machine(int id) {
+        return machines[id];
+    }
+
+    public int home(long key) {
+        return placement.home(key);
+    }
+
+    public void put(long key, byte[] value) {
+        machines[home(key)].put(key, value);
+    }
+
+    public byte[] get(long key) {
+        return machines[home(key)].get(key);
+    }
+
+    public void delete(long key) {
+        machines[home(key)].delete(key);
+    }
+
+    public void addEdge(long src, int label, long dst) {
+        machines[home(KeyLayout.key(src, label, KeyLayout.OUT))].addEdge(src, label, dst);
+    }
+
+    public long[] kHop(long start, int label, int hops, int fanout) {
+        return machines[home(KeyLayout.key(start, label, KeyLayout.OUT))].kHop(start, label, hops, fanout);
+    }
+
+    @Override
+    public void close() {
+        for (MachineClient m : machines) {
+            m.close();
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package io.pragh.server.rpc;
+
+import io.pragh.migration.Migrator;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A blocking connection to one machine's client port. Thread-safe (one request at a time); reconnects on the next
+ * request after a broken connection. Every call is bounded: connecting by the timeout, each answer by the timeout.
+ *
+ * <pre>{@code
+ * try (MachineClient m = new MachineClient(new InetSocketAddress("127.0.0.1", 7500), 5_000)) {
+ *     m.put(key, bytes);
+ *     byte[] v = m.get(key);
+ * }
+ * }</pre>
+ */
+public final class MachineClient implements AutoCloseable {
+    /** What PING reports. */
+    public record Status(int machine, int machineCount, long homeKeys, long restoredValues) {
+    }
+
+    private final InetSocketAddress address;
+    private final int timeoutMillis;
+    private Socket socket;
+    private DataInputStream in;
+    private DataOutputStream out;
+
+    public MachineClient(InetSocketAddress address, int timeoutMillis) {
+        this.address = address;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    public Status ping() {
+        UnsafeBuffer b = call(new byte[] {ClientProtocol.PING}, false);
+        if (b.capacity() != 24) {
+            throw new ClientException("malformed PING answer of " + b.capacity() + " bytes from " + address, false);
+        }
+        return new Status(b.getInt(0), b.getInt(4), b.getLong(8), b.getLong(16));
+    }
+
+    public void put(long key, byte[] value) {
+        byte[] req = new byte[9 + value.length];
+        UnsafeBuffer u = new UnsafeBuffer(req);
+        u.putByte(0, ClientProtocol.PUT);
+        u.putLong(1, key);
+        u.putBytes(9, value);
+        call(req, false);
+    }
+
+    /** The key's value, or null when it has none. */
+    public byte[] get(long key) {
+        UnsafeBuffer b = call(keyed(ClientProtocol.GET, key), true);
+        return b == null ? null : b.byteArray();
+    }
+
+    public void delete(long key) {
+        call(keyed(ClientProtocol.DELETE, key), false);
+    }
+
+    /** Appends {@code dst} to the out-adjacency of {@code src} under {@code label}. */
+    public void addEdge(long src, int label, long dst) {
+        UnsafeBuffer u = vertexLabel(ClientProtocol.ADD_EDGE, src, label);
+        u.putLong(13, dst);
+        call(u.byteArray(), false);
+    }
+
+    /** Distinct vertices exactly {@code hops} out of {@code start}, ascending, computed on this machine. */
+    public long[] kHop(long start, int label, int hops, int fanout) {
+        UnsafeBuffer u = vertexLabel(ClientProtocol.K_HOP, start, label);
+        u.putInt(13, hops);
+        u.putInt(17, fanout);
+        UnsafeBuffer b = call(u.byteArray(), false);
+        int n = b.getInt(0);
+        if (b.capacity() != 4 + 8L * n) {
+            throw new ClientException("K_HOP answer of " + b.capacity() + " bytes does not hold " + n + " ids", false);
+        }
+        long[] vids = new long[n];
+        for (int i = 0; i < n; i++) {
+            vids[i] = b.getLong(4 + 8 * i);
+        }
+        return vids;
+    }
+
+    /** MIGRATEs the key's value to this machine. */
+    public Migrator.Outcome migrate(long key) {
+        UnsafeBuffer b = call(keyed(ClientProtocol.MIGRATE, key), false);
+        int ordinal = b.getByte(0);
+        Migrator.Outcome[] all = Migrator.Outcome.values();
+        if (b.capacity() != 1 || ordinal < 0 || ordinal >= all.length) {
+            throw new ClientException("malformed MIGRATE answer", false);
+        }
+        return all[ordinal];
+    }
+
+    /** A 21-byte request that starts with a vertex and a label (ADD_EDGE, K_HOP); the caller fills bytes 13..20. */
+    private static UnsafeBuffer vertexLabel(byte op, long vid, int label) {
+        UnsafeBuffer u = new UnsafeBuffer(new byte[21]);
+        u.putByte(0, op);
+        u.putLong(1, vid);
+        u.putInt(9, label);
+        return u;
+    }
+
+    private static byte[] keyed(byte op, long key) {
+        byte[] req = new byte[9];
+        UnsafeBuffer u = new UnsafeBuffer(req);
+        u.putByte(0, op);
+        u.putLong(1, key);
+        return req;
+    }
+
+    /** Sends one request and returns the body of an OK answer (null for ABSENT when {@code absentOk}). */
+    private synchronized UnsafeBuffer call(byte[] request, boolean absentOk) {
+        byte[] answer;
+        try {
+            connect();
+            out.writeInt(request.length);
+            out.write(request);
+            out.flush();
+            int len = in.readInt();
+            if (len < 1 || len > (1 << 30)) {
+                throw new IOException("answer of " + len + " bytes");
+            }
+            answer = new byte[len];
+            in.readFully(answer);
+        } catch (IOException e) {
+            disconnect();
+            String why = e instanceof EOFException ? "connection closed" : e.toString();
+            throw new ClientException(ClientProtocol.name(request[0]) + " to " + address + " failed: " + why, true, e);
+        }
+        byte status = answer[0];
+        switch (status) {
+            case ClientProtocol.OK:
+                return new UnsafeBuffer(java.util.Arrays.copyOfRange(answer, 1, answer.length));
+            case ClientProtocol.ABSENT:
+                if (absentOk) {
+                    return null;
+                }
+                throw new ClientException("unexpected ABSENT answer to " + ClientProtocol.name(request[0]), false);
+            case ClientProtocol.RETRY:
+            case ClientProtocol.ERROR:
+                throw new ClientException(ClientProtocol.name(request[0]) + " on " + address + ": "
+                    + new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8), status == ClientProtocol.RETRY);
+            default:
+                disconnect();
+                throw new ClientException("unknown answer status " + status + " from " + address, false);
+        }
+    }
+
+    private void connect() throws IOException {
+        if (socket != null) {
+            return;
+        }
+        Socket s = new Socket();
+        try {
+            s.setTcpNoDelay(true);
+            s.connect(address, timeoutMillis);
+            s.setSoTimeout(timeoutMillis);
+            in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+            socket = s;
+        } catch (IOException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    private void disconnect() {
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // Already broken; the caller gets the original failure.
+            }
+            socket = null;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        disconnect();
+    }
+}

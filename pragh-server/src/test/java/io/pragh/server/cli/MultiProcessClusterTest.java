@@ -1,0 +1,343 @@
+package io.pragh.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.keys.KeyLayout;
+import io.pragh.migration.Migrator;
+import io.pragh.server.rpc.ClientException;
+import io.pragh.server.rpc.ClusterClient;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three real server processes on loopback ports ({@code java -cp <test class path> ServerCommand}), each tied to
+ * this JVM so that none outlives the run. One cluster serves every test; each test leaves all machines serving.
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MultiProcessClusterTest {
+    private static final int MACHINES = 3;
+    private static final long START_MILLIS = 90_000;
+
+    @TempDir
+    static Path dir;
+    static LocalCluster cluster;
+    static ClusterClient client;
+
+    @BeforeAll
+    static void start() {
+        cluster = LocalCluster.create(dir.resolve("cluster"), LocalCluster.Settings.small(MACHINES));
+        cluster.startAll(true, START_MILLIS);
+        client = cluster.client(10_000);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.stopAll();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void twoHopAnswersMatchAnEmbeddedClusterOnTheSameGraph() {
+        Random rnd = new Random(42);
+        int vertices = 150;
+        try (EmbeddedCluster embedded = EmbeddedCluster.builder().machines(MACHINES).workersPerMachine(1)
+            .keysPerMachine(16_384).valueBytesPerMachine(8 << 20).cacheBytes(1 << 20).remoteLatencyNs(0).build()) {
+            for (int e = 0; e < 700; e++) {
+                long src = 1 + rnd.nextInt(vertices);
+                long dst = 1 + rnd.nextInt(vertices);
+                client.addEdge(src, 0, dst);
+                embedded.graph().addEdge(src, 0, dst);
+            }
+            compareTwoHops(embedded, vertices);
+            // Move adjacency values away from their homes in both clusters: answers must not change.
+            for (long v = 1; v <= vertices; v += 3) {
+                long key = KeyLayout.key(v, 0, KeyLayout.OUT);
+                int target = (client.home(key) + 1) % MACHINES;
+                Migrator.Outcome remote = client.machine(target).migrate(key);
+                Migrator.Outcome local = embedded.machine((embedded.home(key) + 1) % MACHINES).migrate(key);
+                assertEquals(local == Migrator.Outcome.ABSENT, remote == Migrator.Outcome.ABSENT, "vertex " + v);
+            }
+            compareTwoHops(embedded, vertices);
+        }
+    }
+
+    private static void compareTwoHops(EmbeddedCluster embedded, int vertices) {
+        int nonEmpty = 0;
+        for (long start = 1; start <= vertices; start += 5) {
+            long[] expected = embedded.graph().kHop(start, 0, 2, 1_000).join();
+            Arrays.sort(expected);
+            long[] actual = client.kHop(start, 0, 2, 1_000);
+            assertArrayEquals(expected, actual, "two hops from vertex " + start);
+            nonEmpty += expected.length > 0 ? 1 : 0;
+        }
+        assertTrue(nonEmpty > 10, "the graph has two-hop neighbourhoods to compare: " + nonEmpty);
+    }
+
+    @Test
+    @Order(2)
+    void aStoppedPeerMakesOperationsFailFastWithARetryableError() throws Exception {
+        int stopped = 2;
+        long onStopped = keyHomedAt(stopped, 7_000);
+        client.put(onStopped, "before".getBytes());
+        long pid = cluster.process(stopped).orElseThrow().pid();
+        signal("STOP", pid); // a partitioned peer: its connections stay open, nothing answers
+        try {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                long t0 = System.nanoTime();
+                ClientException e = expectFailure(() -> client.machine(0).get(onStopped));
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                assertTrue(e.retryable(), "GET through machine 0 is retryable: " + e.getMessage());
+                assertTrue(ms < 5_000, "GET failed after " + ms + " ms, within the 1 s request timeout and margin");
+                t0 = System.nanoTime();
+                e = expectFailure(() -> {
+                    client.machine(1).put(onStopped, "during".getBytes());
+                    return null;
+                });
+                ms = (System.nanoTime() - t0) / 1_000_000;
+                assertTrue(e.retryable(), "PUT through machine 1 is retryable: " + e.getMessage());
+                assertTrue(ms < 5_000, "PUT failed after " + ms + " ms");
+            }
+        } finally {
+            signal("CONT", pid);
+        }
+        byte[] after = retry(() -> client.machine(0).get(onStopped), 20_000);
+        assertTrue(Arrays.equals("before".getBytes(), after) || Arrays.equals("during".getBytes(), after),
+            "the value is the acknowledged one or the one whose outcome the client never learned: "
+                + new String(after));
+    }
+
+    @Test
+    @Order(3)
+    void killMinusNineDuringWritesAndMigrationsLosesNoAcknowledgedWrite() throws Exception {
+        int victim = 1;
+        int writers = 3;
+        int keysPerWriter = 40;
+        long[] keys = new long[writers * keysPerWriter];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = KeyLayout.key(10_000 + i, 1, KeyLayout.PROPERTY);
+        }
+        AtomicLongArray attempted = new AtomicLongArray(keys.length);
+        AtomicLongArray acknowledged = new AtomicLongArray(keys.length);
+        AtomicLong retryable = new AtomicLong();
+        AtomicLong migrated = new AtomicLong();
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Throwable> errors = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            int first = w * keysPerWriter;
+            threads.add(new Thread(() -> {
+                Random rnd = new Random(first);
+                try (ClusterClient c = cluster.client(10_000)) {
+                    while (running.get()) {
+                        int k = first + rnd.nextInt(keysPerWriter);
+                        long seq = attempted.incrementAndGet(k);
+                        try {
+                            c.put(keys[k], value(keys[k], seq));
+                            acknowledged.accumulateAndGet(k, seq, Math::max);
+                        } catch (ClientException e) {
+                            if (!e.retryable()) {
+                                throw e;
+                            }
+                            retryable.incrementAndGet();
+                            sleep(5);
+                        }
+                    }
+                } catch (Throwable t) {
+                    synchronized (errors) {
+                        errors.add(t);
+                    }
+                }
+            }, "writer-" + w));
+        }
+        threads.add(new Thread(() -> {
+            Random rnd = new Random(7);
+            try (ClusterClient c = cluster.client(10_000)) {
+                while (running.get()) {
+                    try {
+                        if (c.machine(rnd.nextInt(MACHINES)).migrate(keys[rnd.nextInt(keys.length)])
+                            == Migrator.Outcome.MIGRATED) {
+                            migrated.incrementAndGet();
+                        }
+                    } catch (ClientException e) {
+                        if (!e.retryable()) {
+                            throw e;
+                        }
+                        sleep(5);
+                    }
+                }
+            } catch (Throwable t) {
+                synchronized (errors) {
+                    errors.add(t);
+                }
+            }
+        }, "migrator"));
+        threads.forEach(Thread::start);
+        try {
+            waitFor(() -> migrated.get() >= 20 && sum(acknowledged) >= 300, 30_000, "writes and migrations under way");
+            long migratedBeforeKill = migrated.get();
+            // Some values surely live on the victim when it dies: their homes must put them back.
+            int onVictim = 0;
+            for (int k = 0; k < keys.length && onVictim < 8; k++) {
+                if (client.home(keys[k]) != victim
+                    && client.machine(victim).migrate(keys[k]) == Migrator.Outcome.MIGRATED) {
+                    onVictim++;
+                }
+            }
+            assertTrue(onVictim > 0, "values migrated to the victim before the kill");
+            long restoredBefore = restored();
+            cluster.kill(victim);
+            long retryableAtKill = retryable.get();
+            sleep(1_500);
+            assertTrue(retryable.get() > retryableAtKill, "operations needing the dead machine failed retryably");
+            cluster.start(victim, true);
+            cluster.awaitServing(victim, START_MILLIS);
+            assertTrue(restored() > restoredBefore, "survivors restored values lost with the victim from their logs");
+            long ackedAtRestart = sum(acknowledged);
+            waitFor(() -> sum(acknowledged) >= ackedAtRestart + 100, 30_000, "writes resume after the restart");
+            assertTrue(migratedBeforeKill >= 20, "migrations ran before the kill: " + migratedBeforeKill);
+        } finally {
+            running.set(false);
+            for (Thread t : threads) {
+                t.join(20_000);
+            }
+        }
+        synchronized (errors) {
+            if (!errors.isEmpty()) {
+                fail("a load thread failed with a non-retryable error", errors.get(0));
+            }
+        }
+        for (int reader = 0; reader < MACHINES; reader++) {
+            for (int k = 0; k < keys.length; k++) {
+                int kk = k;
+                int rr = reader;
+                byte[] v = retry(() -> client.machine(rr).get(keys[kk]), 20_000);
+                long acked = acknowledged.get(k);
+                if (acked == 0) {
+                    continue;
+                }
+                assertNotNull(v, "key " + k + " lost its value (acknowledged seq " + acked + ") on machine " + reader);
+                UnsafeBuffer u = new UnsafeBuffer(v);
+                assertEquals(keys[k], u.getLong(0), "key " + k + " read another key's bytes");
+                long seq = u.getLong(8);
+                assertTrue(seq >= acked && seq <= attempted.get(k), "key " + k + " on machine " + reader + " holds seq "
+                    + seq + ": acknowledged up to " + acked + ", attempted up to " + attempted.get(k));
+            }
+        }
+    }
+
+    private static byte[] value(long key, long seq) {
+        byte[] b = new byte[24];
+        UnsafeBuffer u = new UnsafeBuffer(b);
+        u.putLong(0, key);
+        u.putLong(8, seq);
+        u.putLong(16, ~seq);
+        return b;
+    }
+
+    private static long restored() {
+        long n = 0;
+        for (int m = 0; m < MACHINES; m++) {
+            int mm = m;
+            n += retry(() -> client.machine(mm).ping(), 10_000).restoredValues();
+        }
+        return n;
+    }
+
+    private static long sum(AtomicLongArray a) {
+        long s = 0;
+        for (int i = 0; i < a.length(); i++) {
+            s += a.get(i);
+        }
+        return s;
+    }
+
+    private static long keyHomedAt(int machine, long fromVid) {
+        for (long v = fromVid; ; v++) {
+            long k = KeyLayout.key(v, 0, KeyLayout.VERTEX);
+            if (client.home(k) == machine) {
+                return k;
+            }
+        }
+    }
+
+    interface Call<T> {
+        T call();
+    }
+
+    private static ClientException expectFailure(Call<?> call) {
+        try {
+            call.call();
+        } catch (ClientException e) {
+            return e;
+        }
+        throw new AssertionError("the operation succeeded although a machine it needs is stopped");
+    }
+
+    /** Retries retryable failures until {@code millis} passed (a restarted or resumed peer reconnects). */
+    private static <T> T retry(Call<T> call, long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (true) {
+            try {
+                return call.call();
+            } catch (ClientException e) {
+                if (!e.retryable() || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                sleep(50);
+            }
+        }
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier cond, long millis, String what) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            sleep(20);
+        }
+    }
+
+    private static void signal(String sig, long pid) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start();
+        assertEquals(0, p.waitFor(), "kill -" + sig + " " + pid);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

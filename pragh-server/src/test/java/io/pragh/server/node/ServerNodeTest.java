@@ -1,0 +1,147 @@
+package io.pragh.server.node;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
+import io.pragh.keys.KeyLayout;
+import io.pragh.migration.Migrator;
+import io.pragh.server.cli.LocalCluster;
+import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.rpc.ClientException;
+import io.pragh.server.rpc.ClientProtocol;
+import io.pragh.server.rpc.ClusterClient;
+import io.pragh.server.rpc.MachineClient;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two server nodes in this JVM, each on its own loopback ports with its own data directory, as two processes would
+ * run them: the client RPC serves every operation and refuses malformed requests without dropping the connection;
+ * a node started again on its data serves what was acknowledged before.
+ */
+@Timeout(120)
+class ServerNodeTest {
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void nettyLogsToJdk() {
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+    }
+
+    private static ServerNode[] start(ClusterConfig config) {
+        ServerNode[] nodes = new ServerNode[config.machineCount()];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = ServerNode.start(config, i);
+        }
+        return nodes;
+    }
+
+    private static void close(ServerNode[] nodes) {
+        for (ServerNode n : nodes) {
+            if (n != null) {
+                n.close();
+            }
+        }
+    }
+
+    @Test
+    void theClientRpcServesEveryOperation() {
+        ClusterConfig config = LocalCluster.create(dir, LocalCluster.Settings.small(2)).config();
+        ServerNode[] nodes = start(config);
+        try (ClusterClient c = LocalCluster.open(dir).client(10_000)) {
+            MachineClient.Status s = c.machine(1).ping();
+            assertEquals(1, s.machine());
+            assertEquals(2, s.machineCount());
+            long key = KeyLayout.key(5, 0, KeyLayout.VERTEX);
+            assertNull(c.get(key));
+            c.put(key, "five".getBytes(StandardCharsets.UTF_8));
+            assertArrayEquals("five".getBytes(StandardCharsets.UTF_8), c.machine(0).get(key));
+            assertArrayEquals("five".getBytes(StandardCharsets.UTF_8), c.machine(1).get(key));
+            c.addEdge(1, 3, 2);
+            c.addEdge(2, 3, 7);
+            c.addEdge(2, 3, 8);
+            assertArrayEquals(new long[] {7, 8}, c.kHop(1, 3, 2, 10));
+            assertArrayEquals(new long[] {7, 8}, c.machine(1 - c.home(KeyLayout.key(1, 3, KeyLayout.OUT)))
+                .kHop(1, 3, 2, 10), "a traversal run away from the start's home reads the same");
+            int away = 1 - c.home(key);
+            assertEquals(Migrator.Outcome.MIGRATED, c.machine(away).migrate(key));
+            assertEquals(Migrator.Outcome.ALREADY_LOCAL, c.machine(away).migrate(key));
+            c.put(key, "six".getBytes(StandardCharsets.UTF_8));
+            assertArrayEquals("six".getBytes(StandardCharsets.UTF_8), c.machine(1 - away).get(key));
+            c.delete(key);
+            assertNull(c.get(key));
+            ClientException bad = assertThrows(ClientException.class, () -> c.machine(0).kHop(1, 70_000, 2, 10));
+            assertFalse(bad.retryable(), "a wrong request is not worth retrying");
+            assertTrue(bad.getMessage().contains("label 70000"), bad.getMessage());
+        } finally {
+            close(nodes);
+        }
+    }
+
+    @Test
+    void malformedFramesAreRefusedAndOversizedOnesCloseTheConnection() throws Exception {
+        LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(1));
+        ServerNode[] nodes = start(local.config());
+        try (Socket s = new Socket(local.clientAddress(0).getAddress(), local.clientAddress(0).getPort())) {
+            s.setSoTimeout(10_000);
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            out.writeInt(3);
+            out.write(new byte[] {ClientProtocol.GET, 1, 2});
+            out.flush();
+            byte[] answer = new byte[in.readInt()];
+            in.readFully(answer);
+            assertEquals(ClientProtocol.ERROR, answer[0]);
+            assertTrue(new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8).contains("expected 9"));
+            out.writeInt(1);
+            out.write(ClientProtocol.PING);
+            out.flush();
+            answer = new byte[in.readInt()];
+            in.readFully(answer);
+            assertEquals(ClientProtocol.OK, answer[0], "the connection survived the malformed request");
+            out.writeInt(Integer.MAX_VALUE);
+            out.flush();
+            assertEquals(-1, in.read(), "a frame over the limit closes the connection");
+        } finally {
+            close(nodes);
+        }
+    }
+
+    @Test
+    void aNodeStartedAgainOnItsDataServesWhatWasAcknowledged() {
+        LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(2));
+        ServerNode[] nodes = start(local.config());
+        try (ClusterClient c = local.client(10_000)) {
+            for (long v = 1; v <= 50; v++) {
+                c.put(KeyLayout.key(v, 0, KeyLayout.VERTEX), ("v" + v).getBytes(StandardCharsets.UTF_8));
+            }
+        } finally {
+            close(nodes);
+        }
+        nodes = start(local.config());
+        try (ClusterClient c = local.client(10_000)) {
+            long keys = c.machine(0).ping().homeKeys() + c.machine(1).ping().homeKeys();
+            assertEquals(50, keys, "every key is back at its home");
+            for (long v = 1; v <= 50; v++) {
+                assertArrayEquals(("v" + v).getBytes(StandardCharsets.UTF_8),
+                    c.machine((int) (v % 2)).get(KeyLayout.key(v, 0, KeyLayout.VERTEX)));
+            }
+        } finally {
+            close(nodes);
+        }
+    }
+}
