@@ -13,6 +13,7 @@ import java.util.Map;
  *
  * <pre>{@code
  * ./pragh cluster start --machines 3 --dir /tmp/c [--gremlin-port-base 8182] [--sync none|batch|always]
+ *                       [--zookeeper HOST:PORT]      # default: starts a local ZooKeeper in /tmp/c
  * ./pragh cluster status --dir /tmp/c
  * ./pragh cluster kill 1 --dir /tmp/c          # kill -9
  * ./pragh cluster restart 1 --dir /tmp/c       # returns once machine 1 recovered and serves
@@ -66,6 +67,10 @@ public final class ClusterCommand {
                     if (base != null) {
                         s = s.withGremlinPortBase(parseInt("--gremlin-port-base", base));
                     }
+                    String zk = flags.remove("--zookeeper");
+                    if (zk != null) {
+                        s = s.withZooKeeper(zk);
+                    }
                     String sync = flags.remove("--sync");
                     if (sync != null) {
                         s = s.withSync(sync);
@@ -108,6 +113,10 @@ public final class ClusterCommand {
                         out.println("pragh: machine " + i + (clean ? " stopped" : " did not stop within 15 s and was"
                             + " killed"));
                     }
+                    if (c.hasLocalZooKeeper()) {
+                        c.stop(LocalCluster.ZOOKEEPER);
+                        out.println("pragh: local ZooKeeper stopped");
+                    }
                 }
                 default -> throw new IllegalArgumentException("unknown cluster command '" + sub + "'");
             }
@@ -148,6 +157,7 @@ public final class ClusterCommand {
     static String usage() {
         return """
             usage: ./pragh cluster start --machines N --dir DIR [--gremlin-port-base P] [--sync none|batch|always]
+                                       [--zookeeper HOST:PORT | --zookeeper none]   (default: a local ZooKeeper)
                    ./pragh cluster status --dir DIR
                    ./pragh cluster kill I --dir DIR         (kill -9 of machine I)
                    ./pragh cluster restart I --dir DIR      (returns once I recovered and serves)

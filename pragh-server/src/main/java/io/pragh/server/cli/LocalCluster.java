@@ -37,6 +37,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LocalCluster {
     public static final String CONFIG = "cluster.yaml";
+    /** Present when this directory runs its own ZooKeeper. */
+    public static final String ZOOKEEPER_CONFIG = "zookeeper.cfg";
+    /** The index {@link #process}, {@link #log} and friends use for the local ZooKeeper. */
+    public static final int ZOOKEEPER = -1;
 
     /**
      * What a generated cluster file holds besides ports.
@@ -49,10 +53,17 @@ public final class LocalCluster {
      * @param chunkBytes      region chunk
      * @param sync            none, batch or always
      * @param requestTimeout  fabric request timeout (bounds how long an operation on a dead peer waits)
+     * @param zookeeper       {@code host:port} of an ensemble to use, {@link #LOCAL_ZOOKEEPER} to start one in this
+     *                        directory, or {@link #NO_MEMBERSHIP} for none (crashes recovered at restart only)
+     * @param sessionTimeout  ZooKeeper session timeout: how long until a dead machine is noticed
      * @param jvmArgs         extra JVM options of each server process
      */
     public record Settings(int machines, int gremlinPortBase, String valueBytes, long expectedKeys, String cacheBytes,
-                           String chunkBytes, String sync, String requestTimeout, List<String> jvmArgs) {
+                           String chunkBytes, String sync, String requestTimeout, String zookeeper,
+                           String sessionTimeout, List<String> jvmArgs) {
+        public static final String LOCAL_ZOOKEEPER = "local";
+        public static final String NO_MEMBERSHIP = "none";
+
         public Settings {
             if (machines < 1 || machines > 128) {
                 throw new IllegalArgumentException("--machines must be 1..128, got " + machines);
@@ -66,24 +77,30 @@ public final class LocalCluster {
 
         /** What {@code ./pragh cluster start} uses. */
         public static Settings defaults(int machines) {
-            return new Settings(machines, 8182, "64MiB", 262_144, "16MiB", "16MiB", "batch", "2s",
-                List.of("-Xmx512m"));
+            return new Settings(machines, 8182, "64MiB", 262_144, "16MiB", "16MiB", "batch", "2s", LOCAL_ZOOKEEPER,
+                "4s", List.of("-Xmx512m"));
         }
 
         /** Small regions and short timeouts, for tests. */
         public static Settings small(int machines) {
-            return new Settings(machines, 18182, "8MiB", 16_384, "1MiB", "1MiB", "batch", "1s",
+            return new Settings(machines, 18182, "8MiB", 16_384, "1MiB", "1MiB", "batch", "1s", NO_MEMBERSHIP, "4s",
                 List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         }
 
         public Settings withSync(String s) {
             return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, s,
-                requestTimeout, jvmArgs);
+                requestTimeout, zookeeper, sessionTimeout, jvmArgs);
         }
 
         public Settings withGremlinPortBase(int base) {
             return new Settings(machines, base, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
-                requestTimeout, jvmArgs);
+                requestTimeout, zookeeper, sessionTimeout, jvmArgs);
+        }
+
+        /** {@code host:port}, {@link #LOCAL_ZOOKEEPER} or {@link #NO_MEMBERSHIP}. */
+        public Settings withZooKeeper(String z) {
+            return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
+                requestTimeout, z, sessionTimeout, jvmArgs);
         }
     }
 
@@ -107,7 +124,12 @@ public final class LocalCluster {
             throw new IllegalArgumentException(dir + " already holds a cluster (" + CONFIG + "); use another --dir"
                 + " or 'cluster stop' and remove it");
         }
-        int[] ports = freePorts(2 * s.machines());
+        int[] ports = freePorts(2 * s.machines() + 1);
+        String zookeeper = switch (s.zookeeper()) {
+            case Settings.NO_MEMBERSHIP -> null;
+            case Settings.LOCAL_ZOOKEEPER -> "127.0.0.1:" + ports[2 * s.machines()];
+            default -> s.zookeeper();
+        };
         byte[] secret = new byte[24];
         new SecureRandom().nextBytes(secret);
         StringBuilder y = new StringBuilder("# written by ./pragh cluster start\nmachines:\n");
@@ -124,10 +146,22 @@ public final class LocalCluster {
             .append("security: {clusterSecret: \"").append(HexFormat.of().formatHex(secret)).append("\"}\n")
             .append("fabric: {kind: tcp, requestTimeout: ").append(s.requestTimeout())
             .append(", connectTimeout: 500ms, reconnectBackoff: 200ms, inboxBytes: 4MiB, ioThreads: 1}\n");
+        if (zookeeper != null) {
+            y.append("membership: {zookeeper: \"").append(zookeeper).append("\", sessionTimeout: ")
+                .append(s.sessionTimeout()).append("}\n");
+        }
+        // Checked before anything is written: a bad setting leaves no half-made cluster behind.
+        ClusterConfig.parse(y.toString(), file.toString(), dir.toAbsolutePath());
         try {
             Files.createDirectories(dir);
             Files.writeString(file, y.toString(), StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("jvm-args"), String.join("\n", s.jvmArgs()), StandardCharsets.UTF_8);
+            if (s.zookeeper().equals(Settings.LOCAL_ZOOKEEPER)) {
+                Files.writeString(dir.resolve(ZOOKEEPER_CONFIG), "tickTime=200\nminSessionTimeout=400\n"
+                    + "dataDir=" + dir.toAbsolutePath().resolve("zookeeper") + "\nclientPort=" + ports[2 * s.machines()]
+                    + "\nclientPortAddress=127.0.0.1\nmaxClientCnxns=100\nadmin.enableServer=false\n",
+                    StandardCharsets.UTF_8);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
@@ -176,17 +210,28 @@ public final class LocalCluster {
         return config.machineCount();
     }
 
+    private static String name(int i) {
+        return i == ZOOKEEPER ? "zookeeper" : "machine-" + i;
+    }
+
     public Path log(int i) {
-        return dir.resolve("machine-" + i + ".log");
+        return dir.resolve(name(i) + ".log");
     }
 
     private Path pidFile(int i) {
-        return dir.resolve("machine-" + i + ".pid");
+        return dir.resolve(name(i) + ".pid");
     }
 
-    /** The live process of machine {@code i}, if its pid file names one. */
+    /** Whether this directory runs its own ZooKeeper (else an external one, or none). */
+    public boolean hasLocalZooKeeper() {
+        return Files.exists(dir.resolve(ZOOKEEPER_CONFIG));
+    }
+
+    /** The live process of machine {@code i} (or of the local ZooKeeper), if its pid file names one. */
     public Optional<ProcessHandle> process(int i) {
-        config.machine(i);
+        if (i != ZOOKEEPER) {
+            config.machine(i);
+        }
         try {
             Path p = pidFile(i);
             if (!Files.exists(p)) {
@@ -205,7 +250,7 @@ public final class LocalCluster {
      */
     public void start(int i, boolean tiedToThisProcess) {
         if (process(i).isPresent()) {
-            throw new IllegalStateException("machine " + i + " already runs (pid " + process(i).get().pid() + ")");
+            throw new IllegalStateException(name(i) + " already runs (pid " + process(i).get().pid() + ")");
         }
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -219,8 +264,13 @@ public final class LocalCluster {
         } catch (IOException e) {
             // No extra options recorded: defaults.
         }
-        cmd.addAll(List.of("-cp", absoluteClassPath(), ServerCommand.class.getName(),
-            "--config", dir.resolve(CONFIG).toString(), "--id", Integer.toString(i)));
+        if (i == ZOOKEEPER) {
+            cmd.addAll(List.of("-cp", absoluteClassPath(), LocalZooKeeper.class.getName(),
+                dir.resolve(ZOOKEEPER_CONFIG).toString()));
+        } else {
+            cmd.addAll(List.of("-cp", absoluteClassPath(), ServerCommand.class.getName(),
+                "--config", dir.resolve(CONFIG).toString(), "--id", Integer.toString(i)));
+        }
         if (tiedToThisProcess) {
             cmd.addAll(List.of("--parent-pid", Long.toString(ProcessHandle.current().pid())));
         }
@@ -229,7 +279,7 @@ public final class LocalCluster {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i).toFile())).start();
             Files.writeString(pidFile(i), Long.toString(p.pid()));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start machine " + i + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot start " + name(i) + ": " + e.getMessage(), e);
         }
     }
 
@@ -282,8 +332,12 @@ public final class LocalCluster {
         }
     }
 
-    /** Starts every machine that is not running, then waits until all serve. */
+    /** Starts the local ZooKeeper (if this directory has one) and every machine that is not running; waits for all. */
     public void startAll(boolean tiedToThisProcess, long timeoutMillis) {
+        if (hasLocalZooKeeper() && process(ZOOKEEPER).isEmpty()) {
+            start(ZOOKEEPER, tiedToThisProcess);
+            awaitZooKeeper(timeoutMillis);
+        }
         for (int i = 0; i < machineCount(); i++) {
             if (process(i).isEmpty()) {
                 start(i, tiedToThisProcess);
@@ -318,22 +372,50 @@ public final class LocalCluster {
         }
     }
 
+    /** Stops every machine, then the local ZooKeeper. */
     public void stopAll() {
         for (int i = 0; i < machineCount(); i++) {
             stop(i);
+        }
+        stop(ZOOKEEPER);
+    }
+
+    /** Waits until the local ZooKeeper accepts connections on its client port. */
+    private void awaitZooKeeper(long timeoutMillis) {
+        String connect = config.membership().zookeeper();
+        int port = Integer.parseInt(connect.substring(connect.lastIndexOf(':') + 1));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            try (java.net.Socket s = new java.net.Socket()) {
+                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+                return;
+            } catch (IOException e) {
+                if (process(ZOOKEEPER).isEmpty() || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the local ZooKeeper did not serve on port " + port + "; the end"
+                        + " of " + log(ZOOKEEPER) + ":\n" + tail(log(ZOOKEEPER), 20));
+                }
+                sleep(50);
+            }
         }
     }
 
     /** One line per machine: pid, running or not, and what PING answers. */
     public List<String> status() {
         List<String> lines = new ArrayList<>();
+        if (hasLocalZooKeeper()) {
+            lines.add("zookeeper " + config.membership().zookeeper() + ": " + process(ZOOKEEPER)
+                .map(p -> "pid " + p.pid() + " running").orElse("not running"));
+        } else if (config.membership().enabled()) {
+            lines.add("zookeeper " + config.membership().zookeeper() + " (external)");
+        }
         for (int i = 0; i < machineCount(); i++) {
             Optional<ProcessHandle> p = process(i);
             String line = "machine " + i + ": " + (p.isPresent() ? "pid " + p.get().pid() + " running" : "not running");
             if (p.isPresent()) {
                 try (MachineClient c = new MachineClient(clientAddress(i), 2_000)) {
                     MachineClient.Status s = c.ping();
-                    line += ", serving clients on " + clientAddress(i) + ", " + s.homeKeys() + " home keys";
+                    line += ", serving clients on " + clientAddress(i) + ", " + s.homeKeys() + " home keys, "
+                        + s.restoredValues() + " values restored after peers' crashes";
                 } catch (ClientException e) {
                     line += ", not answering on " + clientAddress(i) + " (" + e.getMessage() + ")";
                 }

@@ -71,7 +71,12 @@ public final class ServerCommand {
         final int machine = id;
         ServerNode node;
         try {
-            node = ServerNode.start(cluster, machine);
+            node = ServerNode.start(cluster, machine, () -> {
+                // Peers presume this machine dead and restore its values elsewhere: serving on would be wrong.
+                err.println("pragh: machine " + machine + " lost its ZooKeeper session; halting (fail-stop)");
+                err.flush();
+                Runtime.getRuntime().halt(3);
+            });
         } catch (RuntimeException e) {
             err.println("pragh server: machine " + id + " failed to start: " + e);
             e.printStackTrace(err);

@@ -43,10 +43,11 @@ import java.util.Map;
  * @param secret        the cluster secret (from {@code security.clusterSecret} or {@code security.clusterSecretFile})
  * @param fabric        fabric kind and TCP options
  * @param durability    when the write-ahead log syncs and how often snapshots are taken
+ * @param membership    the ZooKeeper ensemble that tracks live machines (optional)
  */
 public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
                             MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, FabricConfig fabric,
-                            DurabilityConfig durability) {
+                            DurabilityConfig durability, MembershipConfig membership) {
     public ClusterConfig {
         machines = List.copyOf(machines);
     }
@@ -69,7 +70,8 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
      */
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
-            .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability");
+            .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
+                "membership");
         List<MachineConfig> machines = readMachines(root, source);
         StoreSizes store = StoreSizes.read(root.section("store"));
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
@@ -78,7 +80,8 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         ClusterSecret secret = readSecret(root.section("security"), baseDir);
         FabricConfig fabric = FabricConfig.read(root.section("fabric"));
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
-        return new ClusterConfig(machines, store, leases, policy, data, secret, fabric, durability);
+        MembershipConfig membership = MembershipConfig.read(root.section("membership"));
+        return new ClusterConfig(machines, store, leases, policy, data, secret, fabric, durability, membership);
     }
 
     private static JsonNode readTree(String yaml, String source) {

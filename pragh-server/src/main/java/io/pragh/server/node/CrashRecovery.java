@@ -26,7 +26,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Crash recovery between machines (paper section 5), triggered when a machine comes back: a restarted machine has
+ * Crash recovery between machines (paper section 5), triggered when membership reports a machine lost (its
+ * ZooKeeper node disappeared) and again when the machine comes back: a restarted machine has
  * reloaded its own partition from its log (its {@link Durability} did that at open) and announces itself with a
  * RESTARTED message to every peer before it serves clients. Each survivor then
  * <ol>
@@ -151,6 +152,18 @@ public final class CrashRecovery implements AutoCloseable {
             return;
         }
         acknowledged.add(from);
+    }
+
+    /** Runs {@link #recoverFrom} on this machine's recovery thread: what membership calls when a machine dies. */
+    public void recoverFromAsync(int crashed) {
+        worker.execute(() -> {
+            try {
+                recoverFrom(crashed);
+            } catch (RuntimeException e) {
+                System.err.println("pragh: machine " + store.id() + " failed to recover from machine " + crashed
+                    + "'s crash: " + e);
+            }
+        });
     }
 
     /**

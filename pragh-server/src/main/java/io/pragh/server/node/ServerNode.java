@@ -7,6 +7,7 @@ import io.pragh.fabric.tcp.TcpFabric;
 import io.pragh.keys.Placement;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
+import io.pragh.server.membership.ZooKeeperMembership;
 import io.pragh.server.rpc.ClientServer;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
@@ -34,12 +35,14 @@ public final class ServerNode implements AutoCloseable {
     private final TcpFabric fabric;
     private final Machine machine;
     private final CrashRecovery recovery;
+    private final ZooKeeperMembership membership;
     private final ClientServer rpc;
     private final Set<Integer> acknowledgedRestart;
     private final long startMillis;
 
     private ServerNode(ClusterConfig config, int id, TcpFabric fabric, Machine machine, CrashRecovery recovery,
-                       ClientServer rpc, Set<Integer> acknowledged, long startMillis) {
+                       ZooKeeperMembership membership, ClientServer rpc, Set<Integer> acknowledged, long startMillis) {
+        this.membership = membership;
         this.config = config;
         this.id = id;
         this.fabric = fabric;
@@ -50,8 +53,19 @@ public final class ServerNode implements AutoCloseable {
         this.startMillis = startMillis;
     }
 
-    /** Starts machine {@code id} of {@code config}; returns once it serves. */
+    /** Starts machine {@code id} of {@code config}; returns once it serves. A lost ZooKeeper session is logged. */
     public static ServerNode start(ClusterConfig config, int id) {
+        return start(config, id, () -> System.err.println("pragh: machine " + id + " lost its ZooKeeper session"));
+    }
+
+    /**
+     * Starts machine {@code id} of {@code config}; returns once it serves.
+     *
+     * @param onSessionLost what to do when this machine's ZooKeeper session is lost and its peers therefore presume
+     *                      it dead (a server process halts: it must not serve values its peers have restored
+     *                      elsewhere)
+     */
+    public static ServerNode start(ClusterConfig config, int id, Runnable onSessionLost) {
         long t0 = System.currentTimeMillis();
         MachineConfig self = config.machine(id);
         int n = config.machineCount();
@@ -61,15 +75,32 @@ public final class ServerNode implements AutoCloseable {
         TcpFabric fabric = null;
         Machine machine = null;
         CrashRecovery recovery = null;
+        ZooKeeperMembership membership = null;
         ClientServer rpc = null;
         try {
             durability = Durability.open(config.dataDirectory(id), config.durability().sync(),
                 config.durability().snapshotInterval().toMillis(), store);
             recovery = new CrashRecovery(store, durability);
             fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id));
+            resolveLater(config, fabric);
             store.attach(fabric);
             long timeout = operationTimeoutMillis(config);
             machine = Machine.start(store, durability, WORKERS, false, timeout);
+            if (config.membership().enabled()) {
+                CrashRecovery r = recovery;
+                membership = ZooKeeperMembership.join(config.membership(), id, "fabric " + fabric.localAddress(),
+                    new ZooKeeperMembership.Listener() {
+                        @Override
+                        public void machineLost(int lost) {
+                            r.recoverFromAsync(lost);
+                        }
+
+                        @Override
+                        public void sessionLost() {
+                            onSessionLost.run();
+                        }
+                    });
+            }
             Set<Integer> acknowledged = recovery.announceRestart(4 * timeout);
             if (self.clientPort() != MachineConfig.NO_CLIENT_PORT) {
                 String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
@@ -77,12 +108,47 @@ public final class ServerNode implements AutoCloseable {
                 rpc = ClientServer.start(machine, new InetSocketAddress(host, self.clientPort()), timeout,
                     r::restoredTotal);
             }
-            return new ServerNode(config, id, fabric, machine, recovery, rpc, acknowledged, t0);
+            return new ServerNode(config, id, fabric, machine, recovery, membership, rpc, acknowledged, t0);
         } catch (RuntimeException | Error e) {
-            closeAll(rpc, fabric, recovery, machine, machine == null ? durability : null,
+            closeAll(rpc, membership, fabric, recovery, machine, machine == null ? durability : null,
                 machine == null ? store : null);
             throw e;
         }
+    }
+
+    /**
+     * Peers whose host names did not resolve at start (containers whose names exist only once they run) are
+     * resolved again in the background until they do, and the fabric pointed at them.
+     */
+    private static void resolveLater(ClusterConfig config, TcpFabric fabric) {
+        java.util.List<InetSocketAddress> addresses = config.fabricAddresses();
+        if (addresses.stream().noneMatch(InetSocketAddress::isUnresolved)) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            java.util.List<InetSocketAddress> pending = new java.util.ArrayList<>(addresses);
+            while (!Thread.currentThread().isInterrupted() && pending.stream().anyMatch(a -> a != null)) {
+                for (int peer = 0; peer < pending.size(); peer++) {
+                    InetSocketAddress a = pending.get(peer);
+                    if (a == null || !a.isUnresolved()) {
+                        pending.set(peer, null);
+                        continue;
+                    }
+                    InetSocketAddress again = new InetSocketAddress(a.getHostString(), a.getPort());
+                    if (!again.isUnresolved()) {
+                        fabric.updateAddress(peer, again);
+                        pending.set(peer, null);
+                    }
+                }
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "m" + fabric.machine() + "-resolve");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** Long enough for a request timeout on every hop of a forwarded update, short enough to fail fast. */
@@ -119,13 +185,23 @@ public final class ServerNode implements AutoCloseable {
             + " (sync " + config.durability().sync().name().toLowerCase(java.util.Locale.ROOT) + "); recovered "
             + r.keysLoaded() + " keys (snapshot " + r.snapshotKeys() + " keys, log " + r.logRecords() + " records"
             + (r.tornBytes() > 0 ? ", " + r.tornBytes() + " torn bytes cut" : "") + "), peers acknowledged restart: "
-            + acknowledgedRestart + ", ready in " + (System.currentTimeMillis() - startMillis) + " ms";
+            + acknowledgedRestart + (membership == null ? ", no membership service" : ", ZooKeeper "
+            + config.membership().zookeeper() + (membership.isCoordinator() ? " (coordinator)" : ""))
+            + ", ready in " + (System.currentTimeMillis() - startMillis) + " ms";
     }
 
-    /** Stops serving clients, then the fabric (no peer reaches this memory any more), then the machine. */
+    /** The ZooKeeper membership, or null when the cluster file configures none. */
+    public ZooKeeperMembership membership() {
+        return membership;
+    }
+
+    /**
+     * Stops serving clients, leaves the membership (peers recover from this machine: its memory goes away), closes
+     * the fabric (no peer reaches this memory any more), then the machine.
+     */
     @Override
     public void close() {
-        closeAll(rpc, fabric, recovery, machine, null, null);
+        closeAll(rpc, membership, fabric, recovery, machine, null, null);
     }
 
     private static void closeAll(AutoCloseable... parts) {

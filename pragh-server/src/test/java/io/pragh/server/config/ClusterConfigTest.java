@@ -73,6 +73,17 @@ class ClusterConfigTest {
         assertEquals(MigrationPolicy.DEFAULT, c.policy(), "the example documents the policy defaults");
         assertEquals(DurabilityConfig.DEFAULT, c.durability(), "the example documents the durability defaults");
         assertEquals(7501, c.machine(1).clientPort());
+        assertEquals(new MembershipConfig("127.0.0.1:2181", Duration.ofSeconds(10), "/pragh"), c.membership());
+    }
+
+    @Test
+    void membershipIsOptionalAndChecked() {
+        assertFalse(parse(MINIMAL).membership().enabled(), "no ZooKeeper unless configured");
+        refused(MINIMAL + "membership: {zookeeper: \"zk one:2181\"}\n", "membership.zookeeper", "host:port");
+        refused(MINIMAL + "membership: {zookeeper: \"zk:2181\", root: pragh}\n", "membership.root",
+            "absolute znode path");
+        refused(MINIMAL + "membership: {zookeeper: \"zk:2181\", sessionTimeout: 10ms}\n",
+            "membership.sessionTimeout", "must be between");
     }
 
     @Test
