@@ -18,6 +18,7 @@ import java.util.Map;
  * ./pragh cluster kill 1 --dir /tmp/c          # kill -9
  * ./pragh cluster restart 1 --dir /tmp/c       # returns once machine 1 recovered and serves
  * ./pragh cluster stop --dir /tmp/c
+ * ./pragh cluster load --dir /tmp/c --threads 4 --seconds 10   # closed-loop PUT throughput
  * }</pre>
  */
 public final class ClusterCommand {
@@ -105,6 +106,26 @@ public final class ClusterCommand {
                     out.println("pragh: machine " + i + " recovered and serves (" + s.homeKeys() + " home keys) after "
                         + (System.nanoTime() - t0) / 1_000_000 + " ms");
                 }
+                case "load" -> {
+                    int threads = parseInt("--threads", flags.getOrDefault("--threads", "4"));
+                    int seconds = parseInt("--seconds", flags.getOrDefault("--seconds", "10"));
+                    int keys = parseInt("--keys", flags.getOrDefault("--keys", "10000"));
+                    int bytes = parseInt("--value-bytes", flags.getOrDefault("--value-bytes", "64"));
+                    for (String f : new String[] {"--threads", "--seconds", "--keys", "--value-bytes"}) {
+                        flags.remove(f);
+                    }
+                    noMore(flags, machineArg);
+                    if (threads < 1 || seconds < 1 || keys < 1 || bytes < 0) {
+                        throw new IllegalArgumentException("load needs --threads, --seconds, --keys >= 1 and"
+                            + " --value-bytes >= 0");
+                    }
+                    LocalCluster c = LocalCluster.open(dir);
+                    WriteLoad.Result r = WriteLoad.run(c, threads, seconds, keys, bytes);
+                    out.printf("pragh: %d acknowledged PUTs of %d bytes in %.1f s: %.0f PUT/s with %d client threads"
+                            + " (sync %s; %d retryable failures)%n", r.acknowledged(), bytes, r.seconds(),
+                        r.perSecond(), threads, c.config().durability().sync().name().toLowerCase(java.util.Locale.ROOT),
+                        r.retryable());
+                }
                 case "stop" -> {
                     noMore(flags, machineArg);
                     LocalCluster c = LocalCluster.open(dir);
@@ -126,6 +147,10 @@ public final class ClusterCommand {
             return 2;
         } catch (RuntimeException e) {
             err.println("pragh cluster: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("pragh cluster: interrupted");
             return 1;
         }
     }
@@ -161,6 +186,7 @@ public final class ClusterCommand {
                    ./pragh cluster status --dir DIR
                    ./pragh cluster kill I --dir DIR         (kill -9 of machine I)
                    ./pragh cluster restart I --dir DIR      (returns once I recovered and serves)
-                   ./pragh cluster stop --dir DIR""";
+                   ./pragh cluster stop --dir DIR
+                   ./pragh cluster load --dir DIR [--threads 4] [--seconds 10] [--keys 10000] [--value-bytes 64]""";
     }
 }

@@ -167,6 +167,16 @@ public final class ZooKeeperMembership implements AutoCloseable {
         return out;
     }
 
+    /** The id of the elected coordinator, or -1 while there is none (an election in progress). */
+    public int coordinator() {
+        try {
+            var leader = latch.getLeader();
+            return leader.isLeader() ? Integer.parseInt(leader.getId()) : -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
     /** Whether this machine is the elected coordinator now. */
     public boolean isCoordinator() {
         return latch != null && latch.hasLeadership();

@@ -36,13 +36,16 @@ public final class ServerNode implements AutoCloseable {
     private final Machine machine;
     private final CrashRecovery recovery;
     private final ZooKeeperMembership membership;
+    private final MigrationCoordination coordination;
     private final ClientServer rpc;
     private final Set<Integer> acknowledgedRestart;
     private final long startMillis;
 
     private ServerNode(ClusterConfig config, int id, TcpFabric fabric, Machine machine, CrashRecovery recovery,
-                       ZooKeeperMembership membership, ClientServer rpc, Set<Integer> acknowledged, long startMillis) {
+                       ZooKeeperMembership membership, MigrationCoordination coordination, ClientServer rpc,
+                       Set<Integer> acknowledged, long startMillis) {
         this.membership = membership;
+        this.coordination = coordination;
         this.config = config;
         this.id = id;
         this.fabric = fabric;
@@ -76,6 +79,7 @@ public final class ServerNode implements AutoCloseable {
         Machine machine = null;
         CrashRecovery recovery = null;
         ZooKeeperMembership membership = null;
+        MigrationCoordination coordination = null;
         ClientServer rpc = null;
         try {
             durability = Durability.open(config.dataDirectory(id), config.durability().sync(),
@@ -101,16 +105,20 @@ public final class ServerNode implements AutoCloseable {
                         }
                     });
             }
+            coordination = new MigrationCoordination(machine, config.policy(), membership,
+                config.fabric().tcp().maxMessageBytes());
             Set<Integer> acknowledged = recovery.announceRestart(4 * timeout);
+            coordination.start();
             if (self.clientPort() != MachineConfig.NO_CLIENT_PORT) {
                 String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
                 CrashRecovery r = recovery;
                 rpc = ClientServer.start(machine, new InetSocketAddress(host, self.clientPort()), timeout,
                     r::restoredTotal);
             }
-            return new ServerNode(config, id, fabric, machine, recovery, membership, rpc, acknowledged, t0);
+            return new ServerNode(config, id, fabric, machine, recovery, membership, coordination, rpc, acknowledged,
+                t0);
         } catch (RuntimeException | Error e) {
-            closeAll(rpc, membership, fabric, recovery, machine, machine == null ? durability : null,
+            closeAll(rpc, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
                 machine == null ? store : null);
             throw e;
         }
@@ -190,6 +198,11 @@ public final class ServerNode implements AutoCloseable {
             + ", ready in " + (System.currentTimeMillis() - startMillis) + " ms";
     }
 
+    /** The monitor of this machine and, when it is elected, the coordinator of the cluster's migrations. */
+    public MigrationCoordination coordination() {
+        return coordination;
+    }
+
     /** The ZooKeeper membership, or null when the cluster file configures none. */
     public ZooKeeperMembership membership() {
         return membership;
@@ -201,7 +214,7 @@ public final class ServerNode implements AutoCloseable {
      */
     @Override
     public void close() {
-        closeAll(rpc, membership, fabric, recovery, machine, null, null);
+        closeAll(rpc, coordination, membership, fabric, recovery, machine, null, null);
     }
 
     private static void closeAll(AutoCloseable... parts) {

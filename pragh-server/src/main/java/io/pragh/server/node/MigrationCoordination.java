@@ -1,0 +1,271 @@
+package io.pragh.server.node;
+
+import io.pragh.cluster.Machine;
+import io.pragh.coordinator.Coordinator;
+import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.coordinator.Decisions;
+import io.pragh.coordinator.Mechanism;
+import io.pragh.fabric.FabricException;
+import io.pragh.monitor.KeyRate;
+import io.pragh.monitor.Monitor;
+import io.pragh.monitor.MonitorConfig;
+import io.pragh.monitor.MonitorReport;
+import io.pragh.reclaim.Leases;
+import io.pragh.server.config.MigrationPolicy;
+import io.pragh.server.membership.ZooKeeperMembership;
+import io.pragh.store.MachineStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The migration policy of paper section 4.4 across processes. Every machine runs a {@link Monitor} and sends its
+ * reports (instant ones as they come, periodic ones every report interval) to the coordinator: the machine elected
+ * in ZooKeeper, or machine 0 without membership. The coordinator feeds them to a {@link Coordinator} and carries out
+ * its decisions: for each approval it first records the target in ZooKeeper (paper section 5: a new coordinator
+ * must know where values went), then tells the target to MIGRATE; tracking requests go to the machines asked to
+ * count local accesses. A machine that becomes coordinator starts from empty state; reports sent to a former one
+ * are lost, which costs one interval.
+ *
+ * <p>Messages (extension types): REPORT {@code | 18 | instant (1) | count (4) | count x (key 8, host 4, rate 8,
+ * tracked 1) |}, DECISION {@code | 19 | kind (1): 0 migrate here, 1 track, 2 untrack | key (8) |}.
+ *
+ * <pre>{@code
+ * MigrationCoordination c = new MigrationCoordination(machine, policy, membership, maxMessageBytes);
+ * c.start();
+ * }</pre>
+ */
+public final class MigrationCoordination implements AutoCloseable {
+    public static final int REPORT = 18;
+    public static final int DECISION = 19;
+    private static final int REPORT_HEADER = 6;
+    private static final int KEY_RATE_BYTES = 21;
+    private static final int DECISION_LENGTH = 10;
+    private static final long POLL_MILLIS = 100;
+
+    private final Machine machine;
+    private final MachineStore store;
+    private final ZooKeeperMembership membership;
+    private final Monitor monitor;
+    private final CoordinatorConfig coordinatorConfig;
+    private final long intervalMillis;
+    private final int maxKeysPerReport;
+    private final ExecutorService control;
+    private final Thread ticker;
+    private final List<MonitorReport> periodic = new ArrayList<>();
+    private final AtomicLong approvals = new AtomicLong();
+    private Coordinator coordinator;
+    private volatile boolean closed;
+
+    public MigrationCoordination(Machine machine, MigrationPolicy policy, ZooKeeperMembership membership,
+                                 int maxMessageBytes) {
+        this.machine = machine;
+        this.store = machine.store();
+        this.membership = membership;
+        this.intervalMillis = policy.reportInterval().toMillis();
+        double instant = policy.instantReportRate() == 0 ? Double.MAX_VALUE : policy.instantReportRate();
+        MonitorConfig mc = new MonitorConfig(intervalMillis, instant,
+            Math.min(MonitorConfig.DEFAULT_REPORT_RATE, instant), false);
+        this.monitor = new Monitor(store.id(), store.placement(), store.cache(), mc);
+        this.coordinatorConfig = CoordinatorConfig.defaults().withMargin(policy.thresholdMargin())
+            .withMechanism(policy.mode() == MigrationPolicy.Mode.EAGER ? Mechanism.EAGER : Mechanism.DEFERRED);
+        this.maxKeysPerReport = Math.max(1, (maxMessageBytes - REPORT_HEADER) / KEY_RATE_BYTES);
+        this.control = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "m" + store.id() + "-coordinator");
+            t.setDaemon(true);
+            return t;
+        });
+        this.ticker = new Thread(this::tick, "m" + store.id() + "-monitor");
+        ticker.setDaemon(true);
+        store.registerHandler(REPORT, this::onReport);
+        store.registerHandler(DECISION, this::onDecision);
+    }
+
+    /** Starts monitoring (and, on the coordinator, deciding). */
+    public void start() {
+        monitor.start(Leases.nowMillis());
+        store.setAccessObserver(monitor);
+        ticker.start();
+    }
+
+    /** Migrations this machine approved while it was the coordinator. */
+    public long approvals() {
+        return approvals.get();
+    }
+
+    private int coordinatorId() {
+        return membership == null ? 0 : membership.coordinator();
+    }
+
+    /** The monitoring thread: instant reports every poll, periodic ones (and, here, decisions) every interval. */
+    private void tick() {
+        long next = Leases.nowMillis() + intervalMillis;
+        while (!closed) {
+            try {
+                Thread.sleep(POLL_MILLIS);
+                long now = Leases.nowMillis();
+                MonitorReport hot = monitor.poll(now);
+                if (hot != null) {
+                    report(hot);
+                }
+                if (now >= next) {
+                    next = now + intervalMillis;
+                    report(monitor.endInterval(now));
+                    // Machines' intervals are not aligned: the coordinator decides on its own clock with the periodic
+                    // reports that arrived since its last decision.
+                    control.execute(this::endIntervalIfCoordinator);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (!closed) {
+                    System.err.println("pragh: machine " + store.id() + " monitoring failed: " + e);
+                }
+            }
+        }
+    }
+
+    private void report(MonitorReport r) {
+        int to = coordinatorId();
+        if (to < 0) {
+            return;
+        }
+        List<KeyRate> keys = r.keys();
+        int n = Math.min(keys.size(), maxKeysPerReport);
+        UnsafeBuffer msg = new UnsafeBuffer(new byte[REPORT_HEADER + n * KEY_RATE_BYTES]);
+        msg.putByte(0, (byte) REPORT);
+        msg.putByte(1, (byte) (r.instant() ? 1 : 0));
+        msg.putInt(2, n);
+        for (int i = 0; i < n; i++) {
+            KeyRate k = keys.get(i);
+            int at = REPORT_HEADER + i * KEY_RATE_BYTES;
+            msg.putLong(at, k.key());
+            msg.putInt(at + 8, k.host());
+            msg.putDouble(at + 12, k.rate());
+            msg.putByte(at + 20, (byte) (k.tracked() ? 1 : 0));
+        }
+        if (to == store.id()) {
+            MonitorReport copy = new MonitorReport(store.id(), r.instant(), keys.subList(0, n));
+            control.execute(() -> absorb(copy));
+            return;
+        }
+        try {
+            store.send(to, msg, 0, msg.capacity());
+        } catch (FabricException e) {
+            // The coordinator is down: this interval's figures are lost, the next ones go to its successor.
+        }
+    }
+
+    private void onReport(int from, DirectBuffer msg, int off, int len) {
+        int n = len >= REPORT_HEADER ? msg.getInt(off + 2) : -1;
+        if (n < 0 || len != REPORT_HEADER + (long) n * KEY_RATE_BYTES) {
+            System.err.println("pragh: machine " + store.id() + " dropped a malformed REPORT from machine " + from);
+            return;
+        }
+        List<KeyRate> keys = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int at = off + REPORT_HEADER + i * KEY_RATE_BYTES;
+            int host = msg.getInt(at + 8);
+            if (host < 0 || host >= store.machineCount()) {
+                System.err.println("pragh: machine " + store.id() + " dropped a REPORT naming machine " + host);
+                return;
+            }
+            keys.add(new KeyRate(msg.getLong(at), host, msg.getDouble(at + 12), msg.getByte(at + 20) != 0));
+        }
+        MonitorReport r = new MonitorReport(from, msg.getByte(off + 1) != 0, keys);
+        control.execute(() -> absorb(r));
+    }
+
+    /** On the control thread: instant reports are decided at once, periodic ones wait for the interval's end. */
+    private void absorb(MonitorReport r) {
+        if (coordinatorId() != store.id()) {
+            coordinator = null; // not (or no longer) the coordinator: a later election starts afresh
+            return;
+        }
+        if (coordinator == null) {
+            coordinator = new Coordinator(store.machineCount(), store.placement(), coordinatorConfig);
+        }
+        if (r.instant()) {
+            apply(coordinator.onInstantReport(r));
+        } else {
+            periodic.add(r);
+        }
+    }
+
+    private void endIntervalIfCoordinator() {
+        if (coordinator == null || coordinatorId() != store.id()) {
+            periodic.clear();
+            return;
+        }
+        List<MonitorReport> reports = new ArrayList<>(periodic);
+        periodic.clear();
+        apply(coordinator.endInterval(reports));
+    }
+
+    private void apply(Decisions d) {
+        for (Decisions.Track t : d.track()) {
+            decide(t.machine(), 1, t.key());
+        }
+        for (Decisions.Track t : d.untrack()) {
+            decide(t.machine(), 2, t.key());
+        }
+        for (Decisions.Approval a : d.approvals()) {
+            if (membership != null) {
+                try {
+                    membership.recordMigration(a.key(), a.target());
+                } catch (RuntimeException e) {
+                    System.err.println("pragh: not approving key " + a.key() + ": " + e.getMessage());
+                    continue;
+                }
+            }
+            approvals.incrementAndGet();
+            decide(a.target(), 0, a.key());
+        }
+    }
+
+    private void decide(int machineId, int kind, long key) {
+        if (machineId == store.id()) {
+            carryOut(kind, key);
+            return;
+        }
+        UnsafeBuffer msg = new UnsafeBuffer(new byte[DECISION_LENGTH]);
+        msg.putByte(0, (byte) DECISION);
+        msg.putByte(1, (byte) kind);
+        msg.putLong(2, key);
+        try {
+            store.send(machineId, msg, 0, msg.capacity());
+        } catch (FabricException e) {
+            System.err.println("pragh: machine " + machineId + " did not get a decision on key " + key + ": "
+                + e.getMessage());
+        }
+    }
+
+    private void onDecision(int from, DirectBuffer msg, int off, int len) {
+        int kind = len == DECISION_LENGTH ? msg.getByte(off + 1) : -1;
+        if (kind < 0 || kind > 2) {
+            System.err.println("pragh: machine " + store.id() + " dropped a malformed DECISION from machine " + from);
+            return;
+        }
+        carryOut(kind, msg.getLong(off + 2));
+    }
+
+    private void carryOut(int kind, long key) {
+        switch (kind) {
+            case 0 -> machine.migrateAsync(key);
+            case 1 -> monitor.track(key);
+            default -> monitor.untrack(key);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        store.setAccessObserver(null);
+        ticker.interrupt();
+        control.shutdownNow();
+    }
+}

@@ -1,0 +1,74 @@
+package io.pragh.server.node;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
+import io.pragh.address.Address;
+import io.pragh.keys.KeyLayout;
+import io.pragh.keys.KeyRegion;
+import io.pragh.server.cli.LocalCluster;
+import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.membership.LoopbackZooKeeper;
+import io.pragh.server.rpc.ClusterClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The policy runs across machines: a machine that reads a remote value often gets it migrated by the elected
+ * coordinator, which records the target in ZooKeeper before approving.
+ */
+@Timeout(120)
+class MigrationCoordinationTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aHotRemoteValueMigratesToItsReaderAndTheTargetIsRecordedFirst() throws Exception {
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        try (LoopbackZooKeeper zk = LoopbackZooKeeper.start()) {
+            LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(
+                zk.connectString()));
+            Path file = dir.resolve(LocalCluster.CONFIG);
+            ClusterConfig config = ClusterConfig.parse(Files.readString(file)
+                + "policy: {reportInterval: 300ms, instantReportRate: 50}\n", file.toString(), dir);
+            ServerNode[] nodes = new ServerNode[2];
+            try {
+                nodes[0] = ServerNode.start(config, 0);
+                nodes[1] = ServerNode.start(config, 1);
+                try (ClusterClient c = local.client(10_000)) {
+                    long key = KeyLayout.key(77, 0, KeyLayout.OUT);
+                    int home = c.home(key);
+                    int reader = 1 - home;
+                    c.put(key, "hot".getBytes());
+                    KeyRegion homeKeys = nodes[home].machine().store().keys();
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                    while (!Address.isMigrated(homeKeys.address(homeKeys.find(key)))) {
+                        assertTrue(System.nanoTime() < deadline, "the hot value did not migrate to its reader");
+                        for (int i = 0; i < 50; i++) {
+                            assertArrayEquals("hot".getBytes(), c.machine(reader).get(key));
+                        }
+                    }
+                    assertEquals(reader, Address.host(homeKeys.address(homeKeys.find(key)), home));
+                    assertEquals(reader, nodes[0].membership().recordedTarget(key),
+                        "the approved target is in ZooKeeper");
+                    long approved = nodes[0].coordination().approvals() + nodes[1].coordination().approvals();
+                    assertTrue(approved >= 1, "the coordinator approved it: " + approved);
+                    assertArrayEquals("hot".getBytes(), c.machine(home).get(key), "the home reads it remotely now");
+                }
+            } finally {
+                for (ServerNode n : nodes) {
+                    if (n != null) {
+                        n.close();
+                    }
+                }
+            }
+        }
+    }
+}
