@@ -6,6 +6,8 @@ import io.pragh.durability.Recovery;
 import io.pragh.fabric.FabricException;
 import io.pragh.keys.Placement;
 import io.pragh.store.MachineStore;
+import io.pragh.store.Session;
+import io.pragh.values.ValueRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,6 +33,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * reloaded its own partition from its log (its {@link Durability} did that at open) and announces itself with a
  * RESTARTED message to every peer before it serves clients. Each survivor then
  * <ol>
+ *   <li>reclaims the values it hosted for the machine's keys, which the machine has reloaded at home (found through
+ *       the location cache, checked against the home's address words; see {@link #reclaimOrphans});</li>
  *   <li>drops every location-cache entry whose key is homed on the restarted machine or whose value was hosted
  *       there (those addresses name memory that no longer exists);</li>
  *   <li>puts back the values of its own keys that had migrated to the restarted machine and were lost with it:
@@ -63,6 +67,7 @@ public final class CrashRecovery implements AutoCloseable {
     private final Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
     private final long nonce = System.nanoTime() ^ Double.doubleToLongBits(Math.random());
     private volatile long restoredTotal;
+    private volatile long reclaimedTotal;
 
     public CrashRecovery(MachineStore store, Durability durability) {
         this.store = store;
@@ -80,6 +85,14 @@ public final class CrashRecovery implements AutoCloseable {
     /** Values this machine put back from its log because the machine they had migrated to crashed. */
     public long restoredTotal() {
         return restoredTotal;
+    }
+
+    /**
+     * Orphaned records this machine reclaimed: values it hosted for keys of a machine that crashed and has since
+     * reloaded them at home.
+     */
+    public long reclaimedTotal() {
+        return reclaimedTotal;
     }
 
     /**
@@ -171,10 +184,15 @@ public final class CrashRecovery implements AutoCloseable {
      * Public so that a membership service that sees a machine die can run it at once rather than at its restart.
      */
     public synchronized int recoverFrom(int crashed) {
+        List<long[]> hostedForCrashed = new ArrayList<>();
         store.cache().invalidateIf((key, address) -> {
             int home = placement.home(key);
+            if (home == crashed && Address.isMigrated(address) && Address.host(address, home) == store.id()) {
+                hostedForCrashed.add(new long[] {key, address});
+            }
             return home == crashed || Address.host(address, home) == crashed;
         });
+        reclaimOrphans(hostedForCrashed);
         List<long[]> lost = new ArrayList<>();
         store.keys().forEach((key, address, slot) -> {
             if (Address.isMigrated(address) && Address.host(address, store.id()) == crashed) {
@@ -213,6 +231,48 @@ public final class CrashRecovery implements AutoCloseable {
         System.err.println("pragh: machine " + store.id() + " recovered from machine " + crashed + ": restored "
             + restored + " of " + lost.size() + " values that had migrated there");
         return restored;
+    }
+
+    /**
+     * Values of the crashed machine's keys that had migrated here are orphans once it reloaded its partition from its
+     * log: its address words no longer name them. They are found through the location cache (the migrator cached
+     * their addresses; entries evicted meanwhile are missed, which a value-region scan in the core would fix) and
+     * each is reclaimed only if its home, asked now, names another record and the record still holds the key.
+     * While the crashed machine is still down nothing can be asked, and nothing is reclaimed.
+     */
+    private void reclaimOrphans(List<long[]> candidates) {
+        if (candidates.isEmpty()) {
+            return;
+        }
+        Session session = store.newSession();
+        int reclaimed = 0;
+        for (long[] c : candidates) {
+            long key = c[0];
+            long address = c[1];
+            try {
+                if (session.locate(key, false) && session.address() == address) {
+                    continue; // still the live value (migrated here again by the new incarnation)
+                }
+            } catch (FabricException e) {
+                return; // the home is down: its address words cannot be read, so nothing is known to be orphaned
+            }
+            long offset = Address.byteOffset(address);
+            var region = store.values().region();
+            long header = region.getLongVolatile(offset);
+            if (header == 0 || region.getLong(offset + ValueRecord.KEY_OFFSET) != key
+                || ValueRecord.unitsOf(header) != Address.sizeUnits(address)) {
+                continue; // already invalidated, or the memory holds something else now
+            }
+            // Zeroed header first: a reader still holding the address sees an invalid record and looks again.
+            region.putLongVolatile(offset, 0);
+            store.reclaimRings().post(store.id(), address);
+            reclaimed++;
+        }
+        reclaimedTotal += reclaimed;
+        if (reclaimed > 0) {
+            System.err.println("pragh: machine " + store.id() + " reclaimed " + reclaimed + " orphaned values of a"
+                + " restarted machine");
+        }
     }
 
     /**

@@ -122,6 +122,47 @@ class ServerNodeTest {
     }
 
     @Test
+    void aRestartedHomeTakesBackItsValuesAndTheirFormerHostReclaimsItsCopies() {
+        LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(2));
+        ServerNode[] nodes = start(local.config());
+        try (ClusterClient c = local.client(10_000)) {
+            long key = KeyLayout.key(9, 0, KeyLayout.OUT);
+            int home = c.home(key);
+            int host = 1 - home;
+            c.put(key, "nine".getBytes(StandardCharsets.UTF_8));
+            assertEquals(Migrator.Outcome.MIGRATED, c.machine(host).migrate(key));
+            assertArrayEquals("nine".getBytes(StandardCharsets.UTF_8), c.machine(host).get(key));
+            nodes[home].close();
+            nodes[home] = ServerNode.start(local.config(), home); // reloads the key at home, tells the host
+            assertEquals(1, nodes[host].recovery().reclaimedTotal(), "the host's copy is an orphan, reclaimed");
+            for (int m = 0; m < 2; m++) {
+                int mm = m;
+                byte[] v = retryRead(() -> c.machine(mm).get(key));
+                assertArrayEquals("nine".getBytes(StandardCharsets.UTF_8), v, "machine " + m + " reads the value");
+            }
+        } finally {
+            close(nodes);
+        }
+    }
+
+    private static byte[] retryRead(java.util.function.Supplier<byte[]> read) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return read.get();
+            } catch (ClientException e) {
+                if (!e.retryable() || attempt > 100) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    throw new IllegalStateException(ie);
+                }
+            }
+        }
+    }
+
+    @Test
     void aNodeStartedAgainOnItsDataServesWhatWasAcknowledged() {
         LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(2));
         ServerNode[] nodes = start(local.config());
