@@ -14,7 +14,7 @@ import java.util.Arrays;
  * ./pragh bench jmh GetLatency -f 1 -wi 2 -i 3
  * ./pragh bench traversal --machines 4 --scale 12 --duration 5
  * ./pragh bench keys
- * ./pragh bench janusgraph -f 1 -wi 3 -i 5
+ * ./pragh bench janusgraph -f 1 -wi 5 -w 2 -i 5 -r 2
  * }</pre>
  */
 public final class BenchCommand {

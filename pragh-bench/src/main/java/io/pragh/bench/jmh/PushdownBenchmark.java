@@ -36,13 +36,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code ./pragh bench janusgraph}.
  *
  * <pre>{@code
- * ./pragh bench jmh Pushdown -f 1 -wi 3 -i 5
+ * ./pragh bench jmh Pushdown -f 1 -wi 5 -w 2 -i 5 -r 2
  * }</pre>
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(1)
-@Warmup(iterations = 3, time = 2)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class PushdownBenchmark {
     /** The graph and start vertices, generated once per trial. */

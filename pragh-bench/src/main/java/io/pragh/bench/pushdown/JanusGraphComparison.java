@@ -22,7 +22,7 @@ import java.util.Locale;
  * compared once more here.
  *
  * <pre>{@code
- * ./pragh bench janusgraph -f 1 -wi 3 -i 5
+ * ./pragh bench janusgraph -f 1 -wi 5 -w 2 -i 5 -r 2
  * }</pre>
  */
 public final class JanusGraphComparison {
