@@ -79,7 +79,13 @@ public final class JanusGraphComparison {
         pragh.write(praghFile);
 
         out.println("building " + PROJECT + " (JanusGraph 1.1.0, TinkerPop 3.7.3) ...");
-        int built = new ProcessBuilder("mvn", "-B", "-ntp", "-q", "-f", pom.toString(), "package").inheritIO().start().waitFor();
+        int built;
+        try {
+            built = new ProcessBuilder("mvn", "-B", "-ntp", "-q", "-f", pom.toString(), "package").inheritIO().start().waitFor();
+        } catch (IOException e) {
+            err.println("pragh bench janusgraph: cannot run mvn to build " + pom + ": " + e.getMessage());
+            return 1;
+        }
         if (built != 0) {
             err.println("pragh bench janusgraph: building " + pom + " failed (mvn exit status " + built + ")");
             return 1;
