@@ -1,6 +1,9 @@
 package io.pragh.cluster;
 
 import io.pragh.address.Address;
+import io.pragh.durability.Durability;
+import io.pragh.durability.SyncPolicy;
+import java.nio.file.Path;
 import io.pragh.fabric.Fabric;
 import io.pragh.fabric.FabricStats;
 import io.pragh.fabric.inprocess.InProcessFabric;
@@ -42,19 +45,27 @@ public final class EmbeddedCluster implements AutoCloseable {
     private EmbeddedCluster(Builder b) {
         Address.checkMachineCount(b.machines);
         this.fabric = new InProcessFabric(b.machines, b.remoteLatencyNs);
-        this.placement = Placement.hashed(b.machines);
+        this.placement = b.placement != null ? b.placement : Placement.hashed(b.machines);
         this.machines = new Machine[b.machines];
         boolean pin = b.pin != null ? b.pin : WorkerPool.pinningPays(b.machines * b.workersPerMachine);
         try {
             for (int i = 0; i < b.machines; i++) {
                 MachineStore store = new MachineStore(i, b.machines, b.config, placement, b.mutators);
+                Durability durability = null;
                 try {
+                    if (b.dataDirectory != null) {
+                        durability = Durability.open(b.dataDirectory.resolve("machine-" + i), b.syncPolicy,
+                            b.snapshotEveryMillis, store);
+                    }
                     store.attach(fabric);
                 } catch (RuntimeException e) {
+                    if (durability != null) {
+                        durability.close();
+                    }
                     store.close();
                     throw e;
                 }
-                machines[i] = new Machine(store, b.workersPerMachine, pin, b.operationTimeoutMillis);
+                machines[i] = new Machine(store, durability, b.workersPerMachine, pin, b.operationTimeoutMillis);
             }
         } catch (RuntimeException | Error e) {
             close();
@@ -81,6 +92,10 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Home machine of a key: a hash of its vertex id. */
     public int home(long key) {
         return placement.home(key);
+    }
+
+    public Placement placement() {
+        return placement;
     }
 
     public Machine homeOf(long key) {
@@ -149,6 +164,28 @@ public final class EmbeddedCluster implements AutoCloseable {
         private Boolean pin;
         private long operationTimeoutMillis = 30_000;
         private final Mutators mutators = Mutators.withBuiltins();
+        private Placement placement;
+        private Path dataDirectory;
+        private SyncPolicy syncPolicy = SyncPolicy.BATCH;
+        private long snapshotEveryMillis = 60_000;
+
+        /**
+         * Makes the cluster durable in {@code dir} (one sub-directory per machine): every update is logged at its
+         * key's home and acknowledged once durable under {@code policy}; a cluster built again on the same directory
+         * recovers every acknowledged update.
+         */
+        public Builder durability(Path dir, SyncPolicy policy, long snapshotEveryMillis) {
+            this.dataDirectory = dir;
+            this.syncPolicy = policy;
+            this.snapshotEveryMillis = snapshotEveryMillis;
+            return this;
+        }
+
+        /** Replaces hash placement, e.g. by the shard baseline's shard-to-machine table. */
+        public Builder placement(Placement p) {
+            this.placement = p;
+            return this;
+        }
 
         public Builder machines(int n) {
             Address.checkMachineCount(n);

@@ -1,6 +1,7 @@
 package io.pragh.cluster;
 
 import io.pragh.PraghException;
+import io.pragh.durability.Durability;
 import io.pragh.fabric.FabricStats;
 import io.pragh.migration.MigrationThread;
 import io.pragh.migration.Migrator;
@@ -32,9 +33,11 @@ public final class Machine implements AutoCloseable {
     private final WorkerPool workers;
     private final MigrationThread migration;
     private final long timeoutMillis;
+    private final Durability durability;
 
-    Machine(MachineStore store, int workerThreads, boolean pin, long timeoutMillis) {
+    Machine(MachineStore store, Durability durability, int workerThreads, boolean pin, long timeoutMillis) {
         this.store = store;
+        this.durability = durability;
         this.workers = new WorkerPool("m" + store.id(), workerThreads, pin);
         this.migration = new MigrationThread(store);
         this.timeoutMillis = timeoutMillis;
@@ -48,6 +51,11 @@ public final class Machine implements AutoCloseable {
     /** The data plane, for components that extend the machine (monitor, provider, server). */
     public MachineStore store() {
         return store;
+    }
+
+    /** This machine's log and snapshots, or null when it keeps everything in memory only. */
+    public Durability durability() {
+        return durability;
     }
 
     public FabricStats stats() {
@@ -72,7 +80,14 @@ public final class Machine implements AutoCloseable {
 
     /** Runs a registered mutator on the key's value at the value's host; returns once acknowledged. */
     public void update(long key, int mutatorId, byte[] arg) {
-        await(updateAsync(key, mutatorId, arg), "update of key " + key);
+        CompletableFuture<Void> f = updateAsync(key, mutatorId, arg);
+        try {
+            await(f, "update of key " + key);
+        } finally {
+            if (!f.isDone()) {
+                store.abandon(f); // timed out or interrupted: forget it, a late acknowledgement finds nothing
+            }
+        }
     }
 
     public CompletableFuture<Void> updateAsync(long key, int mutatorId, byte[] arg) {
@@ -84,9 +99,18 @@ public final class Machine implements AutoCloseable {
         update(key, Mutators.DELETE, new byte[0]);
     }
 
-    /** MIGRATE the key's value to this machine, on this machine's migration thread; returns what happened. */
+    /**
+     * MIGRATE the key's value to this machine, on this machine's migration thread; returns what happened.
+     *
+     * @throws io.pragh.LimitExceededException when the value is larger than a migrated address can describe
+     */
     public Migrator.Outcome migrate(long key) {
-        return await(migrateAsync(key), "migration of key " + key);
+        Migrator.Outcome o = await(migrateAsync(key), "migration of key " + key);
+        if (o == Migrator.Outcome.TOO_LARGE) {
+            throw new io.pragh.LimitExceededException("key " + key + " cannot migrate to machine " + id() + ": values"
+                + " over " + io.pragh.address.Address.MAX_MIGRATED_BYTES + " bytes (32 MiB, 22-bit size) cannot migrate");
+        }
+        return o;
     }
 
     public CompletableFuture<Migrator.Outcome> migrateAsync(long key) {
@@ -128,6 +152,9 @@ public final class Machine implements AutoCloseable {
     public void close() {
         workers.close();
         migration.close();
+        if (durability != null) {
+            durability.close();
+        }
         store.close();
     }
 }

@@ -7,18 +7,20 @@ import org.agrona.collections.LongHashSet;
 
 /**
  * A k-hop traversal over adjacency values (packed 8-byte neighbour ids), run by one thread of the start vertex's
- * home machine. Each hop GETs the adjacency of every frontier vertex, local, cached or remote as the store decides:
- * this is the workload split migration makes local. Reuses its frontier sets across runs.
+ * home machine. Each hop GETs the adjacency of every frontier vertex in one batch (local, cached or remote as the
+ * store decides): this is the workload split migration makes local. Reuses its frontier sets across runs.
  *
  * <pre>{@code
  * KHopTraversal t = new KHopTraversal(machine.session());
  * LongHashSet twoHop = t.run(start, label, 2, 100);
  * }</pre>
  */
-public final class KHopTraversal {
+public final class KHopTraversal implements Session.ValueVisitor {
     private final Session session;
     private LongHashSet frontier = new LongHashSet();
     private LongHashSet next = new LongHashSet();
+    private long[] hopKeys = new long[64];
+    private int fanout;
     private long gets;
 
     public KHopTraversal(Session session) {
@@ -37,25 +39,35 @@ public final class KHopTraversal {
         }
         frontier.clear();
         frontier.add(start);
+        this.fanout = fanout;
         for (int h = 0; h < hops; h++) {
             next.clear();
+            if (hopKeys.length < frontier.size()) {
+                hopKeys = new long[Integer.highestOneBit(frontier.size()) << 1];
+            }
+            int n = 0;
             LongHashSet.LongIterator it = frontier.iterator();
             while (it.hasNext()) {
-                long v = it.nextValue();
-                ValueView adj = session.get(KeyLayout.key(v, label, KeyLayout.OUT));
-                gets++;
-                if (adj != null) {
-                    int n = Math.min(adj.longCount(), fanout);
-                    for (int i = 0; i < n; i++) {
-                        next.add(adj.getLong(i));
-                    }
-                }
+                hopKeys[n++] = KeyLayout.key(it.nextValue(), label, KeyLayout.OUT);
             }
+            session.getAll(hopKeys, 0, n, this);
+            gets += n;
             LongHashSet t = frontier;
             frontier = next;
             next = t;
         }
         return frontier;
+    }
+
+    /** One adjacency of the current hop: its first {@code fanout} neighbours join the next frontier. */
+    @Override
+    public void visit(int index, long key, ValueView adjacency) {
+        if (adjacency != null) {
+            int n = Math.min(adjacency.longCount(), fanout);
+            for (int i = 0; i < n; i++) {
+                next.add(adjacency.getLong(i));
+            }
+        }
     }
 
     /** All neighbours of one vertex in one direction. */

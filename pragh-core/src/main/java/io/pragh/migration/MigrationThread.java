@@ -1,14 +1,14 @@
 package io.pragh.migration;
 
+import io.pragh.runtime.DutyThread;
 import io.pragh.store.MachineStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * The migration thread of one machine: takes approved keys from its queue and migrates them here, one at a time,
- * while workers keep reading and writing the same keys.
+ * The migration thread of one machine: takes approved keys from its queue and migrates them here, a pipeline round
+ * of many keys at a time, while workers keep reading and writing the same keys.
  *
  * <pre>{@code
  * MigrationThread t = new MigrationThread(store);
@@ -16,33 +16,38 @@ import java.util.concurrent.locks.LockSupport;
  * t.submit(key).join();
  * }</pre>
  */
-public final class MigrationThread implements Runnable, AutoCloseable {
+public final class MigrationThread extends DutyThread {
     private record Task(long key, CompletableFuture<Migrator.Outcome> done) {
     }
 
     private final Migrator migrator;
     private final ConcurrentLinkedQueue<Task> queue = new ConcurrentLinkedQueue<>();
-    private final Thread thread;
-    private volatile boolean running = true;
+
+    private final Task[] round;
+    private final long[] keys;
+    private final Migrator.Outcome[] outcomes;
 
     public MigrationThread(MachineStore store) {
-        this.migrator = new Migrator(store);
-        this.thread = new Thread(this, "pragh-m" + store.id() + "-migration");
-        this.thread.setDaemon(true);
+        this(store, Migrator.DEFAULT_DEPTH);
     }
 
-    public void start() {
-        thread.start();
+    /** @param depth keys in flight per pipeline round */
+    public MigrationThread(MachineStore store, int depth) {
+        super("m" + store.id() + "-migration", TimeUnit.MILLISECONDS.toNanos(1));
+        this.migrator = new Migrator(store, depth);
+        this.round = new Task[depth];
+        this.keys = new long[depth];
+        this.outcomes = new Migrator.Outcome[depth];
     }
 
     public CompletableFuture<Migrator.Outcome> submit(long key) {
         CompletableFuture<Migrator.Outcome> done = new CompletableFuture<>();
-        if (!running) {
+        if (!isRunning()) {
             done.completeExceptionally(new IllegalStateException("migration thread is stopped"));
             return done;
         }
         queue.add(new Task(key, done));
-        LockSupport.unpark(thread);
+        wake();
         return done;
     }
 
@@ -54,34 +59,37 @@ public final class MigrationThread implements Runnable, AutoCloseable {
         return migrator;
     }
 
+    /** Takes up to one pipeline's depth of queued keys and migrates them together. */
     @Override
-    public void run() {
-        while (running) {
-            Task task = queue.poll();
-            if (task == null) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-                continue;
+    protected int doWork() {
+        int n = 0;
+        Task task;
+        while (n < round.length && (task = queue.poll()) != null) {
+            round[n] = task;
+            keys[n++] = task.key();
+        }
+        if (n == 0) {
+            return 0;
+        }
+        try {
+            migrator.migrateAll(keys, n, outcomes);
+            for (int i = 0; i < n; i++) {
+                round[i].done().complete(outcomes[i]);
             }
-            try {
-                task.done().complete(migrator.migrate(task.key()));
-            } catch (RuntimeException e) {
-                task.done().completeExceptionally(e);
+        } catch (RuntimeException e) {
+            for (int i = 0; i < n; i++) {
+                round[i].done().completeExceptionally(e);
             }
         }
-        Task t;
-        while ((t = queue.poll()) != null) {
-            t.done().completeExceptionally(new IllegalStateException("migration thread stopped"));
-        }
+        java.util.Arrays.fill(round, 0, n, null);
+        return n;
     }
 
     @Override
-    public void close() {
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    protected void onStop() {
+        Task t;
+        while ((t = queue.poll()) != null) {
+            t.done().completeExceptionally(new IllegalStateException("migration thread stopped"));
         }
     }
 }

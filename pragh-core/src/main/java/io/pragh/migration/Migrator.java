@@ -1,7 +1,7 @@
 package io.pragh.migration;
 
-import io.pragh.LimitExceededException;
 import io.pragh.address.Address;
+import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.Region;
 import io.pragh.memory.ChunkedRegion;
 import io.pragh.reclaim.Leases;
@@ -11,42 +11,103 @@ import io.pragh.values.ValueRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * MIGRATE (paper Fig. 6): unilateral, run by the target machine alone with one-sided operations. Allocate locally,
- * READ the value into the new record, CAS the home's address word from the old address to the new one, then
- * invalidate the old record (zero its header word) and post it to its host's reclaim ring. A lost CAS means a
- * concurrent update won; MIGRATE retries on the newer value. The address is taken from the location cache when it
- * is there (section 5's first optimisation).
+ * MIGRATE (paper Fig. 6), pipelined as in section 5: unilateral, run by the target machine alone with one-sided
+ * operations, for up to {@code depth} keys at once. One round costs three fabric round trips however many keys it
+ * carries:
+ * <ol>
+ *   <li>look up each address (skipped when the location cache has it), allocate locally and READ every value;</li>
+ *   <li>check each copy's header and CAS every home's address word from the old address to the new one;</li>
+ *   <li>for each won CAS, invalidate the old record with an unsignalled WRITE and post it to its host's reclaim
+ *       ring with a CAS: the ring CAS completing implies the earlier WRITE to the same peer completed (the paper's
+ *       passive ACK), so no completion is awaited for the invalidation itself.</li>
+ * </ol>
+ * A lost CAS means a concurrent update won; that key goes round again on the newer value. A key stays inside the
+ * invalidation fence from before its CAS until its invalidation completed, so updates of migrated values are
+ * acknowledged only once no stale copy can be read.
  *
  * <p>Not thread-safe: one migrator per migration thread.
  *
  * <pre>{@code
- * Migrator m = new Migrator(store);
- * Migrator.Outcome o = m.migrate(key);   // MIGRATED, ALREADY_LOCAL or ABSENT
+ * Migrator m = new Migrator(store, 32);
+ * Migrator.Outcome o = m.migrate(key);           // MIGRATED, ALREADY_LOCAL, ABSENT or TOO_LARGE
+ * m.migrateAll(keys, keys.length, outcomes);     // 32 in flight per round
  * }</pre>
  */
 public final class Migrator {
-    private static final int MAX_ATTEMPTS = 10_000;
+    public static final int DEFAULT_DEPTH = 32;
+    private static final int MAX_ROUNDS = 10_000;
     private static final UnsafeBuffer ZERO_WORD = new UnsafeBuffer(new byte[8]);
 
     /** What a migration did. */
-    public enum Outcome { MIGRATED, ALREADY_LOCAL, ABSENT }
+    public enum Outcome {
+        MIGRATED, ALREADY_LOCAL, ABSENT,
+        /** Larger than a migrated address can describe (32 MiB). */
+        TOO_LARGE
+    }
 
     private final MachineStore store;
     private final Session session;
+    private final OpBatch batch;
+    private final int depth;
+    private final int self;
+    private final long[] single = new long[1];
+    private final Outcome[] singleOut = new Outcome[1];
+
+    // Per in-flight key state, indexed by position in the round.
+    private final boolean[] open;
+    private final int[] homes;
+    private final int[] sources;
+    private final long[] addresses;
+    private final long[] slots;
+    private final long[] obtainedAt;
+    private final long[] newOffsets;
+    private final long[] desired;
+    private final long[] ringSlots;
+    private final int[] ops;
+    private final boolean[] fenced;
+    private final boolean[] won;
+
     private long migrated;
     private long conflicts;
     private long bytesMoved;
+    private long rounds;
 
     public Migrator(MachineStore store) {
+        this(store, DEFAULT_DEPTH);
+    }
+
+    public Migrator(MachineStore store, int depth) {
+        if (depth < 1) {
+            throw new IllegalArgumentException("migration depth must be >= 1, got " + depth);
+        }
         this.store = store;
         this.session = store.newSession();
+        this.depth = depth;
+        this.self = store.id();
+        this.batch = store.endpoint().newBatch(2 * depth);
+        open = new boolean[depth];
+        homes = new int[depth];
+        sources = new int[depth];
+        addresses = new long[depth];
+        slots = new long[depth];
+        obtainedAt = new long[depth];
+        newOffsets = new long[depth];
+        desired = new long[depth];
+        ringSlots = new long[depth];
+        ops = new int[depth];
+        fenced = new boolean[depth];
+        won = new boolean[depth];
+    }
+
+    public int depth() {
+        return depth;
     }
 
     public long migrated() {
         return migrated;
     }
 
-    /** CAS conflicts with concurrent updates, each followed by a retry. */
+    /** CAS conflicts with concurrent updates (and stale copies), each followed by another round for that key. */
     public long conflicts() {
         return conflicts;
     }
@@ -55,61 +116,179 @@ public final class Migrator {
         return bytesMoved;
     }
 
+    /** Pipeline rounds run; each costs three fabric round trips. */
+    public long rounds() {
+        return rounds;
+    }
+
     public Outcome migrate(long key) {
-        int self = store.id();
-        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            if (!session.locate(key, true)) {
-                return Outcome.ABSENT;
+        single[0] = key;
+        migrateAll(single, 1, singleOut);
+        return singleOut[0];
+    }
+
+    /** Migrates {@code keys[0..n)} to this machine, {@link #depth} at a time; {@code outcomes[i]} tells each result. */
+    public void migrateAll(long[] keys, int n, Outcome[] outcomes) {
+        for (int base = 0; base < n; base += depth) {
+            migrateRound(keys, base, Math.min(depth, n - base), outcomes);
+        }
+    }
+
+    private void migrateRound(long[] keys, int base, int count, Outcome[] outcomes) {
+        for (int i = 0; i < count; i++) {
+            open[i] = true;
+            outcomes[base + i] = null;
+        }
+        int remaining = count;
+        for (int round = 0; remaining > 0; round++) {
+            if (round == MAX_ROUNDS) {
+                throw new IllegalStateException("MIGRATE lost its CAS " + MAX_ROUNDS + " rounds in a row");
             }
-            int home = session.home();
-            long address = session.address();
-            int source = Address.host(address, home);
-            if (source == self) {
-                return Outcome.ALREADY_LOCAL;
+            rounds++;
+            try {
+                readValues(keys, base, count, outcomes);
+                casAddresses(keys, base, count);
+                remaining = invalidateAndReclaim(keys, base, count, outcomes);
+            } finally {
+                releaseUnfinished(keys, base, count);
             }
-            long units = Address.sizeUnits(address);
-            if (self != home && units > Address.MAX_MIGRATED_UNITS) {
-                throw new LimitExceededException("key " + key + " has a " + (units << 3) + "-byte value; values over "
-                    + Address.MAX_MIGRATED_BYTES + " bytes (32 MiB, 22-bit size) cannot migrate");
-            }
-            long offsetUnits = store.values().allocate(units);
-            long offset = offsetUnits << 3;
-            ChunkedRegion values = store.values().region();
-            UnsafeBuffer chunk = values.chunkFor(offset);
-            int index = values.indexInChunk(offset);
-            int length = (int) (units << 3);
-            store.endpoint().read(source, Region.VALUES, Address.byteOffset(address), chunk, index, length);
-            if (!ValueRecord.isValid(chunk, index, address, key)) {
-                store.values().free(offsetUnits, units);
-                session.dropCached(key, address);
-                conflicts++;
+        }
+    }
+
+    /** Stage 1: address (cache or home bucket), local allocation, and one READ per key, all posted together. */
+    private void readValues(long[] keys, int base, int count, Outcome[] outcomes) {
+        batch.clear();
+        ChunkedRegion values = store.values().region();
+        for (int i = 0; i < count; i++) {
+            newOffsets[i] = -1;
+            fenced[i] = false;
+            ops[i] = -1;
+            if (!open[i]) {
                 continue;
             }
-            long desired = Address.of(self, home, units, offsetUnits);
-            store.fence().enter(key);
-            try {
-                boolean won = home == self
-                    ? store.keys().compareAndSetAddress(session.slot(), address, desired)
-                    : store.endpoint().compareAndSwap(home, Region.KEYS, session.slot(), address, desired) == address;
-                if (!won) {
-                    store.values().free(offsetUnits, units);
-                    session.dropCached(key, address);
-                    conflicts++;
-                    continue;
-                }
-                // Invalidate the source copy (Fig. 6 line 10), then hand it to its host's GC (line 11).
-                store.endpoint().write(source, Region.VALUES, Address.byteOffset(address), ZERO_WORD, 0, 8);
-                store.reclaimRings().post(source, address);
-            } finally {
-                store.fence().exit(key);
+            long key = keys[base + i];
+            if (!session.locate(key, true)) {
+                close(i, outcomes, base, Outcome.ABSENT);
+                continue;
             }
-            if (home != self) {
-                store.cache().insert(key, desired, session.slot(), Leases.nowMillis());
+            homes[i] = session.home();
+            addresses[i] = session.address();
+            slots[i] = session.slot();
+            obtainedAt[i] = session.obtainedAtMillis();
+            sources[i] = Address.host(addresses[i], homes[i]);
+            if (sources[i] == self) {
+                close(i, outcomes, base, Outcome.ALREADY_LOCAL);
+                continue;
             }
-            migrated++;
-            bytesMoved += length;
-            return Outcome.MIGRATED;
+            long units = Address.sizeUnits(addresses[i]);
+            if (self != homes[i] && units > Address.MAX_MIGRATED_UNITS) {
+                close(i, outcomes, base, Outcome.TOO_LARGE);
+                continue;
+            }
+            newOffsets[i] = store.values().allocate(units);
+            long offset = newOffsets[i] << 3;
+            ops[i] = batch.read(sources[i], Region.VALUES, Address.byteOffset(addresses[i]), values.chunkFor(offset),
+                values.indexInChunk(offset), (int) (units << 3));
         }
-        throw new IllegalStateException("MIGRATE of key " + key + " lost its CAS " + MAX_ATTEMPTS + " times in a row");
+        batch.awaitAll();
+    }
+
+    /** Stage 2: check each copy, then CAS every home's address word (locally when this is the home). */
+    private void casAddresses(long[] keys, int base, int count) {
+        batch.clear();
+        ChunkedRegion values = store.values().region();
+        for (int i = 0; i < count; i++) {
+            if (newOffsets[i] < 0) {
+                continue;
+            }
+            long key = keys[base + i];
+            long offset = newOffsets[i] << 3;
+            if (!ValueRecord.isValid(values.chunkFor(offset), values.indexInChunk(offset), addresses[i], key)
+                || !store.config().leases().reclaimHolds(obtainedAt[i])) {
+                lost(i, key);
+                continue;
+            }
+            desired[i] = Address.of(self, homes[i], Address.sizeUnits(addresses[i]), newOffsets[i]);
+            store.fence().enter(key);
+            fenced[i] = true;
+            if (homes[i] == self) {
+                ops[i] = store.keys().compareAndSetAddress(slots[i], addresses[i], desired[i]) ? -2 : -3;
+            } else {
+                ops[i] = batch.compareAndSwap(homes[i], Region.KEYS, slots[i], addresses[i], desired[i]);
+            }
+        }
+        batch.awaitAll();
+    }
+
+    /** Stage 3: unsignalled invalidation WRITE plus reclaim-ring CAS per won key; returns keys still open. */
+    private int invalidateAndReclaim(long[] keys, int base, int count, Outcome[] outcomes) {
+        int remaining = 0;
+        for (int i = 0; i < count; i++) {
+            won[i] = fenced[i] && (ops[i] == -2 || (ops[i] >= 0 && batch.casResult(ops[i]) == addresses[i]));
+            if (won[i]) {
+                newOffsets[i] = -1; // published: the record now belongs to the key, never free it here
+            } else if (fenced[i]) {
+                store.fence().exit(keys[base + i]);
+                fenced[i] = false;
+                lost(i, keys[base + i]);
+            }
+        }
+        batch.clear();
+        for (int i = 0; i < count; i++) {
+            if (!won[i]) {
+                continue;
+            }
+            long oldOffset = Address.byteOffset(addresses[i]);
+            batch.write(sources[i], Region.VALUES, oldOffset, ZERO_WORD, 0, 8, false);
+            ringSlots[i] = store.reclaimRings().claim(sources[i]);
+            ops[i] = batch.compareAndSwap(sources[i], Region.RECLAIM, ringSlots[i], 0, addresses[i]);
+        }
+        batch.awaitAll();
+        long now = Leases.nowMillis();
+        for (int i = 0; i < count; i++) {
+            if (won[i]) {
+                long key = keys[base + i];
+                if (batch.casResult(ops[i]) != 0) {
+                    store.reclaimRings().postAt(sources[i], ringSlots[i], addresses[i]);
+                }
+                store.fence().exit(key);
+                fenced[i] = false;
+                if (homes[i] != self) {
+                    store.cache().insert(key, desired[i], slots[i], now);
+                }
+                migrated++;
+                bytesMoved += Address.byteSize(addresses[i]);
+                close(i, outcomes, base, Outcome.MIGRATED);
+            } else if (open[i]) {
+                remaining++;
+            }
+        }
+        return remaining;
+    }
+
+    private void lost(int i, long key) {
+        store.values().free(newOffsets[i], Address.sizeUnits(addresses[i]));
+        newOffsets[i] = -1;
+        session.dropCached(key, addresses[i]);
+        conflicts++;
+    }
+
+    private void close(int i, Outcome[] outcomes, int base, Outcome outcome) {
+        open[i] = false;
+        outcomes[base + i] = outcome;
+    }
+
+    /** After a failure mid-round: leave no fence entered and no unpublished allocation behind. */
+    private void releaseUnfinished(long[] keys, int base, int count) {
+        for (int i = 0; i < count; i++) {
+            if (fenced[i]) {
+                store.fence().exit(keys[base + i]);
+                fenced[i] = false;
+            }
+            if (newOffsets[i] >= 0 && open[i]) {
+                store.values().free(newOffsets[i], Address.sizeUnits(addresses[i]));
+                newOffsets[i] = -1;
+            }
+        }
     }
 }

@@ -26,6 +26,11 @@ public record Leases(long cacheMillis, long reclaimMillis) {
         }
     }
 
+    /** Whether an address read at {@code obtainedAtMillis} still names memory that cannot have been reused. */
+    public boolean reclaimHolds(long obtainedAtMillis) {
+        return nowMillis() - obtainedAtMillis < reclaimMillis;
+    }
+
     /** Monotonic milliseconds; leases are durations, so only the rate of this clock matters across machines. */
     public static long nowMillis() {
         return System.nanoTime() / 1_000_000L;

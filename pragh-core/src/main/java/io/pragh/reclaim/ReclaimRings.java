@@ -56,8 +56,20 @@ public final class ReclaimRings {
 
     /** Hands an invalidated record on {@code host} to that machine's GC thread. */
     public void post(int host, long address) {
+        postAt(host, claim(host), address);
+    }
+
+    /**
+     * Claims the next slot of this machine's ring on {@code host}; the caller fills it with a CAS from 0, possibly in
+     * a batch, and falls back to {@link #postAt} when that CAS finds the slot still occupied.
+     */
+    public long claim(int host) {
         long index = cursors[host].getAndIncrement() % slots;
-        long offset = ringOffset(self, slots) + index * 8;
+        return ringOffset(self, slots) + index * 8;
+    }
+
+    /** Fills a claimed slot, waiting for the host's GC to empty it if the ring is full. */
+    public void postAt(int host, long offset, long address) {
         long deadline = 0;
         while (true) {
             long seen = host == self

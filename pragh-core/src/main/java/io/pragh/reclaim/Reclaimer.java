@@ -2,45 +2,41 @@ package io.pragh.reclaim;
 
 import io.pragh.address.Address;
 import io.pragh.memory.ChunkedRegion;
+import io.pragh.runtime.DutyThread;
 import io.pragh.values.ValueRegion;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The GC thread of one machine: drains the reclaim rings in its RECLAIM region, and frees each record once the
  * reclaim lease has passed since it was taken from a ring. Entries are taken in order, so the pending queue is
  * ordered by time and freeing only ever looks at its head.
  */
-public final class Reclaimer implements Runnable, AutoCloseable {
+public final class Reclaimer extends DutyThread {
     private final ChunkedRegion rings;
     private final int machines;
     private final int slots;
     private final ValueRegion values;
     private final long leaseNanos;
-    private final long pollNanos;
     private final long[] readCursors;
     private long[] pendingAddress = new long[1024];
     private long[] pendingSince = new long[1024];
     private int head;
     private int tail;
-    private volatile boolean running = true;
     private volatile long freed;
-    private final Thread thread;
 
     public Reclaimer(int machine, ChunkedRegion rings, int machines, int slots, ValueRegion values, Leases leases) {
+        super("m" + machine + "-gc", pollNanosFor(leases));
         this.rings = rings;
         this.machines = machines;
         this.slots = slots;
         this.values = values;
         this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leases.reclaimMillis());
-        this.pollNanos = Math.max(100_000L, Math.min(10_000_000L, leaseNanos / 20));
         this.readCursors = new long[machines];
-        this.thread = new Thread(this, "pragh-m" + machine + "-gc");
-        this.thread.setDaemon(true);
     }
 
-    public void start() {
-        thread.start();
+    /** Poll often enough that a record waits little beyond its lease, rarely enough to cost nothing. */
+    private static long pollNanosFor(Leases leases) {
+        return Math.max(100_000L, Math.min(10_000_000L, TimeUnit.MILLISECONDS.toNanos(leases.reclaimMillis()) / 20));
     }
 
     /** Records freed so far. */
@@ -54,11 +50,10 @@ public final class Reclaimer implements Runnable, AutoCloseable {
     }
 
     @Override
-    public void run() {
-        while (running) {
-            drainOnce(System.nanoTime());
-            LockSupport.parkNanos(pollNanos);
-        }
+    protected int doWork() {
+        drainOnce(System.nanoTime());
+        // Always park: records become free by the passing of time, not by new work arriving.
+        return 0;
     }
 
     /** One pass: take new ring entries, free the expired ones. Public so tests can drive time. */
@@ -108,16 +103,5 @@ public final class Reclaimer implements Runnable, AutoCloseable {
         }
         pendingAddress[tail] = address;
         pendingSince[tail++] = since;
-    }
-
-    @Override
-    public void close() {
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -2,6 +2,7 @@
  * Passive invalidation and lease-based reclamation: the leases, the per-peer reclaim rings written one-sidedly, the
  * GC thread that frees records after the reclaim lease, and the fence that orders a migration's invalidation before
  * later updates are acknowledged. Depends on {@code io.pragh.fabric}, {@code io.pragh.values},
- * {@code io.pragh.address}, {@code io.pragh.keys} (hashing) and {@code io.pragh.memory}.
+ * {@code io.pragh.address}, {@code io.pragh.keys} (hashing), {@code io.pragh.runtime} and
+ * {@code io.pragh.memory}.
  */
 package io.pragh.reclaim;

@@ -1,2 +1,5 @@
-/** Threads of a machine's work plane: worker pools with optional core pinning. Depends on Agrona and OpenHFT affinity. */
+/**
+ * Threads of a machine's work plane: duty threads with one loop each, and worker pools with optional core pinning.
+ * Depends on Agrona and OpenHFT affinity.
+ */
 package io.pragh.runtime;

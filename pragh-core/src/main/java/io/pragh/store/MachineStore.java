@@ -14,7 +14,9 @@ import io.pragh.memory.ChunkedRegion;
 import io.pragh.reclaim.InvalidationFence;
 import io.pragh.reclaim.ReclaimRings;
 import io.pragh.reclaim.Reclaimer;
+import io.pragh.values.ValueRecord;
 import io.pragh.values.ValueRegion;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,6 +37,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class MachineStore implements AutoCloseable {
+    private static final UnsafeBuffer ZERO_WORD = new UnsafeBuffer(new byte[8]);
+
     private final int id;
     private final int machineCount;
     private final StoreConfig config;
@@ -51,6 +55,11 @@ public final class MachineStore implements AutoCloseable {
     private final AtomicReferenceArray<MessageHandler> extensions = new AtomicReferenceArray<>(256);
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final AtomicLong malformedMessages = new AtomicLong();
+    private final AtomicLong incarnations = new AtomicLong();
+    /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
+    private volatile AccessObserver accessObserver;
+    /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
+    private volatile UpdateLog updateLog;
     private Endpoint endpoint;
     private ReclaimRings reclaimRings;
     private Reclaimer reclaimer;
@@ -154,6 +163,50 @@ public final class MachineStore implements AutoCloseable {
         return reclaimer;
     }
 
+    /**
+     * Makes this machine durable: every update of a key homed here is appended to {@code log} and acknowledged only
+     * once the log says it is durable. Every machine of a cluster must be configured alike.
+     */
+    public void setUpdateLog(UpdateLog log) {
+        this.updateLog = log;
+    }
+
+    /** Acknowledges an update the {@link UpdateLog} made durable. */
+    public void acknowledge(int origin, long request) {
+        complete(origin, request, null);
+    }
+
+    /** Fails an update with a reason its origin will see (e.g. the log could not write it). */
+    public void refuse(int origin, long request, String reason) {
+        complete(origin, request, reason);
+    }
+
+    /**
+     * An update took effect here with {@code version}: acknowledge it, after making it durable at the key's home when
+     * this cluster is durable.
+     */
+    void applied(int home, int origin, long request, long key, long version, int mutatorId, DirectBuffer arg,
+                 int argOff, int argLen) {
+        UpdateLog log = updateLog;
+        if (log == null) {
+            complete(origin, request, null);
+        } else if (home == id) {
+            log.append(key, version, mutatorId, arg, argOff, argLen, origin, request);
+        } else {
+            UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen);
+            endpoint.send(home, msg, 0, msg.capacity());
+        }
+    }
+
+    /** Installs (or, with null, removes) the observer of this machine's GETs. */
+    public void setAccessObserver(AccessObserver observer) {
+        this.accessObserver = observer;
+    }
+
+    AccessObserver accessObserver() {
+        return accessObserver;
+    }
+
     /** Messages dropped because they were malformed (each one also logged). */
     public long malformedMessages() {
         return malformedMessages.get();
@@ -192,6 +245,85 @@ public final class MachineStore implements AutoCloseable {
             done.completeExceptionally(e);
         }
         return done;
+    }
+
+    /**
+     * Installs a value as a record local to this machine, bypassing the update protocol: for bulk loading, snapshot
+     * recovery and the shard baseline's moves. The caller guarantees that this machine is (or is about to become)
+     * the key's home and that nobody updates the key meanwhile.
+     *
+     * @throws IllegalStateException when the key already has a value here
+     */
+    public void load(long key, long version, DirectBuffer value, int offset, int length) {
+        ValueMutator set = mutators.get(Mutators.SET);
+        long units = ValueRecord.unitsFor(length);
+        long offsetUnits = values.allocate(units);
+        observeVersion(version);
+        writeRecord(key, version, offsetUnits, units, length, set, value, 0, -1, value, offset, length);
+        long slot = keys.findOrInsert(key);
+        if (!keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
+            values.free(offsetUnits, units);
+            throw new IllegalStateException("key " + key + " already has a value on machine " + id);
+        }
+    }
+
+    /**
+     * Removes a key homed here together with its value, wherever the value lives: the address word is cleared by
+     * CAS, the record invalidated and handed to its host's GC, and the slot pruned. For the shard baseline's moves
+     * and for recovery; ordinary deletes go through {@link #update} with {@link Mutators#DELETE}.
+     *
+     * @return whether the key had a value
+     */
+    public boolean unload(long key) {
+        long slot = keys.find(key);
+        while (slot >= 0) {
+            long address = keys.address(slot);
+            if (address == Address.NONE) {
+                break;
+            }
+            if (keys.compareAndSetAddress(slot, address, Address.NONE)) {
+                int host = Address.host(address, id);
+                if (host == id) {
+                    values.region().putLongVolatile(Address.byteOffset(address), 0);
+                } else {
+                    endpoint.write(host, io.pragh.fabric.Region.VALUES, Address.byteOffset(address), ZERO_WORD, 0, 8);
+                }
+                reclaimRings.post(host, address);
+                keys.prune(key);
+                return true;
+            }
+        }
+        keys.prune(key);
+        return false;
+    }
+
+    /** The first version of a key inserted now at this home: a fresh incarnation. */
+    long nextFirstVersion() {
+        return ValueRecord.firstVersion(incarnations.incrementAndGet());
+    }
+
+    /** Keeps new incarnations above every version this machine has seen (after loading or recovery). */
+    void observeVersion(long version) {
+        long incarnation = ValueRecord.incarnationOf(version);
+        incarnations.accumulateAndGet(incarnation, Math::max);
+    }
+
+    /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated offset. */
+    void writeRecord(long key, long version, long offsetUnits, long units, int length, ValueMutator mutator,
+                     DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff, int argLen) {
+        long offset = offsetUnits << 3;
+        ChunkedRegion region = values.region();
+        UnsafeBuffer chunk = region.chunkFor(offset);
+        int index = region.indexInChunk(offset);
+        chunk.putLong(index + ValueRecord.KEY_OFFSET, key);
+        chunk.putLong(index + ValueRecord.VERSION_OFFSET, version);
+        if (length > 0) {
+            mutator.write(cur, curOff, curLen, arg, argOff, argLen, chunk, index + ValueRecord.HEADER_BYTES);
+        }
+        chunk.putLong(index, ValueRecord.headerWord(length, units));
+        // The record must be complete before any peer can find it through the address a CAS then publishes,
+        // including peers that read it one-sidedly through a NIC or an I/O thread rather than this CPU.
+        VarHandle.releaseFence();
     }
 
     /** Fails a still-pending request, e.g. when its caller gave up waiting. */
@@ -251,6 +383,7 @@ public final class MachineStore implements AutoCloseable {
         switch (type) {
             case StoreMessages.UPDATE -> onUpdate(from, msg, off, len);
             case StoreMessages.ACK -> onAck(from, msg, off, len);
+            case StoreMessages.LOG -> onLog(from, msg, off, len);
             case StoreMessages.PRUNE -> {
                 if (len != StoreMessages.PRUNE_LENGTH) {
                     malformed(from, "PRUNE of " + len + " bytes (expected " + StoreMessages.PRUNE_LENGTH + ")");
@@ -279,6 +412,24 @@ public final class MachineStore implements AutoCloseable {
             msg.getLong(off + StoreMessages.UPDATE_REQUEST), msg.getLong(off + StoreMessages.UPDATE_KEY),
             msg.getInt(off + StoreMessages.UPDATE_MUTATOR), msg, off + StoreMessages.UPDATE_ARG,
             msg.getInt(off + StoreMessages.UPDATE_ARG_LENGTH), msg.getInt(off + StoreMessages.UPDATE_HOPS));
+    }
+
+    private void onLog(int from, DirectBuffer msg, int off, int len) {
+        String problem = StoreMessages.checkLog(msg, off, len, machineCount);
+        if (problem != null) {
+            malformed(from, problem);
+            return;
+        }
+        int origin = msg.getInt(off + StoreMessages.LOG_ORIGIN);
+        long request = msg.getLong(off + StoreMessages.LOG_REQUEST);
+        UpdateLog log = updateLog;
+        if (log == null) {
+            complete(origin, request, "machine " + id + " received an update to log but has no log configured");
+            return;
+        }
+        log.append(msg.getLong(off + StoreMessages.LOG_KEY), msg.getLong(off + StoreMessages.LOG_VERSION),
+            msg.getInt(off + StoreMessages.LOG_MUTATOR), msg, off + StoreMessages.LOG_ARG,
+            msg.getInt(off + StoreMessages.LOG_ARG_LENGTH), origin, request);
     }
 
     private void onAck(int from, DirectBuffer msg, int off, int len) {

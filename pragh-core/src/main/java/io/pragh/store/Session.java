@@ -30,6 +30,14 @@ public final class Session {
     private final LocationCache.Hit hit = new LocationCache.Hit();
     private final ValueView view = new ValueView();
 
+    private BatchGet batchGet;
+
+    /** Receives the values of {@link #getAll}; the view is valid only during the call, null when absent. */
+    @FunctionalInterface
+    public interface ValueVisitor {
+        void visit(int index, long key, ValueView value);
+    }
+
     /** Results of the last {@link #lookup}. */
     int home;
     long address;
@@ -114,6 +122,21 @@ public final class Session {
         return slot;
     }
 
+    /**
+     * Whether the address of the last lookup is still within its reclaim lease, i.e. the record it names cannot have
+     * been freed and reused. Checked after copying a value and before any CAS that expects that address, so that a
+     * thread stalled past the lease can never act on reused memory (which could even hold the same key again at the
+     * same address: an ABA the CAS alone would not see).
+     */
+    public boolean leaseHolds() {
+        return machine.config().leases().reclaimHolds(obtainedAtMillis);
+    }
+
+    /** When the address of the last lookup was read from its key region (the start of its leases). */
+    public long obtainedAtMillis() {
+        return obtainedAtMillis;
+    }
+
     /** Forgets a cached address found stale; a refresh by another thread is kept. */
     public void dropCached(long key, long staleAddress) {
         if (home != machine.id()) {
@@ -146,14 +169,30 @@ public final class Session {
                     throw e;
                 }
             }
-            if (ValueRecord.isValid(record, 0, address, key)
-                && Leases.nowMillis() - obtainedAtMillis < machine.config().leases().reclaimMillis()) {
-                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)));
+            if (ValueRecord.isValid(record, 0, address, key) && leaseHolds()) {
+                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)),
+                    record.getLong(ValueRecord.VERSION_OFFSET));
+                AccessObserver observer = machine.accessObserver();
+                if (observer != null) {
+                    observer.onAccess(key, home, host);
+                }
                 return view;
             }
             dropCached(key, address);
         }
         throw new PraghException("GET of key " + key + " found a stale address " + MAX_ATTEMPTS + " times in a row");
+    }
+
+    /**
+     * GETs {@code keys[from..from+count)} together: remote lookups in one batch, remote value reads in another, so a
+     * traversal hop costs two round trips however many neighbours it reads. Visits every key once, in no promised
+     * order, with its value or null.
+     */
+    public void getAll(long[] keys, int from, int count, ValueVisitor visitor) {
+        if (batchGet == null) {
+            batchGet = new BatchGet(machine, this);
+        }
+        batchGet.getAll(keys, from, count, visitor);
     }
 
     private void ensureRecordCapacity(int length) {

@@ -13,12 +13,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  *  UPDATE: type | pad 3 | origin: int | request: long | key: long | mutator: int | hops: int | argLen: int | arg
  *  ACK:    type | pad 3 | status: int | request: long | messageLen: int | message (UTF-8)
  *  PRUNE:  type | pad 7 | key: long
+ *  LOG:    type | pad 3 | origin: int | request: long | key: long | version: long | mutator: int | argLen: int | arg
  * </pre>
+ * LOG carries an update applied on a value's host to the key's home, whose log makes it durable and then
+ * acknowledges the origin.
  */
 public final class StoreMessages {
     public static final byte UPDATE = 1;
     public static final byte ACK = 2;
     public static final byte PRUNE = 3;
+    public static final byte LOG = 4;
     public static final int FIRST_EXTENSION_TYPE = 16;
 
     static final int UPDATE_ORIGIN = 4;
@@ -33,6 +37,14 @@ public final class StoreMessages {
     static final int ACK_REQUEST = 8;
     static final int ACK_MESSAGE_LENGTH = 16;
     static final int ACK_MESSAGE = 20;
+
+    static final int LOG_ORIGIN = 4;
+    static final int LOG_REQUEST = 8;
+    static final int LOG_KEY = 16;
+    static final int LOG_VERSION = 24;
+    static final int LOG_MUTATOR = 32;
+    static final int LOG_ARG_LENGTH = 36;
+    static final int LOG_ARG = 40;
 
     static final int PRUNE_KEY = 8;
     static final int PRUNE_LENGTH = 16;
@@ -67,6 +79,22 @@ public final class StoreMessages {
         return b;
     }
 
+    static UnsafeBuffer log(int origin, long request, long key, long version, int mutator, DirectBuffer arg,
+                            int argOff, int argLen) {
+        UnsafeBuffer b = new UnsafeBuffer(new byte[LOG_ARG + argLen]);
+        b.putByte(0, LOG);
+        b.putInt(LOG_ORIGIN, origin);
+        b.putLong(LOG_REQUEST, request);
+        b.putLong(LOG_KEY, key);
+        b.putLong(LOG_VERSION, version);
+        b.putInt(LOG_MUTATOR, mutator);
+        b.putInt(LOG_ARG_LENGTH, argLen);
+        if (argLen > 0) {
+            b.putBytes(LOG_ARG, arg, argOff, argLen);
+        }
+        return b;
+    }
+
     static UnsafeBuffer prune(long key) {
         UnsafeBuffer b = new UnsafeBuffer(new byte[PRUNE_LENGTH]);
         b.putByte(0, PRUNE);
@@ -76,16 +104,26 @@ public final class StoreMessages {
 
     /** Checks a received UPDATE's lengths before anything reads it; returns why it is malformed, or null. */
     static String checkUpdate(DirectBuffer msg, int off, int len, int machines) {
-        if (len < UPDATE_ARG) {
-            return "UPDATE of " + len + " bytes is shorter than its " + UPDATE_ARG + "-byte header";
+        return checkCarrier("UPDATE", msg, off, len, UPDATE_ARG, UPDATE_ARG_LENGTH, UPDATE_ORIGIN, machines);
+    }
+
+    static String checkLog(DirectBuffer msg, int off, int len, int machines) {
+        return checkCarrier("LOG", msg, off, len, LOG_ARG, LOG_ARG_LENGTH, LOG_ORIGIN, machines);
+    }
+
+    /** UPDATE and LOG both carry an origin and a length-prefixed argument after a fixed header. */
+    private static String checkCarrier(String type, DirectBuffer msg, int off, int len, int header, int argLengthAt,
+                                       int originAt, int machines) {
+        if (len < header) {
+            return type + " of " + len + " bytes is shorter than its " + header + "-byte header";
         }
-        int argLen = msg.getInt(off + UPDATE_ARG_LENGTH);
-        if (argLen < 0 || argLen != len - UPDATE_ARG) {
-            return "UPDATE declares a " + argLen + "-byte argument but carries " + (len - UPDATE_ARG);
+        int argLen = msg.getInt(off + argLengthAt);
+        if (argLen < 0 || argLen != len - header) {
+            return type + " declares a " + argLen + "-byte argument but carries " + (len - header);
         }
-        int origin = msg.getInt(off + UPDATE_ORIGIN);
+        int origin = msg.getInt(off + originAt);
         if (origin < 0 || origin >= machines) {
-            return "UPDATE names origin machine " + origin + " outside 0.." + (machines - 1);
+            return type + " names origin machine " + origin + " outside 0.." + (machines - 1);
         }
         return null;
     }

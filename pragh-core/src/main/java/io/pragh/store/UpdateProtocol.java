@@ -8,7 +8,6 @@ import io.pragh.keys.KeyRegion;
 import io.pragh.memory.ChunkedRegion;
 import io.pragh.reclaim.Leases;
 import io.pragh.values.ValueRecord;
-import java.lang.invoke.VarHandle;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -45,17 +44,23 @@ final class UpdateProtocol {
     void apply(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg, int argOff, int argLen,
                int hops) {
         try {
-            if (applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops)) {
+            long version = applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
+            if (version == NOTHING_CHANGED) {
                 machine.complete(origin, request, null);
+            } else if (version != FORWARDED) {
+                machine.applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen);
             }
         } catch (RuntimeException e) {
             machine.complete(origin, request, e.getMessage() == null ? e.toString() : e.getMessage());
         }
     }
 
-    /** @return true when the update took effect here, false when it was forwarded */
-    private boolean applyOrForward(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg,
-                                   int argOff, int argLen, int hops) {
+    private static final long FORWARDED = -1;
+    private static final long NOTHING_CHANGED = -2;
+
+    /** @return the version the update produced here, {@link #FORWARDED}, or {@link #NOTHING_CHANGED} */
+    private long applyOrForward(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg,
+                                int argOff, int argLen, int hops) {
         ValueMutator mutator = machine.mutators().get(mutatorId);
         int self = machine.id();
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -64,10 +69,11 @@ final class UpdateProtocol {
             if (!present) {
                 if (home != self) {
                     forward(home, origin, request, key, mutatorId, arg, argOff, argLen, hops);
-                    return false;
+                    return FORWARDED;
                 }
-                if (insertAtHome(key, mutator, arg, argOff, argLen)) {
-                    return true;
+                long version = insertAtHome(key, mutator, arg, argOff, argLen);
+                if (version != FORWARDED) {
+                    return version;
                 }
                 continue;
             }
@@ -75,37 +81,48 @@ final class UpdateProtocol {
             int host = Address.host(address, home);
             if (host != self) {
                 forward(host, origin, request, key, mutatorId, arg, argOff, argLen, hops);
-                return false;
+                return FORWARDED;
             }
-            if (replaceHere(s, key, home, address, mutator, arg, argOff, argLen)) {
-                return true;
+            long version = replaceHere(s, key, home, address, mutator, arg, argOff, argLen);
+            if (version != FORWARDED) {
+                return version;
             }
         }
         throw new PraghException("update of key " + key + " lost its CAS " + MAX_ATTEMPTS + " times in a row");
     }
 
-    /** The key has no value and this is its home: write the first value and claim (or reuse) its slot. */
-    private boolean insertAtHome(long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
+    /**
+     * The key has no value and this is its home: write the first value and claim (or reuse) its slot.
+     *
+     * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, or {@link #FORWARDED} (reused
+     *     here to mean "lost a race, retry")
+     */
+    private long insertAtHome(long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
         int length = mutator.newLength(EMPTY, 0, -1, arg, argOff, argLen);
         if (length == ValueMutator.DELETE) {
-            return true;
+            return NOTHING_CHANGED;
         }
         checkValueLength(key, length);
         long units = ValueRecord.unitsFor(length);
         long offsetUnits = machine.values().allocate(units);
-        writeRecord(key, offsetUnits, units, length, mutator, EMPTY, 0, -1, arg, argOff, argLen);
+        long version = machine.nextFirstVersion();
+        machine.writeRecord(key, version, offsetUnits, units, length, mutator, EMPTY, 0, -1, arg, argOff, argLen);
         KeyRegion keys = machine.keys();
         long slot = keys.findOrInsert(key);
         if (keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
             machine.stats().local(KeyRegion.SLOT_BYTES);
-            return true;
+            return version;
         }
         machine.values().free(offsetUnits, units);
-        return false;
+        return FORWARDED;
     }
 
-    /** The value lives here: replace it by CAS on the home's address word. */
-    private boolean replaceHere(Session s, long key, int home, long address, ValueMutator mutator, DirectBuffer arg,
+    /**
+     * The value lives here: replace it by CAS on the home's address word.
+     *
+     * @return the new version (a delete's too), or {@link #FORWARDED} (here: lost a race, retry)
+     */
+    private long replaceHere(Session s, long key, int home, long address, ValueMutator mutator, DirectBuffer arg,
                                 int argOff, int argLen) {
         int self = machine.id();
         ChunkedRegion values = machine.values().region();
@@ -115,9 +132,10 @@ final class UpdateProtocol {
         long header = chunk.getLongVolatile(index);
         if (ValueRecord.unitsOf(header) != Address.sizeUnits(address) || chunk.getLong(index + 8) != key) {
             s.dropCached(key, address);
-            return false;
+            return FORWARDED;
         }
         int curLen = ValueRecord.payloadLengthOf(header);
+        long version = chunk.getLong(index + ValueRecord.VERSION_OFFSET) + 1;
         int curOff = index + ValueRecord.HEADER_BYTES;
         machine.stats().local(curLen + ValueRecord.HEADER_BYTES);
         int length = mutator.newLength(chunk, curOff, curLen, arg, argOff, argLen);
@@ -135,18 +153,19 @@ final class UpdateProtocol {
                     + self + ", not its home " + home);
             }
             offsetUnits = machine.values().allocate(units);
-            writeRecord(key, offsetUnits, units, length, mutator, chunk, curOff, curLen, arg, argOff, argLen);
+            machine.writeRecord(key, version, offsetUnits, units, length, mutator, chunk, curOff, curLen, arg, argOff,
+                argLen);
             desired = Address.of(self, home, units, offsetUnits);
         }
-        boolean won = home == self
+        boolean won = s.leaseHolds() && (home == self
             ? machine.keys().compareAndSetAddress(s.slot, address, desired)
-            : machine.endpoint().compareAndSwap(home, Region.KEYS, s.slot, address, desired) == address;
+            : machine.endpoint().compareAndSwap(home, Region.KEYS, s.slot, address, desired) == address);
         if (!won) {
             if (offsetUnits >= 0) {
                 machine.values().free(offsetUnits, units);
             }
             s.dropCached(key, address);
-            return false;
+            return FORWARDED;
         }
         // Passive invalidation (Fig. 9 line 11) and reclaim (line 12): the old record is ours, so both are local.
         values.putLongVolatile(oldOffset, 0);
@@ -162,23 +181,7 @@ final class UpdateProtocol {
         } else if (desired == Address.NONE) {
             machine.keys().prune(key);
         }
-        return true;
-    }
-
-    private void writeRecord(long key, long offsetUnits, long units, int length, ValueMutator mutator,
-                             DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff, int argLen) {
-        ChunkedRegion values = machine.values().region();
-        long offset = offsetUnits << 3;
-        UnsafeBuffer chunk = values.chunkFor(offset);
-        int index = values.indexInChunk(offset);
-        chunk.putLong(index + ValueRecord.KEY_OFFSET, key);
-        if (length > 0) {
-            mutator.write(cur, curOff, curLen, arg, argOff, argLen, chunk, index + ValueRecord.HEADER_BYTES);
-        }
-        chunk.putLong(index, ValueRecord.headerWord(length, units));
-        // The record must be complete before any peer can find it through the address the CAS publishes,
-        // including peers that read it one-sidedly through a NIC or an I/O thread rather than this CPU.
-        VarHandle.releaseFence();
+        return version;
     }
 
     private void checkValueLength(long key, int length) {

@@ -15,11 +15,18 @@ public final class ValueView {
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
     private int offset;
     private int length;
+    private long version;
 
-    void wrap(DirectBuffer source, int offset, int length) {
+    void wrap(DirectBuffer source, int offset, int length, long version) {
         buffer.wrap(source);
         this.offset = offset;
         this.length = length;
+        this.version = version;
+    }
+
+    /** The value's version: orders the updates of one key (see {@code ValueRecord}). */
+    public long version() {
+        return version;
     }
 
     public DirectBuffer buffer() {

@@ -9,15 +9,20 @@ import org.agrona.DirectBuffer;
  * <pre>
  *  word 0: | payload length: 32 bits | record size in 8-byte units: 32 bits |   zeroed on invalidation
  *  word 1: owning key
+ *  word 2: version: | incarnation: 32 bits | updates since: 32 bits |
  *  payload, padded to 8 bytes
  * </pre>
  * A reader that fetched a record through an address checks that word 0's size equals the address's size and that
  * word 1 is the key it asked for; anything else means the address was stale (the record was invalidated, or the
- * slot it came from was reused) and the reader retries. Static methods over any buffer: no object per record.
+ * slot it came from was reused) and the reader retries. The version orders one key's updates for the durable log:
+ * every update sets it to the old version + 1 on whichever machine hosts the value, and an insert starts a new
+ * incarnation from its home's counter, so versions grow across deletes too. Static methods over any buffer: no
+ * object per record.
  */
 public final class ValueRecord {
-    public static final int HEADER_BYTES = 16;
+    public static final int HEADER_BYTES = 24;
     public static final int KEY_OFFSET = 8;
+    public static final int VERSION_OFFSET = 16;
 
     private ValueRecord() {
     }
@@ -45,6 +50,15 @@ public final class ValueRecord {
 
     public static int payloadLengthOf(long headerWord) {
         return (int) (headerWord >>> 32);
+    }
+
+    /** First version of a key's incarnation number {@code incarnation}. */
+    public static long firstVersion(long incarnation) {
+        return incarnation << 32;
+    }
+
+    public static long incarnationOf(long version) {
+        return version >>> 32;
     }
 
     /** Whether a copied record is the live value of {@code key} at {@code address}. */

@@ -119,6 +119,21 @@ class EmbeddedClusterTest {
     }
 
     @Test
+    void versionsCountUpdatesAcrossHostsAndGrowAcrossDeletes() {
+        long key = keyHomedAt(1, 1);
+        Machine reader = cluster.machine(0);
+        reader.put(key, bytes("a"));
+        long first = reader.session().get(key).version();
+        reader.put(key, bytes("b"));
+        cluster.machine(2).migrate(key);
+        reader.put(key, bytes("c"));
+        assertEquals(first + 2, reader.session().get(key).version(), "two updates, one of them on the new host");
+        reader.delete(key);
+        reader.put(key, bytes("d"));
+        assertTrue(reader.session().get(key).version() > first + 2, "a re-inserted key starts a newer incarnation");
+    }
+
+    @Test
     void concurrentEdgeInsertsToOneVertexLoseNoEdge() throws Exception {
         long src = 7;
         long key = KeyLayout.key(src, 0, KeyLayout.OUT);
@@ -175,6 +190,34 @@ class EmbeddedClusterTest {
         } finally {
             small.close();
         }
+    }
+
+    @Test
+    void malformedMessagesAreDroppedAndCountedAndLoseNothing() throws Exception {
+        long key = keyHomedAt(1, 1);
+        cluster.machine(0).put(key, bytes("intact"));
+        io.pragh.fabric.Endpoint attacker = cluster.machine(0).store().endpoint();
+        org.agrona.concurrent.UnsafeBuffer b = new org.agrona.concurrent.UnsafeBuffer(new byte[64]);
+        b.putByte(0, io.pragh.store.StoreMessages.UPDATE);
+        attacker.send(1, b, 0, 10);                     // shorter than the UPDATE header
+        b.putInt(32, 1000);
+        attacker.send(1, b, 0, 40);                     // argument length disagrees with the frame
+        b.putInt(32, 4);
+        b.putInt(4, 77);
+        attacker.send(1, b, 0, 40);                     // origin machine that does not exist
+        b.putByte(0, (byte) 200);
+        attacker.send(1, b, 0, 8);                      // unknown type
+        attacker.send(1, b, 0, 0);                      // empty
+        b.putByte(0, io.pragh.store.StoreMessages.ACK);
+        attacker.send(1, b, 0, 12);                     // short ACK
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (cluster.machine(1).store().malformedMessages() < 6 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(6, cluster.machine(1).store().malformedMessages());
+        assertArrayEquals(bytes("intact"), cluster.machine(2).get(key));
+        cluster.machine(2).put(key, bytes("still writable"));
+        assertArrayEquals(bytes("still writable"), cluster.machine(1).get(key));
     }
 
     @Test

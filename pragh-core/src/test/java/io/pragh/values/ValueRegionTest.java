@@ -82,14 +82,14 @@ class ValueRegionTest {
     void headerCheckRejectsInvalidatedAndForeignRecords() {
         UnsafeBuffer rec = new UnsafeBuffer(new byte[64]);
         long units = ValueRecord.unitsFor(20);
-        assertEquals(5, units);
+        assertEquals(6, units, "24-byte header plus 20 bytes, padded to 8");
         long address = Address.local(units, 8);
         rec.putLong(0, ValueRecord.headerWord(20, units));
         rec.putLong(8, 42);
         assertTrue(ValueRecord.isValid(rec, 0, address, 42));
         assertEquals(20, ValueRecord.payloadLengthOf(rec.getLong(0)));
         assertFalse(ValueRecord.isValid(rec, 0, address, 43), "another key's record");
-        assertFalse(ValueRecord.isValid(rec, 0, Address.local(6, 8), 42), "a different size");
+        assertFalse(ValueRecord.isValid(rec, 0, Address.local(7, 8), 42), "a different size");
         rec.putLong(0, 0);
         assertFalse(ValueRecord.isValid(rec, 0, address, 42), "invalidated");
         assertThrows(LimitExceededException.class, () -> ValueRecord.unitsFor(Address.MAX_LOCAL_BYTES));

@@ -8,6 +8,7 @@ import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
 import io.pragh.fabric.Region;
 import io.pragh.memory.ChunkedRegion;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -36,7 +37,8 @@ public final class InProcessFabric implements Fabric {
     private final int machineCount;
     private final long remoteLatencyNs;
     private final AtomicReferenceArray<InProcessEndpoint> endpoints;
-    private final boolean[] unreachable;
+    /** Volatile per-machine flags: read on every remote operation, so no lock. */
+    private final AtomicIntegerArray unreachable;
     private volatile boolean closed;
 
     public InProcessFabric(int machineCount, long remoteLatencyNs) {
@@ -47,7 +49,7 @@ public final class InProcessFabric implements Fabric {
         this.machineCount = machineCount;
         this.remoteLatencyNs = remoteLatencyNs;
         this.endpoints = new AtomicReferenceArray<>(machineCount);
-        this.unreachable = new boolean[machineCount];
+        this.unreachable = new AtomicIntegerArray(machineCount);
     }
 
     @Override
@@ -81,15 +83,11 @@ public final class InProcessFabric implements Fabric {
 
     /** Cuts (or restores) every path to a machine, as a network partition would; operations on it fail fast. */
     public void setReachable(int machine, boolean reachable) {
-        synchronized (unreachable) {
-            unreachable[machine] = !reachable;
-        }
+        unreachable.set(machine, reachable ? 0 : 1);
     }
 
     boolean reachable(int machine) {
-        synchronized (unreachable) {
-            return !unreachable[machine];
-        }
+        return unreachable.get(machine) == 0;
     }
 
     InProcessEndpoint peer(int from, int target) {

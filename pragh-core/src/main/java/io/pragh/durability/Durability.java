@@ -1,0 +1,107 @@
+package io.pragh.durability;
+
+import io.pragh.runtime.DutyThread;
+import io.pragh.store.MachineStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Durability of one machine: recovery from its data directory when it starts, then a write-ahead log of every
+ * update of the keys it is home to (acknowledged only once durable) and periodic snapshots that bound the log.
+ * Invariant: the durable record of every key lives at its home.
+ *
+ * <pre>{@code
+ * Durability d = Durability.open(Path.of("data/m0"), SyncPolicy.BATCH, 60_000, store); // recovers, then logs
+ * ...
+ * d.close();
+ * }</pre>
+ */
+public final class Durability implements AutoCloseable {
+    private final Path dir;
+    private final MachineStore store;
+    private final Recovery.Result recovered;
+    private final WriteAheadLog wal;
+    private final DutyThread snapshots;
+    private volatile long lastSnapshotKeys = -1;
+
+    private Durability(Path dir, SyncPolicy policy, long snapshotEveryMillis, MachineStore store) throws IOException {
+        this.dir = dir;
+        this.store = store;
+        this.recovered = Recovery.recover(dir, store);
+        this.wal = new WriteAheadLog(dir, policy, store);
+        store.setUpdateLog(wal);
+        wal.start();
+        if (snapshotEveryMillis > 0) {
+            long every = TimeUnit.MILLISECONDS.toNanos(snapshotEveryMillis);
+            snapshots = new DutyThread("m" + store.id() + "-snapshot", every) {
+                private long next = System.nanoTime() + every;
+
+                @Override
+                protected int doWork() {
+                    if (System.nanoTime() >= next) {
+                        next = System.nanoTime() + every;
+                        snapshotQuietly();
+                    }
+                    return 0;
+                }
+            };
+            snapshots.start();
+        } else {
+            snapshots = null;
+        }
+    }
+
+    /**
+     * Recovers {@code store} (empty, not yet serving) from {@code dir} and makes it durable from now on.
+     *
+     * @param snapshotEveryMillis interval of background snapshots; 0 for none
+     */
+    public static Durability open(Path dir, SyncPolicy policy, long snapshotEveryMillis, MachineStore store) {
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            return new Durability(dir, policy, snapshotEveryMillis, store);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open data directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Recovery.Result recovered() {
+        return recovered;
+    }
+
+    public WriteAheadLog log() {
+        return wal;
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    /** Writes a snapshot now and drops the log and snapshots it makes obsolete; returns the keys written. */
+    public synchronized long snapshot() throws IOException {
+        long position = wal.position();
+        long keys = Snapshot.write(dir, position, store);
+        Snapshot.deleteOlderThan(dir, position);
+        wal.truncateBefore(position);
+        lastSnapshotKeys = keys;
+        return keys;
+    }
+
+    private void snapshotQuietly() {
+        try {
+            snapshot();
+        } catch (IOException | RuntimeException e) {
+            System.err.println("pragh: snapshot of machine " + store.id() + " failed: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (snapshots != null) {
+            snapshots.close();
+        }
+        wal.close();
+    }
+}

@@ -1,0 +1,80 @@
+package io.pragh.durability;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Names and lists the files of a machine's data directory: log segments and snapshots, each named by position. */
+final class Segments {
+    private static final String WAL_PREFIX = "wal-";
+    private static final String WAL_SUFFIX = ".log";
+    private static final String SNAPSHOT_PREFIX = "snapshot-";
+    private static final String SNAPSHOT_SUFFIX = ".snap";
+
+    private Segments() {
+    }
+
+    static Path walFile(Path dir, long start) {
+        return dir.resolve(String.format("%s%020d%s", WAL_PREFIX, start, WAL_SUFFIX));
+    }
+
+    static Path snapshotFile(Path dir, long position) {
+        return dir.resolve(String.format("%s%020d%s", SNAPSHOT_PREFIX, position, SNAPSHOT_SUFFIX));
+    }
+
+    /** Start positions of the log segments, ascending. */
+    static List<Long> walStarts(Path dir) throws IOException {
+        return positions(dir, WAL_PREFIX, WAL_SUFFIX);
+    }
+
+    /** Positions of complete snapshots, ascending. */
+    static List<Long> snapshots(Path dir) throws IOException {
+        return positions(dir, SNAPSHOT_PREFIX, SNAPSHOT_SUFFIX);
+    }
+
+    /** Position just after the last byte of the log. */
+    static long endPosition(Path dir) throws IOException {
+        List<Long> starts = walStarts(dir);
+        if (starts.isEmpty()) {
+            List<Long> snaps = snapshots(dir);
+            return snaps.isEmpty() ? 0 : snaps.get(snaps.size() - 1);
+        }
+        long last = starts.get(starts.size() - 1);
+        return last + Files.size(walFile(dir, last));
+    }
+
+    static void deleteWalBefore(Path dir, long position, long keepFrom) throws IOException {
+        List<Long> starts = walStarts(dir);
+        for (int i = 0; i < starts.size(); i++) {
+            long start = starts.get(i);
+            long end = i + 1 < starts.size() ? starts.get(i + 1) : Long.MAX_VALUE;
+            if (end <= position && start < keepFrom) {
+                Files.deleteIfExists(walFile(dir, start));
+            }
+        }
+    }
+
+    private static List<Long> positions(Path dir, String prefix, String suffix) throws IOException {
+        List<Long> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            files.map(p -> p.getFileName().toString())
+                .filter(n -> n.startsWith(prefix) && n.endsWith(suffix))
+                .forEach(n -> {
+                    String digits = n.substring(prefix.length(), n.length() - suffix.length());
+                    try {
+                        out.add(Long.parseLong(digits));
+                    } catch (NumberFormatException e) {
+                        System.err.println("pragh: ignoring unexpected file " + dir.resolve(n));
+                    }
+                });
+        }
+        out.sort(Long::compare);
+        return out;
+    }
+}

@@ -1,0 +1,191 @@
+package io.pragh.durability;
+
+import io.pragh.PraghException;
+import io.pragh.runtime.DutyThread;
+import io.pragh.store.MachineStore;
+import io.pragh.store.UpdateLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The write-ahead log of one machine: applied updates of the keys it is home to, appended by one log thread in
+ * segment files {@code wal-<start position>.log}. Updates are acknowledged to their origins only after the log
+ * wrote them (and, by policy, forced them to disk), so an acknowledged update survives a crash of its home.
+ * Positions are byte offsets over the whole log; a snapshot records the position it started at, and segments that
+ * end before the newest snapshot's position are deleted.
+ *
+ * <pre>{@code
+ * WriteAheadLog wal = new WriteAheadLog(dir, SyncPolicy.BATCH, store);
+ * store.setUpdateLog(wal);
+ * wal.start();
+ * }</pre>
+ */
+public final class WriteAheadLog extends DutyThread implements UpdateLog {
+    public static final long SEGMENT_BYTES = 64L << 20;
+    private static final int WRITE_BUFFER = 1 << 20;
+
+    private record Pending(byte[] record, int origin, long request) {
+    }
+
+    private final Path dir;
+    private final SyncPolicy policy;
+    private final MachineStore store;
+    private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
+    private final ByteBuffer out = ByteBuffer.allocateDirect(WRITE_BUFFER);
+    private final List<Pending> batch = new ArrayList<>();
+    private FileChannel segment;
+    private volatile long segmentStart;
+    private volatile long position;
+    private volatile long appended;
+    private volatile long syncs;
+    private volatile IOException failure;
+
+    public WriteAheadLog(Path dir, SyncPolicy policy, MachineStore store) {
+        super("m" + store.id() + "-wal", TimeUnit.MICROSECONDS.toNanos(50));
+        this.dir = dir;
+        this.policy = policy;
+        this.store = store;
+        try {
+            Files.createDirectories(dir);
+            this.position = Segments.endPosition(dir);
+            openSegment(position);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the write-ahead log in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Log position after the last record written (a snapshot starts here). */
+    public long position() {
+        return position;
+    }
+
+    public long appended() {
+        return appended;
+    }
+
+    public long syncs() {
+        return syncs;
+    }
+
+    public SyncPolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public void append(long key, long version, int mutatorId, DirectBuffer arg, int argOff, int argLen, int origin,
+                       long request) {
+        if (failure != null) {
+            store.refuse(origin, request, "write-ahead log of machine " + store.id() + " failed: "
+                + failure.getMessage());
+            return;
+        }
+        byte[] bytes = new byte[LogRecord.PREFIX + LogRecord.bodyLength(argLen)];
+        LogRecord.write(new UnsafeBuffer(bytes), 0, key, version, mutatorId, arg, argOff, argLen);
+        queue.add(new Pending(bytes, origin, request));
+        wake();
+    }
+
+    @Override
+    protected int doWork() {
+        Pending p;
+        while (batch.size() < 4096 && (p = queue.poll()) != null) {
+            batch.add(p);
+        }
+        if (batch.isEmpty()) {
+            return 0;
+        }
+        int n = batch.size();
+        try {
+            for (Pending each : batch) {
+                write(each.record());
+                if (policy == SyncPolicy.ALWAYS) {
+                    flush(true);
+                }
+            }
+            flush(policy == SyncPolicy.BATCH);
+            for (Pending each : batch) {
+                store.acknowledge(each.origin(), each.request());
+            }
+            appended += n;
+        } catch (IOException e) {
+            failure = e;
+            for (Pending each : batch) {
+                store.refuse(each.origin(), each.request(), "write-ahead log of machine " + store.id()
+                    + " failed: " + e.getMessage());
+            }
+        }
+        batch.clear();
+        return n;
+    }
+
+    private void write(byte[] record) throws IOException {
+        if (position - segmentStart + record.length > SEGMENT_BYTES && position > segmentStart) {
+            flush(policy != SyncPolicy.NONE);
+            segment.close();
+            openSegment(position);
+        }
+        int at = 0;
+        while (at < record.length) {
+            int n = Math.min(out.remaining(), record.length - at);
+            out.put(record, at, n);
+            at += n;
+            if (!out.hasRemaining()) {
+                drain();
+            }
+        }
+        position += record.length;
+    }
+
+    private void drain() throws IOException {
+        out.flip();
+        while (out.hasRemaining()) {
+            segment.write(out);
+        }
+        out.clear();
+    }
+
+    private void flush(boolean force) throws IOException {
+        drain();
+        if (force) {
+            segment.force(false);
+            syncs++;
+        }
+    }
+
+    private void openSegment(long start) throws IOException {
+        segmentStart = start;
+        segment = FileChannel.open(Segments.walFile(dir, start), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.APPEND);
+        if (segment.size() != 0) {
+            throw new PraghException("write-ahead log segment " + Segments.walFile(dir, start) + " already has "
+                + segment.size() + " bytes; expected a new segment at position " + start);
+        }
+    }
+
+    /** Deletes segments that end at or before {@code position} (covered by a snapshot). */
+    public void truncateBefore(long snapshotPosition) throws IOException {
+        Segments.deleteWalBefore(dir, snapshotPosition, segmentStart);
+    }
+
+    @Override
+    protected void onStop() {
+        doWork();
+        try {
+            flush(policy != SyncPolicy.NONE);
+            segment.close();
+        } catch (IOException e) {
+            System.err.println("pragh: closing the write-ahead log in " + dir + " failed: " + e.getMessage());
+        }
+    }
+}

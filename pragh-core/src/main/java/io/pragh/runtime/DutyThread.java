@@ -1,0 +1,72 @@
+package io.pragh.runtime;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One thread per duty with one clear loop: {@link #doWork()} until closed, parking for a short while whenever a
+ * pass found nothing to do. Migration and garbage collection of a machine each run on one.
+ *
+ * <pre>{@code
+ * DutyThread gc = new DutyThread("m0-gc", 1_000_000) {
+ *     protected int doWork() { return drainRings(); }
+ * };
+ * gc.start();
+ * }</pre>
+ */
+public abstract class DutyThread implements AutoCloseable {
+    private final Thread thread;
+    private final long idleParkNanos;
+    private volatile boolean running = true;
+
+    protected DutyThread(String name, long idleParkNanos) {
+        this.idleParkNanos = idleParkNanos;
+        this.thread = new Thread(this::loop, "pragh-" + name);
+        this.thread.setDaemon(true);
+    }
+
+    public final void start() {
+        thread.start();
+    }
+
+    /** One pass of the duty; returns how much work it did (0 lets the thread park). */
+    protected abstract int doWork();
+
+    /** Runs once on the duty's thread after the loop ended. */
+    protected void onStop() {
+    }
+
+    public final boolean isRunning() {
+        return running;
+    }
+
+    /** Ends a park early: new work arrived. */
+    public final void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    private void loop() {
+        try {
+            while (running) {
+                if (doWork() == 0) {
+                    LockSupport.parkNanos(idleParkNanos);
+                }
+            }
+        } finally {
+            onStop();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        wake();
+        if (Thread.currentThread() != thread) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.pragh.shard;
+
+import io.pragh.store.AccessObserver;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Full access tracking for the shard baseline: how often each machine read each shard. One observer per machine
+ * increments its row; the optimal plan moves every shard to its most frequent reader.
+ */
+public final class ShardAccessCounts {
+    private final ShardPlacement placement;
+    private final int machines;
+    private final AtomicLongArray counts;
+
+    public ShardAccessCounts(ShardPlacement placement) {
+        this.placement = placement;
+        this.machines = placement.machines();
+        this.counts = new AtomicLongArray(placement.shards() * machines);
+    }
+
+    /** The observer to install on machine {@code reader}. */
+    public AccessObserver observerFor(int reader) {
+        return (key, home, host) -> counts.incrementAndGet(placement.shardOf(key) * machines + reader);
+    }
+
+    public long count(int shard, int reader) {
+        return counts.get(shard * machines + reader);
+    }
+
+    public void reset() {
+        for (int i = 0; i < counts.length(); i++) {
+            counts.set(i, 0);
+        }
+    }
+
+    /** The optimal locality plan: each shard to the machine that accessed it most, when that beats its owner. */
+    public int[] plan() {
+        int[] target = new int[placement.shards()];
+        for (int s = 0; s < target.length; s++) {
+            int owner = placement.owner(s);
+            int best = owner;
+            for (int m = 0; m < machines; m++) {
+                if (count(s, m) > count(s, best)) {
+                    best = m;
+                }
+            }
+            target[s] = best;
+        }
+        return target;
+    }
+}

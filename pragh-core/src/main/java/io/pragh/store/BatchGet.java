@@ -1,0 +1,170 @@
+package io.pragh.store;
+
+import io.pragh.address.Address;
+import io.pragh.cache.LocationCache;
+import io.pragh.fabric.OpBatch;
+import io.pragh.fabric.Region;
+import io.pragh.keys.KeyRegion;
+import io.pragh.reclaim.Leases;
+import io.pragh.values.ValueRecord;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * GET of many keys at once, as a traversal hop needs: every remote bucket lookup is posted in one batch, then every
+ * remote value read in another, so a hop over n remote neighbours costs two round trips instead of 2n. Local keys,
+ * cache hits and migrated-here values are served from local memory on the way. A record that fails its check falls
+ * back to the single-key {@link Session#get}, which retries. One per session (not thread-safe); reuses its buffers.
+ *
+ * <pre>{@code
+ * session.getAll(keys, 0, n, (i, key, value) -> { if (value != null) collect(value); });
+ * }</pre>
+ */
+final class BatchGet {
+    static final int MAX_BATCH = 256;
+    private static final int RESOLVED = 0;
+    private static final int ABSENT = 1;
+    private static final int BUCKET_PENDING = 2;
+
+    private final MachineStore machine;
+    private final Session session;
+    private final OpBatch batch;
+    private final UnsafeBuffer buckets = new UnsafeBuffer(
+        BufferUtil.allocateDirectAligned(MAX_BATCH * KeyRegion.BUCKET_BYTES, 64));
+    private UnsafeBuffer records = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64 * 1024, 64));
+    private final LocationCache.Hit hit = new LocationCache.Hit();
+    private final ValueView view = new ValueView();
+    private final int[] state = new int[MAX_BATCH];
+    private final int[] homes = new int[MAX_BATCH];
+    private final long[] addresses = new long[MAX_BATCH];
+    private final long[] slots = new long[MAX_BATCH];
+    private final long[] obtainedAt = new long[MAX_BATCH];
+    private final int[] recordAt = new int[MAX_BATCH];
+
+    BatchGet(MachineStore machine, Session session) {
+        this.machine = machine;
+        this.session = session;
+        this.batch = machine.endpoint().newBatch(MAX_BATCH);
+    }
+
+    void getAll(long[] keys, int from, int count, Session.ValueVisitor visitor) {
+        for (int base = from; base < from + count; base += MAX_BATCH) {
+            round(keys, base, Math.min(MAX_BATCH, from + count - base), visitor);
+        }
+    }
+
+    private void round(long[] keys, int base, int n, Session.ValueVisitor visitor) {
+        lookUp(keys, base, n);
+        readValues(keys, base, n);
+        for (int i = 0; i < n; i++) {
+            long key = keys[base + i];
+            if (state[i] == ABSENT) {
+                visitor.visit(base + i, key, null);
+                continue;
+            }
+            int at = recordAt[i];
+            long address = addresses[i];
+            if (ValueRecord.isValid(records, at, address, key)
+                && Leases.nowMillis() - obtainedAt[i] < machine.config().leases().reclaimMillis()) {
+                view.wrap(records, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(records.getLong(at)),
+                    records.getLong(at + ValueRecord.VERSION_OFFSET));
+                AccessObserver observer = machine.accessObserver();
+                if (observer != null) {
+                    observer.onAccess(key, homes[i], Address.host(address, homes[i]));
+                }
+                visitor.visit(base + i, key, view);
+            } else {
+                if (homes[i] != machine.id()) {
+                    machine.cache().invalidate(key, address);
+                }
+                visitor.visit(base + i, key, session.get(key));
+            }
+        }
+    }
+
+    /** Addresses from the local key region or the cache; one batched bucket READ for the rest. */
+    private void lookUp(long[] keys, int base, int n) {
+        int self = machine.id();
+        long now = Leases.nowMillis();
+        batch.clear();
+        for (int i = 0; i < n; i++) {
+            long key = keys[base + i];
+            int home = machine.placement().home(key);
+            homes[i] = home;
+            obtainedAt[i] = now;
+            if (home == self) {
+                long slot = machine.keys().find(key);
+                machine.stats().local(KeyRegion.SLOT_BYTES);
+                resolve(i, slot < 0 ? Address.NONE : machine.keys().address(slot), slot);
+            } else if (machine.cache().lookup(key, now, hit)) {
+                machine.stats().local(KeyRegion.SLOT_BYTES);
+                obtainedAt[i] = hit.stampMillis;
+                resolve(i, hit.address, hit.slotOffset);
+            } else {
+                state[i] = BUCKET_PENDING;
+                batch.read(home, Region.KEYS, machine.keys().homeBucketOffset(key), buckets,
+                    i * KeyRegion.BUCKET_BYTES, KeyRegion.BUCKET_BYTES);
+            }
+        }
+        batch.awaitAll();
+        for (int i = 0; i < n; i++) {
+            if (state[i] != BUCKET_PENDING) {
+                continue;
+            }
+            long key = keys[base + i];
+            int at = KeyRegion.findInBucket(buckets, i * KeyRegion.BUCKET_BYTES, key);
+            if (at >= 0) {
+                long slot = machine.keys().homeBucketOffset(key) + at;
+                long address = buckets.getLong(i * KeyRegion.BUCKET_BYTES + at);
+                if (address != Address.NONE) {
+                    machine.cache().insert(key, address, slot, now);
+                }
+                resolve(i, address, slot);
+            } else if (KeyRegion.overflowOf(buckets, i * KeyRegion.BUCKET_BYTES, machine.keys().mainBuckets()) >= 0
+                && session.lookup(key, false)) {
+                // Rare: the key lives in an overflow bucket; the single-key lookup follows the chain.
+                obtainedAt[i] = session.obtainedAtMillis;
+                resolve(i, session.address, session.slot);
+            } else {
+                state[i] = ABSENT;
+            }
+        }
+    }
+
+    private void resolve(int i, long address, long slot) {
+        addresses[i] = address;
+        slots[i] = slot;
+        state[i] = address == Address.NONE ? ABSENT : RESOLVED;
+    }
+
+    /** Local copies for values here; one batched value READ for the rest. */
+    private void readValues(long[] keys, int base, int n) {
+        int self = machine.id();
+        int total = 0;
+        for (int i = 0; i < n; i++) {
+            if (state[i] == RESOLVED) {
+                recordAt[i] = total;
+                total += (int) Address.byteSize(addresses[i]);
+            }
+        }
+        if (records.capacity() < total) {
+            records = new UnsafeBuffer(BufferUtil.allocateDirectAligned(Integer.highestOneBit(total - 1) << 1, 64));
+        }
+        batch.clear();
+        for (int i = 0; i < n; i++) {
+            if (state[i] != RESOLVED) {
+                continue;
+            }
+            long address = addresses[i];
+            int host = Address.host(address, homes[i]);
+            int length = (int) Address.byteSize(address);
+            if (host == self) {
+                machine.values().region().getBytes(Address.byteOffset(address), records, recordAt[i], length);
+                machine.stats().local(length);
+            } else {
+                batch.read(host, Region.VALUES, Address.byteOffset(address), records, recordAt[i], length);
+            }
+        }
+        batch.awaitAll();
+    }
+}

@@ -1,0 +1,121 @@
+package io.pragh.gremlin.process;
+
+import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.gremlin.storage.Adjacency;
+import io.pragh.gremlin.storage.GraphKeys;
+import org.agrona.collections.Long2LongHashMap;
+import org.apache.tinkerpop.gremlin.structure.Direction;
+
+import java.util.Arrays;
+
+/**
+ * The vertices reached so far with how many walks reach each (a traverser's bulk), in first-reached order. One
+ * {@link #expand} is one hop: the GETs of every (vertex, label, direction) OUT or IN key go out as one batch from
+ * the caller's thread, which the fused step runs on the start vertex's home machine.
+ *
+ * <p>Example: {@code Frontier f = Frontier.of(new long[] {1}); f = f.expand(store, Direction.OUT, labels); long walks = f.totalBulk();}
+ */
+final class Frontier {
+    private long[] vids;
+    private long[] bulks;
+    private int size;
+    private final Long2LongHashMap index;
+
+    Frontier(final int capacity) {
+        vids = new long[Math.max(4, capacity)];
+        bulks = new long[vids.length];
+        index = new Long2LongHashMap(Math.max(8, capacity * 2), 0.65f, -1);
+    }
+
+    /** A start frontier: each id once per occurrence, merged. */
+    static Frontier of(final long[] starts) {
+        final Frontier f = new Frontier(starts.length);
+        for (final long v : starts) {
+            f.add(v, 1);
+        }
+        return f;
+    }
+
+    int size() {
+        return size;
+    }
+
+    long vid(final int i) {
+        return vids[i];
+    }
+
+    long bulk(final int i) {
+        return bulks[i];
+    }
+
+    long totalBulk() {
+        long sum = 0;
+        for (int i = 0; i < size; i++) {
+            sum += bulks[i];
+        }
+        return sum;
+    }
+
+    void add(final long vid, final long bulk) {
+        final long at = index.get(vid);
+        if (at >= 0) {
+            bulks[(int) at] += bulk;
+            return;
+        }
+        if (size == vids.length) {
+            vids = Arrays.copyOf(vids, size * 2);
+            bulks = Arrays.copyOf(bulks, size * 2);
+        }
+        index.put(vid, size);
+        vids[size] = vid;
+        bulks[size] = bulk;
+        size++;
+    }
+
+    /** The frontier one hop further: one batched GET of every adjacency the hop reads. */
+    Frontier expand(final GraphStore store, final Direction direction, final int[] labels) {
+        final Frontier next = new Frontier(size * 4);
+        final int[] owner = new int[hopKeyCount(direction, labels)];
+        final long[] keys = hopKeys(direction, labels, owner);
+        store.getAll(keys, keys.length, (k, adjacency) -> addAll(next, adjacency, bulks[owner[k]]));
+        return next;
+    }
+
+    /** Walks one step further onto edges, counted but not materialised: {@code sum(bulk * degree)}. */
+    long countEdges(final GraphStore store, final Direction direction, final int[] labels) {
+        final int[] owner = new int[hopKeyCount(direction, labels)];
+        final long[] keys = hopKeys(direction, labels, owner);
+        final long[] count = {0};
+        store.getAll(keys, keys.length, (k, adjacency) -> count[0] += Adjacency.count(adjacency) * bulks[owner[k]]);
+        return count[0];
+    }
+
+    private int hopKeyCount(final Direction direction, final int[] labels) {
+        return size * labels.length * (direction == Direction.BOTH ? 2 : 1);
+    }
+
+    /** The adjacency keys one hop reads; {@code owner[k]} is the frontier index key {@code k} belongs to. */
+    private long[] hopKeys(final Direction direction, final int[] labels, final int[] owner) {
+        final long[] keys = new long[owner.length];
+        int k = 0;
+        for (int i = 0; i < size; i++) {
+            for (final int label : labels) {
+                if (direction != Direction.IN) {
+                    owner[k] = i;
+                    keys[k++] = GraphKeys.out(vids[i], label);
+                }
+                if (direction != Direction.OUT) {
+                    owner[k] = i;
+                    keys[k++] = GraphKeys.in(vids[i], label);
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static void addAll(final Frontier next, final byte[] adjacency, final long bulk) {
+        for (int j = 0, n = Adjacency.count(adjacency); j < n; j++) {
+            next.add(Adjacency.neighbour(adjacency, j), bulk);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.pragh.gremlin.server;
+
+import org.agrona.collections.LongHashSet;
+import org.apache.tinkerpop.gremlin.structure.Graph;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.structure.io.graphml.GraphMLReader;
+import org.apache.tinkerpop.gremlin.structure.io.graphson.GraphSONReader;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Loads a file into a graph, showing a progress bar: GraphSON ({@code .json}, {@code .graphson}) and GraphML
+ * ({@code .xml}, {@code .graphml}) through TinkerPop IO, anything else as an edge list: one edge per line,
+ * {@code source target [label]}, numeric vertex ids, blank lines and {@code #} or {@code %} comments skipped.
+ * A malformed line stops the load with its line number; what was loaded before it stays.
+ *
+ * <p>Example: {@code long n = new GraphLoader(System.err).load(graph, new File("roadNet-CA.txt"));}
+ */
+public final class GraphLoader {
+    /** Label of edge-list edges that name none. */
+    public static final String DEFAULT_EDGE_LABEL = "edge";
+
+    private final PrintStream progress;
+
+    public GraphLoader(final PrintStream progress) {
+        this.progress = progress;
+    }
+
+    /** Loads {@code file}; returns the number of vertices and edges it added (edges only, for an edge list). */
+    public long load(final Graph graph, final File file) throws IOException {
+        if (!file.isFile()) {
+            throw new IOException("cannot load " + file + ": no such file");
+        }
+        final String name = file.getName().toLowerCase(Locale.ROOT);
+        final ProgressBar bar = new ProgressBar(progress, "loading " + file.getName(), file.length());
+        final long before = count(graph);
+        try (CountingInput in = new CountingInput(Files.newInputStream(file.toPath()), bar, graph)) {
+            if (name.endsWith(".json") || name.endsWith(".graphson")) {
+                GraphSONReader.build().create().readGraph(in, graph);
+            } else if (name.endsWith(".xml") || name.endsWith(".graphml")) {
+                GraphMLReader.build().create().readGraph(in, graph);
+            } else {
+                final long edges = loadEdgeList(graph, in, file.getName());
+                bar.finish(edges);
+                return edges;
+            }
+        }
+        final long added = count(graph) - before;
+        bar.finish(added);
+        return added;
+    }
+
+    private static long count(final Graph graph) {
+        return graph.traversal().V().count().next() + graph.traversal().E().count().next();
+    }
+
+    private static long loadEdgeList(final Graph graph, final CountingInput in, final String source) throws IOException {
+        final BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+        final LongHashSet seen = new LongHashSet();
+        final Map<Long, Vertex> recent = new HashMap<>();
+        long edges = 0;
+        long lineNumber = 0;
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            lineNumber++;
+            final String trimmed = line.trim();
+            if (trimmed.isEmpty() || trimmed.startsWith("#") || trimmed.startsWith("%")) {
+                continue;
+            }
+            final String[] parts = trimmed.split("[\\s,]+");
+            if (parts.length < 2 || parts.length > 3) {
+                throw new IOException(source + " line " + lineNumber + ": expected 'source target [label]', got '" + trimmed + "'");
+            }
+            final long from = parseId(parts[0], source, lineNumber);
+            final long to = parseId(parts[1], source, lineNumber);
+            final Vertex out = vertex(graph, from, seen, recent);
+            final Vertex in2 = vertex(graph, to, seen, recent);
+            out.addEdge(parts.length == 3 ? parts[2] : DEFAULT_EDGE_LABEL, in2);
+            edges++;
+            in.items = edges;
+            if (recent.size() > 4096) {
+                recent.clear();
+            }
+        }
+        return edges;
+    }
+
+    private static Vertex vertex(final Graph graph, final long id, final LongHashSet seen, final Map<Long, Vertex> recent) {
+        final Vertex cached = recent.get(id);
+        if (cached != null) {
+            return cached;
+        }
+        final Vertex v = seen.add(id) && !graph.vertices(id).hasNext() ? graph.addVertex(T.id, id) : graph.vertices(id).next();
+        recent.put(id, v);
+        return v;
+    }
+
+    private static long parseId(final String text, final String source, final long line) throws IOException {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new IOException(source + " line " + line + ": vertex id '" + text + "' is not an integer");
+        }
+    }
+
+    /** Counts bytes read for the progress bar. */
+    private static final class CountingInput extends FilterInputStream {
+        private final ProgressBar bar;
+        private long bytes;
+        long items;
+
+        CountingInput(final InputStream in, final ProgressBar bar, final Graph graph) {
+            super(in);
+            this.bar = bar;
+        }
+
+        @Override
+        public int read() throws IOException {
+            final int b = super.read();
+            if (b >= 0) {
+                advance(1);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(final byte[] buffer, final int offset, final int length) throws IOException {
+            final int n = super.read(buffer, offset, length);
+            if (n > 0) {
+                advance(n);
+            }
+            return n;
+        }
+
+        private void advance(final int n) {
+            bytes += n;
+            bar.update(bytes, items);
+        }
+    }
+}

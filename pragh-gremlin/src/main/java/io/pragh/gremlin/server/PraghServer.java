@@ -1,0 +1,89 @@
+package io.pragh.gremlin.server;
+
+import io.pragh.gremlin.structure.PraghGraph;
+import org.apache.tinkerpop.gremlin.server.GremlinServer;
+import org.apache.tinkerpop.gremlin.server.Settings;
+import org.apache.tinkerpop.gremlin.server.auth.SimpleAuthenticator;
+import org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1;
+import org.apache.tinkerpop.gremlin.util.ser.GraphSONMessageSerializerV3;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Gremlin Server over a {@link PraghGraph}: WebSocket on the given host and port, GraphBinary and GraphSON v3,
+ * {@code g} bound by {@link PraghGraphManager}, the {@code gremlin-lang} script engine (plus Groovy only when
+ * allowed), every request vetted by {@link SafeAuthorizer}, optional SimpleAuthenticator logins, and a per-request
+ * evaluation timeout. Closing it stops the server and then the graph.
+ *
+ * <p>Example: {@code try (PraghServer s = PraghServer.start(graph, options)) { ... }}
+ */
+public final class PraghServer implements AutoCloseable {
+    private static final AtomicInteger HANDOVERS = new AtomicInteger();
+    private final GremlinServer server;
+    private final PraghGraph graph;
+
+    private PraghServer(final GremlinServer server, final PraghGraph graph) {
+        this.server = server;
+        this.graph = graph;
+    }
+
+    /** Starts serving {@code graph}; returns once the port is bound. */
+    public static PraghServer start(final PraghGraph graph, final ServeOptions options) throws Exception {
+        final String handOver = "graph-" + HANDOVERS.incrementAndGet();
+        PraghGraphManager.handOver(handOver, graph); // before the server exists: its constructor builds the manager
+        final GremlinServer server = new GremlinServer(settings(options, handOver));
+        server.start().get(60, TimeUnit.SECONDS);
+        return new PraghServer(server, graph);
+    }
+
+    static Settings settings(final ServeOptions options, final String handOver) throws IOException {
+        final Settings s = new Settings();
+        s.host = options.host;
+        s.port = options.port;
+        s.evaluationTimeout = options.timeoutMillis;
+        s.graphManager = PraghGraphManager.class.getName();
+        s.graphs = new HashMap<>(Map.of("graph", PraghGraphManager.HANDED_OVER + handOver));
+        s.scriptEngines = new HashMap<>();
+        s.scriptEngines.put(SafeAuthorizer.GREMLIN_LANG, new Settings.ScriptEngineSettings());
+        if (options.allowGroovy) {
+            s.scriptEngines.put("gremlin-groovy", new Settings.ScriptEngineSettings());
+        }
+        s.serializers = new ArrayList<>(List.of(
+            serializer(GraphBinaryMessageSerializerV1.class.getName()),
+            serializer(GraphSONMessageSerializerV3.class.getName())));
+        s.authorization.authorizer = SafeAuthorizer.class.getName();
+        s.authorization.config = new HashMap<>(Map.of(SafeAuthorizer.ALLOW_GROOVY, options.allowGroovy));
+        if (options.credentials != null) {
+            s.authentication.authenticator = SimpleAuthenticator.class.getName();
+            s.authentication.config = new HashMap<>(Map.of(SimpleAuthenticator.CONFIG_CREDENTIALS_DB,
+                CredentialsFile.toCredentialsDb(options.credentials)));
+        }
+        return s;
+    }
+
+    private static Settings.SerializerSettings serializer(final String className) {
+        final Settings.SerializerSettings s = new Settings.SerializerSettings();
+        s.className = className;
+        s.config = new HashMap<>();
+        return s;
+    }
+
+    public PraghGraph graph() {
+        return graph;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            server.stop().get(30, TimeUnit.SECONDS);
+        } finally {
+            graph.close();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.pragh.gremlin.server;
+
+import io.pragh.gremlin.structure.PraghGraph;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.commons.configuration2.Configuration;
+
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code ./pragh serve}: starts an embedded Pragh cluster, optionally loads a file into it, serves it with Gremlin
+ * Server, prints where to connect, and on Ctrl-C stops the server and the cluster.
+ *
+ * <p>Example: {@code ./pragh serve --port 8182 --load data/grateful-dead.xml}
+ */
+public final class ServeCommand {
+    private ServeCommand() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        final ServeOptions options;
+        try {
+            options = ServeOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("pragh serve: " + e.getMessage());
+            System.err.println(ServeOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.help) {
+            System.out.println(ServeOptions.USAGE);
+            return;
+        }
+        final Configuration conf = new BaseConfiguration();
+        conf.setProperty(PraghGraph.MACHINES, options.machines);
+        for (final String[] kv : options.graphSettings) {
+            conf.setProperty(kv[0], kv[1]);
+        }
+        final PraghGraph graph = PraghGraph.open(conf);
+        if (options.load != null) {
+            try {
+                new GraphLoader(System.err).load(graph, options.load);
+            } catch (Exception e) {
+                System.err.println("pragh serve: loading " + options.load + " failed: " + e.getMessage());
+                graph.close();
+                System.exit(1);
+                return;
+            }
+        }
+        if (options.allowGroovy) {
+            System.err.println("pragh serve: WARNING --allow-groovy: Groovy scripts and lambdas can run any code as this user");
+        }
+        final PraghServer server;
+        try {
+            server = PraghServer.start(graph, options);
+        } catch (Exception e) {
+            System.err.println("pragh serve: could not start Gremlin Server on " + options.host + ":" + options.port + ": " + e.getMessage());
+            graph.close();
+            System.exit(1);
+            return;
+        }
+        final CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.err.println("pragh serve: stopping");
+            try {
+                server.close();
+            } catch (Exception e) {
+                System.err.println("pragh serve: error while stopping: " + e);
+            }
+            stopped.countDown();
+        }, "pragh-serve-shutdown"));
+        System.out.printf("Pragh Gremlin Server: %d machines, %d vertices, %d edges%n", options.machines,
+            graph.traversal().V().count().next(), graph.traversal().E().count().next());
+        System.out.printf("  connect to ws://%s:%d/gremlin  (traversal source 'g'; GraphBinary or GraphSON v3)%n", options.host, options.port);
+        System.out.printf("  Java:   DriverRemoteConnection.using(\"%s\", %d, \"g\")%n", options.host, options.port);
+        System.out.printf("  Python: DriverRemoteConnection('ws://%s:%d/gremlin', 'g')%n", options.host, options.port);
+        System.out.println("  Ctrl-C stops the server and the cluster");
+        stopped.await();
+    }
+}

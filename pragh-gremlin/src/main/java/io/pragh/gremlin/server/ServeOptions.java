@@ -1,0 +1,85 @@
+package io.pragh.gremlin.server;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The options of {@code ./pragh serve}, parsed from the command line; unknown options and bad values are errors
+ * that name what was wrong.
+ *
+ * <p>Example: {@code ServeOptions o = ServeOptions.parse("--port", "8183", "--load", "graph.json");}
+ */
+public final class ServeOptions {
+    public String host = "127.0.0.1";
+    public int port = 8182;
+    public int machines = 4;
+    public File load;
+    public boolean allowGroovy;
+    public File credentials;
+    public long timeoutMillis = 30_000;
+    public boolean help;
+    /** Extra graph settings, {@code --set key=value}, e.g. {@code pragh.valueBytesPerMachine=1073741824}. */
+    public final List<String[]> graphSettings = new ArrayList<>();
+
+    static final String USAGE = String.join("\n",
+        "usage: ./pragh serve [options]",
+        "  --host HOST          address to listen on (default 127.0.0.1)",
+        "  --port PORT          port to listen on (default 8182)",
+        "  --machines N         machines of the embedded Pragh cluster (default 4)",
+        "  --load FILE          load GraphSON (.json), GraphML (.xml/.graphml) or an edge list (other) first",
+        "  --allow-groovy       also run Groovy scripts and lambdas (unsafe: they can run any code)",
+        "  --credentials FILE   require logins: one 'user:password' per line (SimpleAuthenticator)",
+        "  --timeout-ms MS      per-request evaluation timeout (default 30000)",
+        "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824",
+        "  --help               this text");
+
+    public static ServeOptions parse(final String... args) {
+        final ServeOptions o = new ServeOptions();
+        for (int i = 0; i < args.length; i++) {
+            final String a = args[i];
+            switch (a) {
+                case "--host": o.host = value(args, ++i, a); break;
+                case "--port": o.port = intValue(args, ++i, a, 0, 65535); break;
+                case "--machines": o.machines = intValue(args, ++i, a, 1, 128); break;
+                case "--load": o.load = new File(value(args, ++i, a)); break;
+                case "--allow-groovy": o.allowGroovy = true; break;
+                case "--credentials": o.credentials = new File(value(args, ++i, a)); break;
+                case "--timeout-ms": o.timeoutMillis = intValue(args, ++i, a, 1, Integer.MAX_VALUE); break;
+                case "--set": {
+                    final String kv = value(args, ++i, a);
+                    final int eq = kv.indexOf('=');
+                    if (eq <= 0) {
+                        throw new IllegalArgumentException("--set expects KEY=VALUE, got '" + kv + "'");
+                    }
+                    o.graphSettings.add(new String[] {kv.substring(0, eq), kv.substring(eq + 1)});
+                    break;
+                }
+                case "-h":
+                case "--help": o.help = true; break;
+                default: throw new IllegalArgumentException("unknown option '" + a + "'");
+            }
+        }
+        return o;
+    }
+
+    private static String value(final String[] args, final int i, final String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int intValue(final String[] args, final int i, final String option, final int min, final int max) {
+        final String v = value(args, i, option);
+        try {
+            final int n = Integer.parseInt(v);
+            if (n < min || n > max) {
+                throw new IllegalArgumentException(option + " must be in " + min + ".." + max + ", got " + n);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " expects a number, got '" + v + "'");
+        }
+    }
+}

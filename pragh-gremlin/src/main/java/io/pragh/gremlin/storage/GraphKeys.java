@@ -1,0 +1,59 @@
+package io.pragh.gremlin.storage;
+
+import io.pragh.keys.KeyLayout;
+
+/**
+ * The keys of a property graph: a vertex id plus what is asked of it, so every key of one vertex has the vertex's
+ * home machine. VERTEX holds the {@link VertexRecord}; OUT and IN, per edge label, the {@link Adjacency}; EDGE, per
+ * edge label, the {@link EdgePropertiesRecord} of the vertex's outgoing edges; EDGE_INDEX, keyed by an edge id, the
+ * {@link EdgeIndexRecord} that finds the edge.
+ *
+ * <p>Example: {@code long k = GraphKeys.out(vid, dictionary.id("knows"));}
+ */
+public final class GraphKeys {
+    public static final int VERTEX = KeyLayout.VERTEX;
+    public static final int OUT = KeyLayout.OUT;
+    public static final int IN = KeyLayout.IN;
+    public static final int EDGE = KeyLayout.EDGE;
+    public static final int EDGE_INDEX = KeyLayout.FIRST_PROVIDER_KIND;
+
+    /** Largest vertex or edge id a key can carry (44 bits). */
+    public static final long MAX_ID = KeyLayout.MAX_VID;
+    /** Largest dictionary id a key can carry (16 bits). */
+    public static final int MAX_LABEL = KeyLayout.MAX_LABEL;
+
+    private GraphKeys() {
+    }
+
+    public static long vertex(final long vid) {
+        return KeyLayout.key(vid, 0, VERTEX);
+    }
+
+    public static long out(final long vid, final int label) {
+        return KeyLayout.key(vid, label, OUT);
+    }
+
+    public static long in(final long vid, final int label) {
+        return KeyLayout.key(vid, label, IN);
+    }
+
+    public static long edgeProperties(final long outVid, final int label) {
+        return KeyLayout.key(outVid, label, EDGE);
+    }
+
+    public static long edgeIndex(final long edgeId) {
+        return KeyLayout.key(edgeId, 0, EDGE_INDEX);
+    }
+
+    public static long vid(final long key) {
+        return KeyLayout.vid(key);
+    }
+
+    public static int label(final long key) {
+        return KeyLayout.label(key);
+    }
+
+    public static int kind(final long key) {
+        return KeyLayout.kind(key);
+    }
+}

@@ -1,0 +1,148 @@
+package io.pragh.gremlin.storage;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The provider's value mutators, registered with the store under ids from {@link #FIRST_ID} up (ids below are the
+ * core's). Each one edits one record at the value's host, so two clients adding properties to one vertex, or edges
+ * to one adjacency list, both get their change in; neither overwrites the other with a stale copy.
+ *
+ * <p>Example: {@code store.update(GraphKeys.vertex(v), GraphMutations.VERTEX, VertexOps.removeProperty(pid));}
+ */
+public final class GraphMutations {
+    /** The first mutator id a provider may use; 0..15 belong to pragh-core. */
+    public static final int FIRST_ID = 16;
+    /** Removes the adjacency entries of one edge id; argument {@code edgeId:i64}. */
+    public static final int REMOVE_EDGE = 16;
+    /** Applies one {@link VertexOps} operation to a vertex record. */
+    public static final int VERTEX = 17;
+    /** Applies one {@link EdgeOps} operation to an edge properties record. */
+    public static final int EDGE_PROPERTIES = 18;
+
+    /** Every provider mutator, by id, for registration: {@code ids()[i]} runs {@code updates()[i]}. */
+    public static int[] ids() {
+        return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES};
+    }
+
+    public static RecordUpdate[] updates() {
+        return new RecordUpdate[] {GraphMutations::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties};
+    }
+
+    private GraphMutations() {
+    }
+
+    static byte[] removeEdge(final byte[] cur, final byte[] arg) {
+        if (cur == null) {
+            return null;
+        }
+        final long edgeId = new ByteReader(arg).getLong();
+        final int n = Adjacency.count(cur);
+        final ByteWriter w = new ByteWriter(cur.length);
+        for (int i = 0; i < n; i++) {
+            if (Adjacency.edgeId(cur, i) != edgeId) {
+                w.putBytes(cur, i * Adjacency.ENTRY_BYTES, Adjacency.ENTRY_BYTES);
+            }
+        }
+        return w.position() == 0 ? null : w.toByteArray();
+    }
+
+    static byte[] vertex(final byte[] cur, final byte[] arg) {
+        if (cur == null) {
+            return null; // the vertex was removed: an edit must not resurrect it
+        }
+        final VertexRecord record = VertexRecord.decode(cur);
+        final ByteReader r = new ByteReader(arg);
+        final int op = r.getByte();
+        switch (op) {
+            case VertexOps.ADD: {
+                final int cardinality = r.getByte();
+                final PropertyField field = PropertyField.read(r);
+                final long id = r.getLong();
+                final int m = r.getShort();
+                final List<PropertyField> metas = new ArrayList<>(m);
+                for (int i = 0; i < m; i++) {
+                    metas.add(PropertyField.read(r));
+                }
+                if (cardinality == VertexOps.SINGLE) {
+                    record.properties.removeIf(e -> e.field.key == field.key);
+                } else if (cardinality == VertexOps.SET) {
+                    for (final VertexRecord.Entry e : record.properties) {
+                        if (e.field.key == field.key && e.field.sameValue(field.value)) {
+                            return cur;
+                        }
+                    }
+                }
+                record.properties.add(new VertexRecord.Entry(field, id, metas));
+                break;
+            }
+            case VertexOps.REMOVE: {
+                final long id = r.getLong();
+                record.properties.removeIf(e -> e.id == id);
+                break;
+            }
+            case VertexOps.SET_META: {
+                final long id = r.getLong();
+                final PropertyField meta = PropertyField.read(r);
+                final VertexRecord.Entry e = record.find(id);
+                if (e == null) {
+                    return cur;
+                }
+                e.metas.removeIf(f -> f.key == meta.key);
+                e.metas.add(meta);
+                break;
+            }
+            case VertexOps.REMOVE_META: {
+                final long id = r.getLong();
+                final int key = r.getShort();
+                final VertexRecord.Entry e = record.find(id);
+                if (e == null) {
+                    return cur;
+                }
+                e.metas.removeIf(f -> f.key == key);
+                break;
+            }
+            default:
+                throw new CorruptRecordException("unknown vertex operation " + op);
+        }
+        return record.encode();
+    }
+
+    static byte[] edgeProperties(final byte[] cur, final byte[] arg) {
+        final EdgePropertiesRecord record = EdgePropertiesRecord.decode(cur);
+        final ByteReader r = new ByteReader(arg);
+        final int op = r.getByte();
+        final long edgeId = r.getLong();
+        switch (op) {
+            case EdgeOps.SET: {
+                final PropertyField field = PropertyField.read(r);
+                final List<PropertyField> fields = record.edges.computeIfAbsent(edgeId, k -> new ArrayList<>(2));
+                fields.removeIf(f -> f.key == field.key);
+                fields.add(field);
+                break;
+            }
+            case EdgeOps.REMOVE: {
+                final int key = r.getShort();
+                final List<PropertyField> fields = record.edges.get(edgeId);
+                if (fields != null) {
+                    for (final Iterator<PropertyField> it = fields.iterator(); it.hasNext(); ) {
+                        if (it.next().key == key) {
+                            it.remove();
+                        }
+                    }
+                    if (fields.isEmpty()) {
+                        record.edges.remove(edgeId);
+                    }
+                }
+                break;
+            }
+            case EdgeOps.DROP:
+                record.edges.remove(edgeId);
+                break;
+            default:
+                throw new CorruptRecordException("unknown edge properties operation " + op);
+        }
+        return record.encode();
+    }
+}

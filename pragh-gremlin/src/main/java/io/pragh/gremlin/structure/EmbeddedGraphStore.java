@@ -1,0 +1,173 @@
+package io.pragh.gremlin.structure;
+
+import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.cluster.Machine;
+import io.pragh.gremlin.storage.GraphKeys;
+import io.pragh.gremlin.storage.GraphMutations;
+import io.pragh.gremlin.storage.RecordUpdate;
+import io.pragh.PraghException;
+import io.pragh.store.Mutators;
+import io.pragh.store.StoreConfig;
+import org.apache.commons.configuration2.Configuration;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.function.LongConsumer;
+
+/**
+ * A {@link GraphStore} on an {@link EmbeddedCluster} in this JVM. Client calls go through a gateway machine (machine 0,
+ * where Gremlin Server and embedded callers sit); work handed to {@link #callOnHome} runs on a worker of the key's
+ * home machine and its GETs are issued by that machine.
+ *
+ * <p>Configuration keys (all optional): {@code pragh.machines} (4), {@code pragh.workersPerMachine} (2),
+ * {@code pragh.valueBytesPerMachine}, {@code pragh.keysPerMachine}, {@code pragh.cacheBytesPerMachine},
+ * {@code pragh.reclaimRingSlots}, {@code pragh.remoteLatencyNs} (core defaults).
+ *
+ * <p>Example: {@code GraphStore store = EmbeddedGraphStore.open(new MapConfiguration(Map.of("pragh.machines", 2)));}
+ */
+public final class EmbeddedGraphStore implements GraphStore {
+    public static final String WORKERS = "pragh.workersPerMachine";
+    public static final String VALUE_BYTES = "pragh.valueBytesPerMachine";
+    public static final String KEYS = "pragh.keysPerMachine";
+    public static final String REMOTE_LATENCY_NS = "pragh.remoteLatencyNs";
+    public static final String CACHE_BYTES = "pragh.cacheBytesPerMachine";
+    public static final String RECLAIM_RING_SLOTS = "pragh.reclaimRingSlots";
+
+    /** The machine whose worker is running this thread's {@link #callOnHome} work, if any. */
+    private final ThreadLocal<Machine> onMachine = new ThreadLocal<>();
+    private final EmbeddedCluster cluster;
+    private final Machine gateway;
+
+    private EmbeddedGraphStore(final EmbeddedCluster cluster) {
+        this.cluster = cluster;
+        this.gateway = cluster.machine(0);
+    }
+
+    /** A new embedded cluster sized by {@code conf}, with the provider's mutators registered. */
+    public static EmbeddedGraphStore open(final Configuration conf) {
+        final EmbeddedCluster.Builder b = EmbeddedCluster.builder()
+            .machines(conf.getInt(PraghGraph.MACHINES, PraghGraph.DEFAULT_MACHINES))
+            .workersPerMachine(conf.getInt(WORKERS, 2));
+        StoreConfig sizes = StoreConfig.defaults();
+        if (conf.containsKey(VALUE_BYTES)) {
+            sizes = sizes.withValueBytes(conf.getLong(VALUE_BYTES));
+        }
+        if (conf.containsKey(KEYS)) {
+            sizes = sizes.withKeys(conf.getLong(KEYS));
+        }
+        if (conf.containsKey(CACHE_BYTES)) {
+            sizes = sizes.withCacheBytes(conf.getLong(CACHE_BYTES));
+        }
+        if (conf.containsKey(RECLAIM_RING_SLOTS)) {
+            sizes = sizes.withReclaimRingSlots(conf.getInt(RECLAIM_RING_SLOTS));
+        }
+        b.config(sizes);
+        if (conf.containsKey(REMOTE_LATENCY_NS)) {
+            b.remoteLatencyNs(conf.getLong(REMOTE_LATENCY_NS));
+        }
+        final int[] ids = GraphMutations.ids();
+        final RecordUpdate[] updates = GraphMutations.updates();
+        for (int i = 0; i < ids.length; i++) {
+            b.mutator(ids[i], new MutatorAdapter(updates[i]));
+        }
+        return new EmbeddedGraphStore(b.build());
+    }
+
+    public EmbeddedCluster cluster() {
+        return cluster;
+    }
+
+    private Machine machine() {
+        final Machine m = onMachine.get();
+        return m != null ? m : gateway;
+    }
+
+    @Override
+    public byte[] get(final long key) {
+        return machine().get(key);
+    }
+
+    @Override
+    public void getAll(final long[] keys, final int count, final IndexedValues visitor) {
+        machine().session().getAll(keys, 0, count,
+            (index, key, value) -> visitor.accept(index, value == null ? null : value.toBytes()));
+    }
+
+    @Override
+    public void put(final long key, final byte[] value) {
+        machine().put(key, value);
+    }
+
+    @Override
+    public void append(final long key, final byte[] bytes) {
+        machine().update(key, Mutators.APPEND, bytes);
+    }
+
+    @Override
+    public void update(final long key, final int mutatorId, final byte[] argument) {
+        machine().update(key, mutatorId, argument);
+    }
+
+    @Override
+    public void delete(final long key) {
+        machine().delete(key);
+    }
+
+    @Override
+    public void forEachKey(final int kind, final LongConsumer action) {
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            cluster.machine(m).forEachHomeKey(key -> {
+                if (GraphKeys.kind(key) == kind) {
+                    action.accept(key);
+                }
+            });
+        }
+    }
+
+    @Override
+    public <T> T callOnHome(final long key, final Callable<T> work) {
+        final Machine home = cluster.homeOf(key);
+        if (onMachine.get() == home) {
+            return call(work);
+        }
+        try {
+            return home.submit(() -> {
+                onMachine.set(home);
+                try {
+                    return work.call();
+                } finally {
+                    onMachine.remove();
+                }
+            }).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PraghException("interrupted while waiting for machine " + home.id());
+        } catch (ExecutionException e) {
+            final Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
+            }
+            throw new PraghException("work on machine " + home.id() + " failed: " + cause, cause);
+        }
+    }
+
+    private static <T> T call(final Callable<T> work) {
+        try {
+            return work.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new PraghException("work failed: " + e, e);
+        }
+    }
+
+    @Override
+    public int machines() {
+        return cluster.machineCount();
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+}

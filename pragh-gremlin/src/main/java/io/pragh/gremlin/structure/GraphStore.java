@@ -1,0 +1,50 @@
+package io.pragh.gremlin.structure;
+
+import java.util.concurrent.Callable;
+import java.util.function.LongConsumer;
+
+/**
+ * What {@link PraghGraph} needs of a key-value store: GET, PUT, DELETE, an append and named read-modify-writes run at
+ * the value's host, a scan of stored keys of one kind, and a way to run work on the home machine of a key.
+ *
+ * <p>Example: {@code byte[] record = store.get(GraphKeys.vertex(1));}
+ */
+public interface GraphStore extends AutoCloseable {
+    /** The value under {@code key}, or null when the key has none. */
+    byte[] get(long key);
+
+    /**
+     * GETs {@code keys[0..count)} together (one round trip for the lookups, one for the values, however many keys)
+     * and hands each value, or null, to {@code visitor} with its index.
+     */
+    void getAll(long[] keys, int count, IndexedValues visitor);
+
+    /** Receives the values of {@link #getAll}. */
+    @FunctionalInterface
+    interface IndexedValues {
+        void accept(int index, byte[] value);
+    }
+
+    /** Stores {@code value} under {@code key}; returns once acknowledged. */
+    void put(long key, byte[] value);
+
+    /** Appends {@code bytes} to the value under {@code key} (creating it), at the value's host. */
+    void append(long key, byte[] bytes);
+
+    /** Runs the mutator registered as {@code mutatorId} on the value under {@code key} at its host. */
+    void update(long key, int mutatorId, byte[] argument);
+
+    void delete(long key);
+
+    /** Calls {@code action} with every stored key of this kind, machine by machine. */
+    void forEachKey(int kind, LongConsumer action);
+
+    /** Runs {@code work} on the home machine of {@code key} and waits for its result. */
+    <T> T callOnHome(long key, Callable<T> work);
+
+    /** Number of machines behind this store. */
+    int machines();
+
+    @Override
+    void close();
+}

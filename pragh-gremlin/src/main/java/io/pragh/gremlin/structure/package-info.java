@@ -1,0 +1,9 @@
+/**
+ * The TinkerPop structure API over the split store: {@link io.pragh.gremlin.structure.PraghGraph} and one class per
+ * TinkerPop interface (vertex, edge, vertex property, property, features). Elements are thin handles (an id and what
+ * is immutable about them); every read of a property or an adjacency list is a GET through {@link
+ * io.pragh.gremlin.structure.GraphStore}, so monitoring, caching and migration see Gremlin workloads as they are.
+ *
+ * <p>May depend on {@code io.pragh.gremlin.storage}, pragh-core's store and TinkerPop's gremlin-core.
+ */
+package io.pragh.gremlin.structure;

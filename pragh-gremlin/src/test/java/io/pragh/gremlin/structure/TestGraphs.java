@@ -1,0 +1,30 @@
+package io.pragh.gremlin.structure;
+
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.commons.configuration2.Configuration;
+
+/**
+ * Small embedded clusters for tests: 4 machines as by default, but regions sized for test graphs so that opening
+ * one (which pre-touches its memory) takes milliseconds, and no emulated remote latency.
+ */
+public final class TestGraphs {
+    private TestGraphs() {
+    }
+
+    public static Configuration configuration() {
+        final Configuration conf = new BaseConfiguration();
+        conf.setProperty("gremlin.graph", PraghGraph.class.getName());
+        conf.setProperty(PraghGraph.MACHINES, 4);
+        conf.setProperty(EmbeddedGraphStore.WORKERS, 1);
+        conf.setProperty(EmbeddedGraphStore.VALUE_BYTES, 4L << 20);
+        conf.setProperty(EmbeddedGraphStore.KEYS, 16_384L);
+        conf.setProperty(EmbeddedGraphStore.CACHE_BYTES, 256L << 10);
+        conf.setProperty(EmbeddedGraphStore.RECLAIM_RING_SLOTS, 1024);
+        conf.setProperty(EmbeddedGraphStore.REMOTE_LATENCY_NS, 0L);
+        return conf;
+    }
+
+    public static PraghGraph open() {
+        return PraghGraph.open(configuration());
+    }
+}

@@ -1,0 +1,534 @@
+package io.pragh.fabric.verbs;
+
+import io.pragh.fabric.FabricException;
+import io.pragh.fabric.OpBatch;
+import io.pragh.fabric.Region;
+import io.pragh.rdma.jni.Completion;
+import java.util.Arrays;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * One-sided operations posted to the NIC together. Adding records an operation; {@link #post()} translates each
+ * into a work request (remote address and rkey from the peer's region table, local memory either the caller's
+ * buffer, when it lies in registered memory, or bounce memory of the lane) and posts them grouped by peer, so each
+ * peer's requests go out as one chain. Completions are reaped by the same thread in {@link #poll()} and
+ * {@link #awaitAll()}; the work request id is (batch token, operation index).
+ */
+final class VerbsOpBatch implements OpBatch {
+    private static final byte READ = 1;
+    private static final byte WRITE = 2;
+    private static final byte CAS = 3;
+    /** CAS on an absolute remote address, without byte-order conversion: only the byte-order probe uses it. */
+    private static final byte RAW_CAS = 4;
+    private static final int NONE = -1;
+    /** IBV_WC_LOC_PROT_ERR and IBV_WC_REM_ACCESS_ERR / REM_INV_REQ_ERR: the request itself was wrong. */
+    private static final int[] NOT_RETRYABLE = {4, 9, 10, 11};
+
+    private final Lane lane;
+    private final byte[] kinds;
+    private final int[] targets;
+    private final Region[] regions;
+    private final long[] offsets;
+    private final int[] lengths;
+    private final long[] expected;
+    private final long[] desired;
+    private final long[] results;
+    private final boolean[] signalRequested;
+    private final DirectBuffer[] srcs;
+    private final MutableDirectBuffer[] dsts;
+    private final int[] bufOffsets;
+    private final int[] rawRkeys;
+    // Posting state.
+    private final Lane.Link[] resolvedLink;
+    private final long[] remoteAddresses;
+    private final int[] rkeys;
+    private final Lane.Link[] linkOf;
+    private final int[] scratchAt;
+    private final boolean[] signalled;
+    private final int[] coveredBy;
+    private final int[] coverCount;
+    private final boolean[] done;
+    private final boolean[] failedOp;
+    private final int[] order;
+    private int size;
+    private int posted;
+    private int remaining;
+    private int token;
+    /** True inside post(): completions reaped meanwhile must not give the token away while requests still use it. */
+    private boolean posting;
+    private FabricException failure;
+
+    VerbsOpBatch(Lane lane, int capacity) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("batch capacity must be positive, got " + capacity);
+        }
+        this.lane = lane;
+        kinds = new byte[capacity];
+        targets = new int[capacity];
+        regions = new Region[capacity];
+        offsets = new long[capacity];
+        lengths = new int[capacity];
+        expected = new long[capacity];
+        desired = new long[capacity];
+        results = new long[capacity];
+        signalRequested = new boolean[capacity];
+        srcs = new DirectBuffer[capacity];
+        dsts = new MutableDirectBuffer[capacity];
+        bufOffsets = new int[capacity];
+        rawRkeys = new int[capacity];
+        resolvedLink = new Lane.Link[capacity];
+        remoteAddresses = new long[capacity];
+        rkeys = new int[capacity];
+        linkOf = new Lane.Link[capacity];
+        scratchAt = new int[capacity];
+        signalled = new boolean[capacity];
+        coveredBy = new int[capacity];
+        coverCount = new int[capacity];
+        done = new boolean[capacity];
+        failedOp = new boolean[capacity];
+        order = new int[capacity];
+    }
+
+    private int add(byte kind, int target, Region region, long offset, int length) {
+        lane.checkOwner();
+        if (size == kinds.length) {
+            throw new IllegalStateException("batch is full (" + kinds.length + " operations)");
+        }
+        int i = size++;
+        kinds[i] = kind;
+        targets[i] = target;
+        regions[i] = region;
+        offsets[i] = offset;
+        lengths[i] = length;
+        signalRequested[i] = true;
+        linkOf[i] = null;
+        resolvedLink[i] = null;
+        scratchAt[i] = NONE;
+        signalled[i] = false;
+        coveredBy[i] = NONE;
+        coverCount[i] = 0;
+        done[i] = false;
+        failedOp[i] = false;
+        return i;
+    }
+
+    @Override
+    public int read(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset, int length) {
+        int i = add(READ, target, region, offset, length);
+        dsts[i] = dst;
+        bufOffsets[i] = dstOffset;
+        return i;
+    }
+
+    @Override
+    public int write(int target, Region region, long offset, DirectBuffer src, int srcOffset, int length,
+                     boolean signalledWrite) {
+        int i = add(WRITE, target, region, offset, length);
+        srcs[i] = src;
+        bufOffsets[i] = srcOffset;
+        signalRequested[i] = signalledWrite;
+        return i;
+    }
+
+    @Override
+    public int compareAndSwap(int target, Region region, long offset, long expectedValue, long desiredValue) {
+        int i = add(CAS, target, region, offset, Long.BYTES);
+        expected[i] = expectedValue;
+        desired[i] = desiredValue;
+        return i;
+    }
+
+    /** A CAS on an absolute address and rkey of the target, operands and reply untouched (byte-order probe). */
+    int compareAndSwapRaw(int target, long address, int rkey, long expectedValue, long desiredValue) {
+        int i = add(RAW_CAS, target, null, address, Long.BYTES);
+        rawRkeys[i] = rkey;
+        expected[i] = expectedValue;
+        desired[i] = desiredValue;
+        return i;
+    }
+
+    @Override
+    public void post() {
+        lane.checkOwner();
+        if (posted == size) {
+            return;
+        }
+        lane.resetScratchIfIdle();
+        if (token == 0) {
+            token = lane.register(this);
+        }
+        AtomicByteOrder byteOrder = needsByteOrder() ? lane.endpoint().atomicOrder(lane) : AtomicByteOrder.NATIVE;
+        posting = true;
+        try {
+            int survivors = resolve(groupByTarget());
+            for (int k = 0; k < survivors; k++) {
+                int i = order[k];
+                // The last request of a run per peer is signalled: it retires the unsignalled ones before it.
+                boolean lastForTarget = k + 1 == survivors || targets[order[k + 1]] != targets[i];
+                try {
+                    postOne(i, lastForTarget, byteOrder);
+                } catch (RuntimeException e) {
+                    fail(i, asFabricException(i, e));
+                }
+            }
+            lane.flush();
+        } finally {
+            posting = false;
+            posted = size;
+        }
+        if (remaining == 0) {
+            releaseToken();
+        }
+    }
+
+    private boolean needsByteOrder() {
+        for (int i = posted; i < size; i++) {
+            if (kinds[i] == CAS) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static FabricException asFabricException(int op, RuntimeException e) {
+        return e instanceof FabricException f ? f
+            : new FabricException("batched operation " + op + " failed: " + e.getMessage(), false, e);
+    }
+
+    /** Orders the unposted operations by target, keeping their order within a target (a stable counting sort). */
+    private int groupByTarget() {
+        int count = 0;
+        int machines = lane.config().machineCount();
+        for (int i = posted; i < size; i++) {
+            if (targets[i] < 0 || targets[i] >= machines) {
+                fail(i, new FabricException("machine " + targets[i] + " does not exist in this " + machines
+                    + "-machine fabric", false));
+            }
+        }
+        for (int t = 0; t < machines; t++) {
+            for (int i = posted; i < size; i++) {
+                if (targets[i] == t) {
+                    order[count++] = i;
+                }
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Connects to each target once and checks every operation against the target's region table, failing those that
+     * cannot go out; compacts {@code order} to the survivors, whose run per target is then known before posting.
+     */
+    private int resolve(int count) {
+        int survivors = 0;
+        int target = NONE;
+        Lane.Link link = null;
+        FabricException linkFailure = null;
+        for (int k = 0; k < count; k++) {
+            int i = order[k];
+            if (targets[i] != target) {
+                target = targets[i];
+                try {
+                    link = lane.link(target);
+                    linkFailure = null;
+                } catch (FabricException e) {
+                    link = null;
+                    linkFailure = e;
+                }
+            }
+            if (link == null) {
+                fail(i, linkFailure);
+                continue;
+            }
+            try {
+                RemoteMemory remote = link.remote;
+                switch (kinds[i]) {
+                    case RAW_CAS -> {
+                        remoteAddresses[i] = offsets[i];
+                        rkeys[i] = rawRkeys[i];
+                    }
+                    case CAS -> {
+                        remoteAddresses[i] = remote.atomicAddress(regions[i], offsets[i]);
+                        rkeys[i] = remote.rkey(regions[i], offsets[i]);
+                    }
+                    default -> {
+                        remoteAddresses[i] = remote.address(regions[i], offsets[i], lengths[i]);
+                        rkeys[i] = remote.rkey(regions[i], offsets[i]);
+                    }
+                }
+            } catch (RuntimeException e) {
+                fail(i, asFabricException(i, e));
+                continue;
+            }
+            resolvedLink[i] = link;
+            order[survivors++] = i;
+        }
+        return survivors;
+    }
+
+    private void postOne(int i, boolean lastForTarget, AtomicByteOrder byteOrder) {
+        Lane.Link link = resolvedLink[i];
+        long localAddress;
+        int lkey;
+        Transport.Registration direct = kinds[i] == READ ? registered(dsts[i], bufOffsets[i], lengths[i])
+            : kinds[i] == WRITE ? registered(srcs[i], bufOffsets[i], lengths[i]) : null;
+        if (direct != null) {
+            localAddress = (kinds[i] == READ ? dsts[i].addressOffset() : srcs[i].addressOffset()) + bufOffsets[i];
+            lkey = direct.lkey();
+        } else {
+            scratchAt[i] = lane.scratch(lengths[i]);
+            ScratchArena arena = lane.arena();
+            localAddress = arena.address(scratchAt[i]);
+            lkey = arena.lkey();
+            if (kinds[i] == WRITE) {
+                arena.view().putBytes(scratchAt[i], srcs[i], bufOffsets[i], lengths[i]);
+            }
+        }
+        // A bounced request must report completion: only then may its bounce memory be reused.
+        boolean signal = signalRequested[i] || scratchAt[i] != NONE || lastForTarget
+            || link.uncovered.size() + 1 >= lane.config().sendQueueDepth() / 2;
+        lane.awaitCredit(link);
+        if (link.down) {
+            lane.abandon(link, "the connection to machine " + targets[i] + " went down");
+            throw new FabricException("the connection to machine " + targets[i] + " went down", true);
+        }
+        long wrId = ((long) token << 32) | i;
+        long qp = link.connection.qp();
+        var wr = lane.nextDescriptor();
+        switch (kinds[i]) {
+            case READ -> wr.read(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i], lengths[i], true);
+            case WRITE -> wr.write(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i], lengths[i], signal);
+            case CAS -> wr.compareAndSwap(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i],
+                byteOrder.operand(expected[i]), byteOrder.operand(desired[i]), true);
+            default -> wr.compareAndSwap(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i], expected[i],
+                desired[i], true);
+        }
+        linkOf[i] = link;
+        link.inFlight++;
+        remaining++;
+        signalled[i] = signal;
+        if (signal) {
+            coverCount[i] = link.uncovered.size();
+            for (int u = 0; u < link.uncovered.size(); u++) {
+                coveredBy[link.uncovered.getInt(u)] = i;
+            }
+            link.uncovered.clear();
+            lane.signalled();
+        } else {
+            link.uncovered.addInt(i);
+        }
+        var stats = lane.endpoint().stats();
+        switch (kinds[i]) {
+            case READ -> stats.remoteRead(lengths[i]);
+            case WRITE -> stats.remoteWrite(lengths[i]);
+            case CAS -> stats.remoteAtomic();
+            default -> {
+                // the byte-order probe is the fabric's own business, not an access of the store
+            }
+        }
+    }
+
+    /** The registration holding a buffer's bytes, or null when they are on the heap or outside registered memory. */
+    private Transport.Registration registered(DirectBuffer buffer, int offset, int length) {
+        if (buffer.byteArray() != null) {
+            return null;
+        }
+        if (offset < 0 || length < 0 || (long) offset + length > buffer.capacity()) {
+            throw new IndexOutOfBoundsException("local buffer of " + buffer.capacity() + " bytes cannot hold "
+                + length + " bytes at " + offset);
+        }
+        return lane.endpoint().localMemory().find(buffer.addressOffset() + offset, length);
+    }
+
+    Lane.Link linkOf(int op) {
+        return op >= 0 && op < size ? linkOf[op] : null;
+    }
+
+    /** A signalled request completed: it and every unsignalled request it covers are done. */
+    void completed(int op) {
+        if (op < 0 || op >= size || effectivelyDone(op)) {
+            return;
+        }
+        Lane.Link link = linkOf[op];
+        if (scratchAt[op] != NONE) {
+            ScratchArena arena = lane.arena();
+            if (kinds[op] == READ) {
+                dsts[op].putBytes(bufOffsets[op], arena.view(), scratchAt[op], lengths[op]);
+            } else if (kinds[op] == CAS || kinds[op] == RAW_CAS) {
+                long word = arena.view().getLongVolatile(scratchAt[op]);
+                results[op] = kinds[op] == CAS ? lane.endpoint().atomicOrder(lane).reply(word) : word;
+            }
+        }
+        done[op] = true;
+        remaining -= 1 + coverCount[op];
+        link.inFlight -= 1 + coverCount[op];
+        lane.retired();
+        if (remaining == 0) {
+            releaseToken();
+        }
+    }
+
+    /** A request completed in error; the lane abandons its connection next, failing the rest of it. */
+    void failed(int op, String status, int statusCode, int vendorError) {
+        if (op < 0 || op >= size) {
+            return;
+        }
+        boolean retryable = Arrays.stream(NOT_RETRYABLE).noneMatch(s -> s == statusCode);
+        fail(op, new FabricException("operation " + op + " on machine " + targets[op] + " failed: " + status
+            + (statusCode == Completion.FLUSHED ? "" : " (vendor error 0x" + Integer.toHexString(vendorError) + ")"),
+            retryable));
+    }
+
+    /** Fails every outstanding operation posted on {@code link}. */
+    void abandonOn(Lane.Link link, String reason) {
+        for (int i = 0; i < size; i++) {
+            if (linkOf[i] == link && !effectivelyDone(i)) {
+                fail(i, new FabricException(reason, true));
+            }
+        }
+    }
+
+    /** Fails every posted operation not yet done; the NIC can no longer touch their memory (connections are gone). */
+    private void failOutstanding(String reason) {
+        for (int i = 0; i < posted; i++) {
+            if (linkOf[i] != null && !effectivelyDone(i)) {
+                fail(i, new FabricException(reason, true));
+            }
+        }
+        if (remaining != 0) {
+            throw new IllegalStateException("verbs batch bookkeeping lost " + remaining + " operations");
+        }
+    }
+
+    boolean hasOutstandingOn(Lane.Link link) {
+        for (int i = 0; i < size; i++) {
+            if (linkOf[i] == link && !effectivelyDone(i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean effectivelyDone(int op) {
+        return done[op] || (coveredBy[op] != NONE && done[coveredBy[op]]);
+    }
+
+    /** Marks an operation (and, for a signalled one, those it covers) done with a failure. */
+    private void fail(int op, FabricException cause) {
+        if (effectivelyDone(op)) {
+            return;
+        }
+        if (coveredBy[op] != NONE) {
+            fail(coveredBy[op], cause);
+            return;
+        }
+        if (failure == null) {
+            failure = cause;
+        }
+        done[op] = true;
+        failedOp[op] = true;
+        if (linkOf[op] != null) { // it was posted: it counted as outstanding
+            remaining -= 1 + (signalled[op] ? coverCount[op] : 0);
+            if (signalled[op]) {
+                lane.retired();
+            }
+            if (remaining == 0 && token != 0) {
+                releaseToken();
+            }
+        }
+    }
+
+    private void releaseToken() {
+        if (token != 0 && !posting) {
+            lane.release(token);
+            token = 0;
+        }
+    }
+
+    @Override
+    public int poll() {
+        lane.checkOwner();
+        if (remaining > 0) {
+            lane.flush();
+            lane.pollOnce();
+        }
+        return remaining + (size - posted);
+    }
+
+    @Override
+    public void awaitAll() {
+        lane.checkOwner();
+        if (posted < size) {
+            post();
+        }
+        long deadline = 0;
+        while (remaining > 0) {
+            if (lane.pollOnce() > 0) {
+                deadline = 0;
+                continue;
+            }
+            long now = System.nanoTime();
+            if (deadline == 0) {
+                deadline = now + lane.config().operationTimeout().toNanos();
+            } else if (now > deadline) {
+                String reason = "operations did not complete within " + lane.config().operationTimeout().toMillis()
+                    + " ms";
+                lane.abandonAll(this, reason);
+                failOutstanding(reason); // whatever no connection accounted for
+                break;
+            }
+            Thread.onSpinWait();
+        }
+        if (failure != null) {
+            FabricException f = failure;
+            failure = null;
+            throw f;
+        }
+    }
+
+    @Override
+    public boolean isDone(int op) {
+        return op >= 0 && op < posted && effectivelyDone(op);
+    }
+
+    @Override
+    public long casResult(int op) {
+        if (op < 0 || op >= size || (kinds[op] != CAS && kinds[op] != RAW_CAS)) {
+            throw new IllegalArgumentException("operation " + op + " is not a CAS");
+        }
+        if (!isDone(op)) {
+            throw new IllegalStateException("CAS " + op + " has not completed");
+        }
+        if (failedOp[op]) {
+            throw new IllegalStateException("CAS " + op + " failed; it witnessed nothing");
+        }
+        return results[op];
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public int capacity() {
+        return kinds.length;
+    }
+
+    @Override
+    public void clear() {
+        lane.checkOwner();
+        if (remaining > 0) {
+            throw new IllegalStateException("cannot clear a batch with outstanding operations");
+        }
+        Arrays.fill(srcs, 0, size, null);
+        Arrays.fill(dsts, 0, size, null);
+        Arrays.fill(linkOf, 0, size, null);
+        Arrays.fill(resolvedLink, 0, size, null);
+        size = 0;
+        posted = 0;
+        failure = null;
+        releaseToken();
+    }
+}
