@@ -35,6 +35,24 @@ public final class Machine implements AutoCloseable {
     private final long timeoutMillis;
     private final Durability durability;
 
+    /**
+     * One machine of a multi-process cluster: wraps a store already attached to its fabric (and recovered, if
+     * durable) with worker threads and a migration thread. {@link EmbeddedCluster} uses this for each of its machines.
+     *
+     * <pre>{@code
+     * MachineStore store = new MachineStore(id, machines, config, Placement.hashed(machines), mutators);
+     * Durability d = Durability.open(dataDir, SyncPolicy.BATCH, 60_000, store);
+     * store.attach(tcpFabric);
+     * Machine m = Machine.start(store, d, 2, false, 30_000);
+     * }</pre>
+     *
+     * @param durability the machine's log and snapshots, or null for memory only; closed with the machine
+     */
+    public static Machine start(MachineStore store, Durability durability, int workerThreads, boolean pin,
+                                long timeoutMillis) {
+        return new Machine(store, durability, workerThreads, pin, timeoutMillis);
+    }
+
     Machine(MachineStore store, Durability durability, int workerThreads, boolean pin, long timeoutMillis) {
         this.store = store;
         this.durability = durability;

@@ -38,6 +38,16 @@ public interface Endpoint {
      */
     void send(int target, DirectBuffer message, int offset, int length);
 
+    /**
+     * Whether a CPU compare-and-swap on this machine's registered memory is atomic with peers' one-sided CAS on the
+     * same word. True for the in-process and TCP fabrics (every CAS is a CPU CAS) and for NICs with global atomics;
+     * false for NICs whose atomics are only atomic among themselves (IBV_ATOMIC_HCA), where the store must CAS its own
+     * address words through the fabric too (a loopback CAS) so that local PUTs never race remote MIGRATEs.
+     */
+    default boolean cpuAtomicsCoherent() {
+        return true;
+    }
+
     /** Whether the peer is believed reachable now; operations on an unreachable peer fail fast. */
     boolean isReachable(int target);
 }

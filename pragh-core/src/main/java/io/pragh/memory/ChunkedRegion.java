@@ -23,12 +23,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class ChunkedRegion implements AutoCloseable {
+    /** Chunk shift of a region smaller than one chunk: every offset it can hold maps to its only chunk. */
+    public static final int SINGLE_CHUNK_SHIFT = 62;
     private static final AtomicLong LIVE_BYTES = new AtomicLong();
     private static final int ALIGNMENT = 64;
 
     private final String name;
     private final int chunkShift;
     private final long chunkMask;
+    private final int chunkSize;
     private final long capacity;
     private final long[] rawAddresses;
     private final UnsafeBuffer[] chunks;
@@ -36,20 +39,31 @@ public final class ChunkedRegion implements AutoCloseable {
 
     private ChunkedRegion(String name, long capacity, int chunkBytes) {
         this.name = name;
-        this.chunkShift = Integer.numberOfTrailingZeros(chunkBytes);
-        this.chunkMask = chunkBytes - 1L;
-        int count = (int) ((capacity + chunkMask) >>> chunkShift);
-        this.capacity = (long) count << chunkShift;
+        int count;
+        if (capacity < chunkBytes) {
+            // One chunk of exactly the (page-rounded) size asked for; every offset maps to chunk 0.
+            this.chunkShift = SINGLE_CHUNK_SHIFT;
+            this.chunkMask = (1L << SINGLE_CHUNK_SHIFT) - 1;
+            this.chunkSize = (int) BitUtil.align(capacity, 4096);
+            count = 1;
+        } else {
+            this.chunkShift = Integer.numberOfTrailingZeros(chunkBytes);
+            this.chunkMask = chunkBytes - 1L;
+            this.chunkSize = chunkBytes;
+            count = (int) ((capacity + chunkMask) >>> chunkShift);
+        }
+        this.capacity = (long) count * chunkSize;
+        int chunkBytesAllocated = chunkSize;
         this.rawAddresses = new long[count];
         this.chunks = new UnsafeBuffer[count];
         try {
             for (int i = 0; i < count; i++) {
-                long raw = UnsafeAccess.UNSAFE.allocateMemory(chunkBytes + ALIGNMENT);
+                long raw = UnsafeAccess.UNSAFE.allocateMemory(chunkBytesAllocated + ALIGNMENT);
                 rawAddresses[i] = raw;
                 long aligned = BitUtil.align(raw, ALIGNMENT);
-                UnsafeAccess.UNSAFE.setMemory(aligned, chunkBytes, (byte) 0);
-                chunks[i] = new UnsafeBuffer(aligned, chunkBytes);
-                LIVE_BYTES.addAndGet(chunkBytes + ALIGNMENT);
+                UnsafeAccess.UNSAFE.setMemory(aligned, chunkBytesAllocated, (byte) 0);
+                chunks[i] = new UnsafeBuffer(aligned, chunkBytesAllocated);
+                LIVE_BYTES.addAndGet(chunkBytesAllocated + ALIGNMENT);
             }
         } catch (OutOfMemoryError e) {
             close();
@@ -60,7 +74,7 @@ public final class ChunkedRegion implements AutoCloseable {
 
     /**
      * Allocates a zeroed region of at least {@code capacity} bytes in chunks of {@code chunkBytes} (a power of two,
-     * at most 1 GiB). A region smaller than one chunk gets one chunk of the smallest power of two that holds it.
+     * at most 1 GiB). A region smaller than one chunk is one chunk of its own size, rounded up to a 4 KiB page.
      */
     public static ChunkedRegion allocate(String name, long capacity, int chunkBytes) {
         if (capacity <= 0) {
@@ -70,9 +84,7 @@ public final class ChunkedRegion implements AutoCloseable {
             throw new IllegalArgumentException("chunk size of region '" + name + "' must be a power of two between 64"
                 + " bytes and 1 GiB, got " + chunkBytes);
         }
-        int effectiveChunk = capacity < chunkBytes ? Math.max(64, BitUtil.findNextPositivePowerOfTwo((int) capacity))
-            : chunkBytes;
-        return new ChunkedRegion(name, capacity, effectiveChunk);
+        return new ChunkedRegion(name, capacity, chunkBytes);
     }
 
     /** Off-heap bytes currently allocated by all regions in this JVM; lets tests prove that close frees memory. */
@@ -93,7 +105,7 @@ public final class ChunkedRegion implements AutoCloseable {
     }
 
     public int chunkBytes() {
-        return (int) (chunkMask + 1);
+        return chunkSize;
     }
 
     public int chunkShift() {
@@ -202,7 +214,7 @@ public final class ChunkedRegion implements AutoCloseable {
         for (int i = 0; i < rawAddresses.length; i++) {
             if (rawAddresses[i] != 0) {
                 UnsafeAccess.UNSAFE.freeMemory(rawAddresses[i]);
-                LIVE_BYTES.addAndGet(-(chunkBytes() + ALIGNMENT));
+                LIVE_BYTES.addAndGet(-(chunkSize + ALIGNMENT));
                 rawAddresses[i] = 0;
                 if (chunks[i] != null) {
                     chunks[i].wrap(0, 0);

@@ -211,7 +211,7 @@ public final class Migrator {
             desired[i] = Address.of(self, homes[i], Address.sizeUnits(addresses[i]), newOffsets[i]);
             store.fence().enter(key);
             fenced[i] = true;
-            if (homes[i] == self) {
+            if (homes[i] == self && store.localCasAllowed()) {
                 ops[i] = store.keys().compareAndSetAddress(slots[i], addresses[i], desired[i]) ? -2 : -3;
             } else {
                 ops[i] = batch.compareAndSwap(homes[i], Region.KEYS, slots[i], addresses[i], desired[i]);

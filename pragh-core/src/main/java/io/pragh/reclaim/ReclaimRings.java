@@ -72,7 +72,7 @@ public final class ReclaimRings {
     public void postAt(int host, long offset, long address) {
         long deadline = 0;
         while (true) {
-            long seen = host == self
+            long seen = host == self && endpoint.cpuAtomicsCoherent()
                 ? localRegion.compareAndExchangeLong(offset, 0, address)
                 : endpoint.compareAndSwap(host, Region.RECLAIM, offset, 0, address);
             if (seen == 0) {

@@ -48,24 +48,54 @@ public final class ShardMover {
         return bytesMoved;
     }
 
-    /** Moves every shard whose planned machine differs from its owner; returns how many shards moved. */
+    /**
+     * Moves every shard whose planned machine differs from its owner; returns how many shards moved. All shards are
+     * copied and flipped first, then one grace period covers them all before the old owners drop their keys.
+     */
     public int apply(int[] plan) {
+        LongArrayList[] movedKeys = new LongArrayList[plan.length];
+        int[] sources = new int[plan.length];
         int moved = 0;
         for (int s = 0; s < plan.length; s++) {
             if (plan[s] != placement.owner(s)) {
-                move(s, plan[s]);
+                sources[s] = placement.owner(s);
+                movedKeys[s] = copyAndFlip(s, plan[s]);
                 moved++;
+            }
+        }
+        if (moved == 0) {
+            return 0;
+        }
+        LongHashSet all = new LongHashSet();
+        for (LongArrayList keys : movedKeys) {
+            if (keys != null) {
+                for (int i = 0; i < keys.size(); i++) {
+                    all.add(keys.getLong(i));
+                }
+            }
+        }
+        dropCached(all);
+        sleep(graceMillis);
+        for (int s = 0; s < plan.length; s++) {
+            if (movedKeys[s] != null) {
+                unload(sources[s], movedKeys[s]);
             }
         }
         return moved;
     }
 
+    /** Moves one shard (copy, flip, drop cached addresses, grace period, unload). */
     public void move(int shard, int target) {
-        int source = placement.owner(shard);
-        if (source == target) {
-            return;
+        int[] plan = new int[placement.shards()];
+        for (int s = 0; s < plan.length; s++) {
+            plan[s] = s == shard ? target : placement.owner(s);
         }
-        MachineStore from = cluster.machine(source).store();
+        apply(plan);
+    }
+
+    /** Copies a shard's keys and values to {@code target} and routes the shard there; returns the keys copied. */
+    private LongArrayList copyAndFlip(int shard, int target) {
+        MachineStore from = cluster.machine(placement.owner(shard)).store();
         MachineStore to = cluster.machine(target).store();
         LongArrayList keys = new LongArrayList();
         from.keys().forEach((key, address, slot) -> {
@@ -82,18 +112,21 @@ public final class ShardMover {
             }
         }
         placement.assign(shard, target);
-        LongHashSet moved = new LongHashSet();
-        for (int i = 0; i < keys.size(); i++) {
-            moved.add(keys.getLong(i));
-        }
+        keysMoved += keys.size();
+        return keys;
+    }
+
+    private void dropCached(LongHashSet moved) {
         for (int m = 0; m < cluster.machineCount(); m++) {
             cluster.machine(m).store().cache().invalidateIf((key, address) -> moved.contains(key));
         }
-        sleep(graceMillis);
+    }
+
+    private void unload(int source, LongArrayList keys) {
+        MachineStore from = cluster.machine(source).store();
         for (int i = 0; i < keys.size(); i++) {
             from.unload(keys.getLong(i));
         }
-        keysMoved += keys.size();
     }
 
     private static void sleep(long millis) {

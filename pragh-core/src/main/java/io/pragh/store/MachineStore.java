@@ -56,6 +56,7 @@ public final class MachineStore implements AutoCloseable {
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final AtomicLong malformedMessages = new AtomicLong();
     private final AtomicLong incarnations = new AtomicLong();
+    private final java.util.concurrent.atomic.LongAdder forwardedToHost = new java.util.concurrent.atomic.LongAdder();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
     /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
@@ -171,6 +172,22 @@ public final class MachineStore implements AutoCloseable {
         this.updateLog = log;
     }
 
+    /**
+     * CAS of a key's address word at its home: a CPU CAS when this is the home and CPU atomics are coherent with the
+     * fabric's, else a one-sided CAS (a loopback one on a NIC whose atomics are not coherent with the CPU's).
+     */
+    public boolean casAddress(int home, long slot, long expected, long desired) {
+        if (home == id && endpoint.cpuAtomicsCoherent()) {
+            return keys.compareAndSetAddress(slot, expected, desired);
+        }
+        return endpoint.compareAndSwap(home, io.pragh.fabric.Region.KEYS, slot, expected, desired) == expected;
+    }
+
+    /** Whether this machine may CAS its own address words with the CPU (see {@link #casAddress}). */
+    public boolean localCasAllowed() {
+        return endpoint == null || endpoint.cpuAtomicsCoherent();
+    }
+
     /** Acknowledges an update the {@link UpdateLog} made durable. */
     public void acknowledge(int origin, long request) {
         complete(origin, request, null);
@@ -205,6 +222,15 @@ public final class MachineStore implements AutoCloseable {
 
     AccessObserver accessObserver() {
         return accessObserver;
+    }
+
+    /** Updates this machine forwarded to the value's host because the value had migrated (check-and-forward). */
+    public long forwardedUpdates() {
+        return forwardedToHost.sum();
+    }
+
+    void countForwardToHost() {
+        forwardedToHost.increment();
     }
 
     /** Messages dropped because they were malformed (each one also logged). */
@@ -261,6 +287,8 @@ public final class MachineStore implements AutoCloseable {
         observeVersion(version);
         writeRecord(key, version, offsetUnits, units, length, set, value, 0, -1, value, offset, length);
         long slot = keys.findOrInsert(key);
+        // Loading happens before this machine serves (or, for shard moves, before its shard is routed here), so no
+        // peer CAS can race this one: a CPU CAS is right even on a NIC with HCA-only atomics.
         if (!keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
             values.free(offsetUnits, units);
             throw new IllegalStateException("key " + key + " already has a value on machine " + id);
@@ -281,7 +309,7 @@ public final class MachineStore implements AutoCloseable {
             if (address == Address.NONE) {
                 break;
             }
-            if (keys.compareAndSetAddress(slot, address, Address.NONE)) {
+            if (casAddress(id, slot, address, Address.NONE)) {
                 int host = Address.host(address, id);
                 if (host == id) {
                     values.region().putLongVolatile(Address.byteOffset(address), 0);
@@ -453,6 +481,10 @@ public final class MachineStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Frees this machine's regions. Close the fabric it is attached to first: a fabric whose peers or I/O threads
+     * still reach this memory must not outlive it.
+     */
     @Override
     public void close() {
         closed = true;

@@ -80,6 +80,7 @@ final class UpdateProtocol {
             long address = s.address;
             int host = Address.host(address, home);
             if (host != self) {
+                machine.countForwardToHost();
                 forward(host, origin, request, key, mutatorId, arg, argOff, argLen, hops);
                 return FORWARDED;
             }
@@ -109,7 +110,7 @@ final class UpdateProtocol {
         machine.writeRecord(key, version, offsetUnits, units, length, mutator, EMPTY, 0, -1, arg, argOff, argLen);
         KeyRegion keys = machine.keys();
         long slot = keys.findOrInsert(key);
-        if (keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
+        if (machine.casAddress(machine.id(), slot, Address.NONE, Address.local(units, offsetUnits))) {
             machine.stats().local(KeyRegion.SLOT_BYTES);
             return version;
         }
@@ -157,9 +158,7 @@ final class UpdateProtocol {
                 argLen);
             desired = Address.of(self, home, units, offsetUnits);
         }
-        boolean won = s.leaseHolds() && (home == self
-            ? machine.keys().compareAndSetAddress(s.slot, address, desired)
-            : machine.endpoint().compareAndSwap(home, Region.KEYS, s.slot, address, desired) == address);
+        boolean won = s.leaseHolds() && machine.casAddress(home, s.slot, address, desired);
         if (!won) {
             if (offsetUnits >= 0) {
                 machine.values().free(offsetUnits, units);

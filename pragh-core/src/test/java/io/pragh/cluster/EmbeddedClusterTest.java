@@ -193,6 +193,24 @@ class EmbeddedClusterTest {
     }
 
     @Test
+    void withHcaOnlyAtomicsEveryAddressCasGoesThroughTheFabric() {
+        ((io.pragh.fabric.inprocess.InProcessFabric) cluster.fabric()).setCpuAtomicsCoherent(false);
+        long key = keyHomedAt(2, 1);
+        Machine home = cluster.machine(2);
+        FabricStats.Snapshot before = home.stats().snapshot();
+        home.put(key, bytes("v1"));
+        home.put(key, bytes("v2"));
+        assertEquals(3, home.stats().snapshot().minus(before).remoteAtomics(),
+            "insert CAS, replace CAS and the reclaim-ring CAS at the home all go through the fabric");
+        cluster.machine(0).migrate(key);
+        assertEquals(Migrator.Outcome.MIGRATED, home.migrate(key), "migrating back home CASes through the fabric");
+        cluster.machine(1).update(key, Mutators.APPEND, bytes("+"));
+        for (int m = 0; m < 4; m++) {
+            assertArrayEquals(bytes("v2+"), cluster.machine(m).get(key));
+        }
+    }
+
+    @Test
     void malformedMessagesAreDroppedAndCountedAndLoseNothing() throws Exception {
         long key = keyHomedAt(1, 1);
         cluster.machine(0).put(key, bytes("intact"));

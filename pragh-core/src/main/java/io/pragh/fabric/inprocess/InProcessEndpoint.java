@@ -134,6 +134,11 @@ final class InProcessEndpoint implements Endpoint {
     }
 
     @Override
+    public boolean cpuAtomicsCoherent() {
+        return fabric.cpuAtomicsCoherent();
+    }
+
+    @Override
     public boolean isReachable(int target) {
         try {
             fabric.peer(machine, target);

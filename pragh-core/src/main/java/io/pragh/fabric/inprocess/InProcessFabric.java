@@ -40,6 +40,7 @@ public final class InProcessFabric implements Fabric {
     /** Volatile per-machine flags: read on every remote operation, so no lock. */
     private final AtomicIntegerArray unreachable;
     private volatile boolean closed;
+    private volatile boolean cpuAtomicsCoherent = true;
 
     public InProcessFabric(int machineCount, long remoteLatencyNs) {
         Address.checkMachineCount(machineCount);
@@ -79,6 +80,18 @@ public final class InProcessFabric implements Fabric {
         }
         endpoint.start();
         return endpoint;
+    }
+
+    /**
+     * Makes endpoints report CPU atomics as not coherent with the fabric's, as a NIC with HCA-only atomics does, so
+     * that the store's loopback-CAS path runs (every CAS here is a CPU CAS either way, so results stay correct).
+     */
+    public void setCpuAtomicsCoherent(boolean coherent) {
+        this.cpuAtomicsCoherent = coherent;
+    }
+
+    boolean cpuAtomicsCoherent() {
+        return cpuAtomicsCoherent;
     }
 
     /** Cuts (or restores) every path to a machine, as a network partition would; operations on it fail fast. */

@@ -89,7 +89,9 @@ final class RegionTable {
                     int r = region(m.getInt(offset + 4));
                     int shift = m.getInt(offset + 8);
                     int count = m.getInt(offset + 12);
-                    check(shift >= 6 && shift <= 30 && count > 0, "chunk geometry shift " + shift + " count " + count);
+                    check(count > 0 && shift >= 6 && (shift <= 30
+                            || (shift == ChunkedRegion.SINGLE_CHUNK_SHIFT && count == 1)),
+                        "chunk geometry shift " + shift + " count " + count);
                     regions[r] = new RemoteMemory.RegionKeys(shift, m.getLong(offset + 16), new long[count],
                         new int[count]);
                     received[r] = 0;

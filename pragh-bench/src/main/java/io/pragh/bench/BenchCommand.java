@@ -1,0 +1,64 @@
+package io.pragh.bench;
+
+import io.pragh.bench.footprint.KeyRegionFootprint;
+import io.pragh.bench.traversal.TraversalCommand;
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/**
+ * Entry point of {@code ./pragh bench}: dispatches to the traversal benchmark, the JMH microbenchmarks and the key
+ * region footprint table.
+ *
+ * <pre>{@code
+ * ./pragh bench jmh GetLatency -f 1 -wi 2 -i 3
+ * ./pragh bench traversal --machines 4 --scale 12 --duration 5
+ * ./pragh bench keys
+ * }</pre>
+ */
+public final class BenchCommand {
+    private BenchCommand() {
+    }
+
+    static void usage(PrintStream out) {
+        out.println("usage: ./pragh bench <benchmark> [options]");
+        out.println();
+        out.println("  traversal [flags]      the paper's traversal benchmark (section 6); --help lists the flags");
+        out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
+        out.println("  keys [key counts]      bytes per key the key region costs");
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) throws Exception {
+        if (args.length == 0) {
+            usage(System.err);
+            return 2;
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        switch (args[0]) {
+            case "jmh" -> {
+                // JMH reads the benchmark list that its annotation processor wrote into target/classes at build time.
+                org.openjdk.jmh.Main.main(rest);
+                return 0;
+            }
+            case "traversal" -> {
+                return TraversalCommand.run(rest, System.out, System.err);
+            }
+            case "keys" -> {
+                KeyRegionFootprint.main(rest);
+                return 0;
+            }
+            case "help", "-h", "--help" -> {
+                usage(System.out);
+                return 0;
+            }
+            default -> {
+                System.err.println("pragh bench: unknown benchmark '" + args[0] + "'");
+                usage(System.err);
+                return 2;
+            }
+        }
+    }
+}

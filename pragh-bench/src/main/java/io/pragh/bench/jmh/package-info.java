@@ -1,0 +1,5 @@
+/**
+ * JMH microbenchmarks (run with {@code ./pragh bench jmh [regex]}); JMH's annotation processor generates their
+ * harness and {@code META-INF/BenchmarkList} at build time. Depends on {@code io.pragh.cluster} and below.
+ */
+package io.pragh.bench.jmh;

@@ -1,0 +1,86 @@
+package io.pragh.bench.traversal;
+
+import io.pragh.bench.workload.StartVertexDistribution;
+import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.cluster.Machine;
+import io.pragh.graph.KHopTraversal;
+import io.pragh.keys.KeyLayout;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Recorder;
+
+/**
+ * A closed-loop client: draws a start vertex, then runs a two-hop GET on the start vertex's home machine (through
+ * that machine's session, so every access is that machine's, seen by its access observer) or inserts an edge from
+ * it at its home; records the latency and counts. Runs until stopped.
+ *
+ * <pre>{@code
+ * QueryThread q = new QueryThread(index, generation, workload, cluster);
+ * new Thread(q).start();
+ * }</pre>
+ */
+final class QueryThread implements Runnable {
+    /** What every query thread of one mode shares. */
+    record Workload(int[] scopeVertices, int vertexCount, StartVertexDistribution dist, double getRatio, int fanout,
+                    long seed, Recorder latencies, LongAdder queries, LongAdder puts) {
+    }
+
+    private final Workload w;
+    /** The label of every edge of the benchmark's graph. */
+    static final int LABEL = 0;
+    static final int HOPS = 2;
+
+    private final EmbeddedCluster cluster;
+    private final SplittableRandom rng;
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+
+    /**
+     * @param index      thread index; with the generation and the seed it fixes the thread's random stream
+     * @param generation how many times the clients were restarted (the shard baseline pauses them to move shards)
+     */
+    QueryThread(int index, int generation, Workload w, EmbeddedCluster cluster) {
+        this.w = w;
+        this.cluster = cluster;
+        this.rng = new SplittableRandom(w.seed() * 1_000_003L + generation * 1_009L + index);
+    }
+
+    void stop() {
+        running = false;
+    }
+
+    Throwable failure() {
+        return failure;
+    }
+
+    @Override
+    public void run() {
+        try {
+            KHopTraversal[] onMachine = new KHopTraversal[cluster.machineCount()];
+            for (int m = 0; m < onMachine.length; m++) {
+                onMachine[m] = new KHopTraversal(cluster.machine(m).session());
+            }
+            while (running) {
+                long start = w.scopeVertices()[w.dist().next(rng)];
+                long key = KeyLayout.key(start, LABEL, KeyLayout.OUT);
+                int home = cluster.home(key);
+                boolean get = rng.nextDouble() < w.getRatio();
+                long t0 = System.nanoTime();
+                if (get) {
+                    onMachine[home].run(start, LABEL, HOPS, w.fanout());
+                } else {
+                    insertEdge(cluster.machine(home), key, start, rng.nextInt(w.vertexCount()));
+                }
+                w.latencies().recordValue(System.nanoTime() - t0);
+                w.queries().increment();
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+    }
+
+    private void insertEdge(Machine home, long key, long src, long dst) {
+        cluster.graph().addEdge(src, LABEL, dst);
+        w.puts().increment();
+    }
+}

@@ -1,0 +1,52 @@
+package io.pragh.bench.traversal;
+
+import io.pragh.bench.workload.AdjacencyGraph;
+import io.pragh.bench.workload.RmatGenerator;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * {@code ./pragh bench traversal [flags]}: generates the RMAT graph once, runs every requested mode on a fresh
+ * cluster of it, prints the table and writes the JSON report.
+ *
+ * <pre>{@code
+ * ./pragh bench traversal --machines 4 --scale 12 --duration 5 --json target/traversal.json
+ * }</pre>
+ */
+public final class TraversalCommand {
+    private TraversalCommand() {
+    }
+
+    /** Runs the benchmark; returns the exit status (2 for bad flags). */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println(TraversalConfig.USAGE);
+            return 0;
+        }
+        TraversalConfig config;
+        try {
+            config = TraversalConfig.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("pragh bench traversal: " + e.getMessage());
+            return 2;
+        }
+        long t0 = System.nanoTime();
+        AdjacencyGraph graph = new RmatGenerator(config.scale(), RmatGenerator.EDGE_FACTOR, config.seed()).generate();
+        out.printf(Locale.ROOT, "graph: RMAT scale %d, %d vertices, %d distinct edges, generated in %.1f s%n",
+            config.scale(), graph.vertexCount(), graph.edgeCount(), (System.nanoTime() - t0) / 1e9);
+        TraversalRunner runner = new TraversalRunner(config, graph, out);
+        out.printf(Locale.ROOT, "lowest remote access rate any value placement allows on these GETs: %.2f%%%n",
+            100 * runner.remoteRateFloor());
+        TraversalReport report = new TraversalReport(config);
+        for (Mode mode : config.modes()) {
+            report.add(mode, runner.run(mode));
+        }
+        out.println();
+        report.printTable(out);
+        if (config.json() != null) {
+            report.writeJson(config.json());
+            out.println("JSON report: " + config.json().toAbsolutePath());
+        }
+        return 0;
+    }
+}

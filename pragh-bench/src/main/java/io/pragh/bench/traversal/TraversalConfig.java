@@ -1,0 +1,203 @@
+package io.pragh.bench.traversal;
+
+import io.pragh.coordinator.Mechanism;
+import io.pragh.fabric.inprocess.InProcessFabric;
+import io.pragh.bench.workload.RmatGenerator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Every flag of {@code ./pragh bench traversal}, parsed and checked. Unknown flags and bad values are refused with
+ * a message naming the flag.
+ *
+ * <pre>{@code
+ * TraversalConfig c = TraversalConfig.parse("--machines", "4", "--scale", "12", "--duration", "5");
+ * }</pre>
+ *
+ * @param machines        machines of the cluster (ideal uses one)
+ * @param scale           RMAT scale: 2^scale vertices, 16 x 2^scale edges
+ * @param scope           start vertices the queries draw from (the first vertices with edges, by id)
+ * @param fanout          neighbours read per vertex and hop
+ * @param getRatio        share of queries that are two-hop GETs; the rest insert an edge
+ * @param dist            start-vertex distribution: zipf or uniform
+ * @param modes           modes to run, each on a fresh cluster of the same graph
+ * @param durationSeconds measurement phase length
+ * @param warmupSeconds   warm-up phase length
+ * @param intervalSeconds monitoring interval length (the paper's is 10 s)
+ * @param intervals       monitoring intervals (each followed by its migrations) before the measurement
+ * @param remoteLatencyNs emulated latency of a remote one-sided operation
+ * @param threads         query threads (the same for every mode)
+ * @param seed            seed of the graph and of every query thread
+ * @param mechanism       coordinator mechanism: eager or deferred
+ * @param cacheMb         location cache per machine in split-cache, MiB
+ * @param json            JSON report file, or null
+ * @param charts          chart directory, or null
+ */
+public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
+                              List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
+                              int intervals, long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
+                              Path json, Path charts) {
+
+    public static final String USAGE = String.join("\n",
+        "usage: ./pragh bench traversal [flags]",
+        "  --machines N            machines of the cluster (default 8; ideal uses 1)",
+        "  --scale S               RMAT scale: 2^S vertices, 16 x 2^S edges (default 16)",
+        "  --scope N               start vertices queries draw from (default 1024)",
+        "  --fanout N              neighbours read per vertex per hop (default 100)",
+        "  --get-ratio R           share of two-hop GETs, rest are edge PUTs (default 0.95; 0.5 for the update-heavy mix)",
+        "  --dist zipf|uniform     start-vertex distribution (default zipf, theta 0.99)",
+        "  --modes LIST            comma-separated of orig,ideal,shard,split,split-cache (default all five)",
+        "  --duration SECONDS      measurement phase (default 10)",
+        "  --warmup SECONDS        warm-up phase (default 2)",
+        "  --interval SECONDS      monitoring interval before migration (default 2; the paper's is 10)",
+        "  --intervals N           monitoring intervals, each followed by its migrations (default 1 eager, 2 deferred)",
+        "  --remote-latency-ns NS  emulated remote one-sided latency (default " + InProcessFabric.DEFAULT_REMOTE_LATENCY_NS + ")",
+        "  --threads N             query threads, the same in every mode (default: available processors)",
+        "  --seed N                seed of the graph and the queries (default 42)",
+        "  --mechanism eager|deferred  coordinator mechanism (default eager)",
+        "  --cache-mb N            location cache per machine in split-cache, MiB (default 128)",
+        "  --json FILE             write the results as JSON",
+        "  --charts DIR            write PNG charts (not available yet: refused)");
+
+    public TraversalConfig {
+        check(machines >= 1 && machines <= 128, "--machines", machines, "1..128");
+        check(scale >= 1 && scale <= RmatGenerator.MAX_SCALE, "--scale", scale, "1.." + RmatGenerator.MAX_SCALE);
+        check(scope >= 1, "--scope", scope, ">= 1");
+        check(fanout >= 1, "--fanout", fanout, ">= 1");
+        check(getRatio >= 0 && getRatio <= 1, "--get-ratio", getRatio, "0..1");
+        check(dist.equals("zipf") || dist.equals("uniform"), "--dist", dist, "zipf or uniform");
+        check(!modes.isEmpty(), "--modes", modes, "at least one mode");
+        check(durationSeconds > 0, "--duration", durationSeconds, "> 0");
+        check(warmupSeconds >= 0, "--warmup", warmupSeconds, ">= 0");
+        check(intervalSeconds > 0, "--interval", intervalSeconds, "> 0");
+        check(intervals >= 1, "--intervals", intervals, ">= 1");
+        check(remoteLatencyNs >= 0, "--remote-latency-ns", remoteLatencyNs, ">= 0");
+        check(threads >= 1, "--threads", threads, ">= 1");
+        check(cacheMb >= 1 && cacheMb <= 1024, "--cache-mb", cacheMb, "1..1024");
+        modes = List.copyOf(modes);
+    }
+
+    private static void check(boolean ok, String flag, Object value, String allowed) {
+        if (!ok) {
+            throw new IllegalArgumentException(flag + " " + value + " is invalid: must be " + allowed);
+        }
+    }
+
+    public static TraversalConfig defaults() {
+        return parse();
+    }
+
+    public static TraversalConfig parse(String... args) {
+        Map<String, String> v = new LinkedHashMap<>();
+        v.put("--machines", "8");
+        v.put("--scale", "16");
+        v.put("--scope", "1024");
+        v.put("--fanout", "100");
+        v.put("--get-ratio", "0.95");
+        v.put("--dist", "zipf");
+        v.put("--modes", "orig,ideal,shard,split,split-cache");
+        v.put("--duration", "10");
+        v.put("--warmup", "2");
+        v.put("--interval", "2");
+        v.put("--intervals", null);
+        v.put("--remote-latency-ns", Long.toString(InProcessFabric.DEFAULT_REMOTE_LATENCY_NS));
+        v.put("--threads", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        v.put("--seed", "42");
+        v.put("--mechanism", "eager");
+        v.put("--cache-mb", "128");
+        v.put("--json", null);
+        v.put("--charts", null);
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (!v.containsKey(flag)) {
+                throw new IllegalArgumentException("unknown flag '" + flag + "'\n" + USAGE);
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            v.put(flag, args[++i]);
+        }
+        if (v.get("--charts") != null) {
+            throw new IllegalArgumentException("--charts is not available yet in this build (only --json is)");
+        }
+        List<Mode> modes = new ArrayList<>();
+        for (String name : v.get("--modes").split(",")) {
+            Mode m = Mode.byName(name.trim());
+            if (modes.contains(m)) {
+                throw new IllegalArgumentException("--modes names '" + name.trim() + "' twice");
+            }
+            modes.add(m);
+        }
+        String mechanism = v.get("--mechanism");
+        if (!mechanism.equals("eager") && !mechanism.equals("deferred")) {
+            throw new IllegalArgumentException("--mechanism " + mechanism + " is invalid: must be eager or deferred");
+        }
+        return new TraversalConfig(integer(v, "--machines"), integer(v, "--scale"), integer(v, "--scope"),
+            integer(v, "--fanout"), decimal(v, "--get-ratio"), v.get("--dist"), modes, decimal(v, "--duration"),
+            decimal(v, "--warmup"), decimal(v, "--interval"),
+            v.get("--intervals") != null ? integer(v, "--intervals") : mechanism.equals("deferred") ? 2 : 1,
+            whole(v, "--remote-latency-ns"),
+            integer(v, "--threads"), whole(v, "--seed"), Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)),
+            integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"));
+    }
+
+    private static long whole(Map<String, String> v, String flag) {
+        try {
+            return Long.parseLong(v.get(flag));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " " + v.get(flag) + " is not a whole number");
+        }
+    }
+
+    private static int integer(Map<String, String> v, String flag) {
+        long n = whole(v, flag);
+        if (n != (int) n) {
+            throw new IllegalArgumentException(flag + " " + n + " is too large");
+        }
+        return (int) n;
+    }
+
+    private static double decimal(Map<String, String> v, String flag) {
+        try {
+            double d = Double.parseDouble(v.get(flag));
+            if (!Double.isFinite(d)) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " " + v.get(flag) + " is not a number");
+        }
+    }
+
+    private static Path path(Map<String, String> v, String flag) {
+        return v.get(flag) == null ? null : Path.of(v.get(flag));
+    }
+
+    /** Every flag and its value, by flag name without dashes, for the JSON report. */
+    public Map<String, Object> asMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("machines", machines);
+        m.put("scale", scale);
+        m.put("scope", scope);
+        m.put("fanout", fanout);
+        m.put("get_ratio", getRatio);
+        m.put("dist", dist);
+        m.put("modes", modes.stream().map(Mode::reportName).toList());
+        m.put("duration", durationSeconds);
+        m.put("warmup", warmupSeconds);
+        m.put("interval", intervalSeconds);
+        m.put("intervals", intervals);
+        m.put("remote_latency_ns", remoteLatencyNs);
+        m.put("threads", threads);
+        m.put("seed", seed);
+        m.put("mechanism", mechanism.name().toLowerCase(Locale.ROOT));
+        m.put("cache_mb", cacheMb);
+        m.put("json", json == null ? null : json.toString());
+        m.put("charts", charts == null ? null : charts.toString());
+        return m;
+    }
+}

@@ -1,0 +1,82 @@
+package io.pragh.bench.traversal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The results of one benchmark run: {@code {"config": {...every flag...}, "modes": {"<mode>": {...}}}} as JSON, and
+ * the same as a table with each mode's throughput relative to orig and ideal.
+ *
+ * <pre>{@code
+ * TraversalReport report = new TraversalReport(config);
+ * report.add(Mode.ORIG, result);
+ * report.writeJson(Path.of("out.json"));
+ * }</pre>
+ */
+public final class TraversalReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final TraversalConfig config;
+    private final Map<Mode, ModeResult> results = new LinkedHashMap<>();
+
+    public TraversalReport(TraversalConfig config) {
+        this.config = config;
+    }
+
+    public void add(Mode mode, ModeResult result) {
+        results.put(mode, result);
+    }
+
+    public Map<Mode, ModeResult> results() {
+        return results;
+    }
+
+    public Map<String, Object> asMap() {
+        Map<String, Object> modes = new LinkedHashMap<>();
+        results.forEach((mode, r) -> modes.put(mode.reportName(), r.asMap()));
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("config", config.asMap());
+        root.put("modes", modes);
+        return root;
+    }
+
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(asMap());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void writeJson(Path file) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, toJson() + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the JSON report to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public void printTable(PrintStream out) {
+        ModeResult orig = results.get(Mode.ORIG);
+        ModeResult ideal = results.get(Mode.IDEAL);
+        out.printf("%-12s %12s %8s %8s %9s %9s %9s %9s %9s %9s %8s%n", "mode", "q/s", "x orig", "% ideal",
+            "p50 ms", "p99 ms", "p999 ms", "remote %", "migrated", "mig. %", "fwd puts");
+        results.forEach((mode, r) -> out.printf("%-12s %12.0f %8s %8s %9.3f %9.3f %9.3f %9.2f %9d %9.3f %8d%n",
+            mode.reportName(), r.throughputQps(),
+            orig == null ? "-" : String.format("%.2f", r.throughputQps() / orig.throughputQps()),
+            ideal == null ? "-" : String.format("%.1f", 100 * r.throughputQps() / ideal.throughputQps()),
+            r.p50Ms(), r.p99Ms(), r.p999Ms(), 100 * r.remoteAccessRate(), r.migratedKeys(),
+            100 * r.migratedKeyFraction(), r.forwardedPuts()));
+    }
+}

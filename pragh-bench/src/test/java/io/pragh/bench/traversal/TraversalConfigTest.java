@@ -1,0 +1,64 @@
+package io.pragh.bench.traversal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.coordinator.Mechanism;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TraversalConfigTest {
+    @Test
+    void everyFlagOfTheIssueIsParsed() {
+        TraversalConfig c = TraversalConfig.parse("--machines", "4", "--scale", "12", "--scope", "256", "--fanout",
+            "50", "--get-ratio", "0.5", "--dist", "uniform", "--modes", "orig,split", "--duration", "5",
+            "--remote-latency-ns", "1000", "--threads", "3", "--seed", "7", "--json", "out.json",
+            "--mechanism", "deferred");
+        assertEquals(4, c.machines());
+        assertEquals(12, c.scale());
+        assertEquals(256, c.scope());
+        assertEquals(50, c.fanout());
+        assertEquals(0.5, c.getRatio());
+        assertEquals("uniform", c.dist());
+        assertEquals(List.of(Mode.ORIG, Mode.SPLIT), c.modes());
+        assertEquals(5, c.durationSeconds());
+        assertEquals(1000, c.remoteLatencyNs());
+        assertEquals(3, c.threads());
+        assertEquals(7, c.seed());
+        assertEquals(Path.of("out.json"), c.json());
+        assertEquals(Mechanism.DEFERRED, c.mechanism());
+    }
+
+    @Test
+    void defaultsAreThePapersSetting() {
+        TraversalConfig c = TraversalConfig.defaults();
+        assertEquals(8, c.machines());
+        assertEquals(1024, c.scope());
+        assertEquals(100, c.fanout());
+        assertEquals(0.95, c.getRatio());
+        assertEquals("zipf", c.dist());
+    }
+
+    private static String refusal(String... args) {
+        return assertThrows(IllegalArgumentException.class, () -> TraversalConfig.parse(args)).getMessage();
+    }
+
+    @Test
+    void badFlagsAreRefusedNamingTheFlag() {
+        assertTrue(refusal("--machnes", "4").contains("--machnes"));
+        assertTrue(refusal("--dist", "pareto").contains("--dist"));
+        assertTrue(refusal("--scale", "twelve").contains("--scale"));
+        assertTrue(refusal("--get-ratio", "1.5").contains("--get-ratio"));
+        assertTrue(refusal("--modes", "orig,fast").contains("fast"));
+        assertTrue(refusal("--modes", "orig,orig").contains("twice"));
+        assertTrue(refusal("--duration").contains("needs a value"));
+        assertTrue(refusal("--mechanism", "lazy").contains("--mechanism"));
+    }
+
+    @Test
+    void whatIsNotBuiltYetIsRefusedRatherThanSkipped() {
+        assertTrue(refusal("--charts", "charts").contains("--charts"));
+    }
+}

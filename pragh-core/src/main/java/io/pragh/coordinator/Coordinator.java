@@ -1,0 +1,234 @@
+package io.pragh.coordinator;
+
+import io.pragh.keys.Placement;
+import io.pragh.monitor.KeyRate;
+import io.pragh.monitor.MonitorReport;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongHashSet;
+
+/**
+ * The coordinator of split live migration with the paper's threshold policy: a machine's rate of accesses to a key
+ * must beat the rate of the machine hosting its value, and that of every other contender, by a margin (default
+ * 50%), and pass a minimum rate. When the host's own rate is unknown (the value is at its home, which does not count
+ * local accesses unless asked), {@link Mechanism#EAGER} approves at once and {@link Mechanism#DEFERRED} asks the
+ * home to count for one interval and decides at the next. Whenever a value leaves its home, the home is asked to
+ * count its accesses so that a later interval can bring the value back; a key approved recently is left alone for
+ * a cooldown, and a key two machines want about equally is not moved at all, so contended keys never ping-pong.
+ * The latest target of every approved migration is recorded (in memory).
+ *
+ * <p>Not thread-safe: one control thread feeds it reports and applies its decisions.
+ *
+ * <pre>{@code
+ * Coordinator c = new Coordinator(machines, placement, CoordinatorConfig.defaults());
+ * Decisions d = c.endInterval(reports);        // one periodic report per machine
+ * d.approvals().forEach(a -> cluster.machine(a.target()).migrateAsync(a.key()));
+ * }</pre>
+ */
+public final class Coordinator {
+    private static final long NONE = -1;
+
+    private final int machines;
+    private final Placement placement;
+    private final CoordinatorConfig config;
+    private final Long2LongHashMap latestTarget = new Long2LongHashMap(NONE);
+    private final Long2LongHashMap approvedInInterval = new Long2LongHashMap(NONE);
+    /** Deferred keys: the home counts its accesses this interval; decided at its end. */
+    private final LongHashSet pending = new LongHashSet();
+    /** Keys whose home is counting its accesses (deferred, or the value left home). */
+    private final LongHashSet homeTracking = new LongHashSet();
+    /** This interval's rates so far: key to per-machine rate (NaN where nothing was reported). */
+    private final Map<Long, double[]> rates = new HashMap<>();
+    private final Map<Long, boolean[]> measured = new HashMap<>();
+    private long interval;
+    private long approvals;
+
+    public Coordinator(int machines, Placement placement, CoordinatorConfig config) {
+        if (machines < 1) {
+            throw new IllegalArgumentException("machines must be >= 1, got " + machines);
+        }
+        this.machines = machines;
+        this.placement = placement;
+        this.config = config;
+    }
+
+    public CoordinatorConfig config() {
+        return config;
+    }
+
+    /** Intervals ended so far. */
+    public long interval() {
+        return interval;
+    }
+
+    /** Migrations approved so far. */
+    public long approvals() {
+        return approvals;
+    }
+
+    /** Machine the last approved migration of {@code key} targeted, or -1 when none was approved. */
+    public int latestTarget(long key) {
+        return (int) latestTarget.get(key);
+    }
+
+    /** Keys with an approved migration (the size of the latest-target record). */
+    public int migratedKeys() {
+        return latestTarget.size();
+    }
+
+    /** Machine that holds {@code key}'s value as far as approvals go. */
+    public int hostOf(long key) {
+        long t = latestTarget.get(key);
+        return t == NONE ? placement.home(key) : (int) t;
+    }
+
+    /** Keys waiting for their home's count (deferred). */
+    public int pendingKeys() {
+        return pending.size();
+    }
+
+    /** An instant report: decides now for the keys in it, with whatever else this interval has reported so far. */
+    public Decisions onInstantReport(MonitorReport report) {
+        if (!report.instant()) {
+            throw new IllegalArgumentException("periodic reports go to endInterval, not onInstantReport");
+        }
+        absorb(report);
+        Builder out = new Builder();
+        for (KeyRate k : report.keys()) {
+            decide(k.key(), false, out);
+        }
+        return out.build();
+    }
+
+    /** The interval ends with every machine's periodic report: decides for every reported or pending key. */
+    public Decisions endInterval(List<MonitorReport> periodic) {
+        for (MonitorReport r : periodic) {
+            if (r.instant()) {
+                throw new IllegalArgumentException("instant report from machine " + r.machine()
+                    + " passed to endInterval; use onInstantReport");
+            }
+            absorb(r);
+        }
+        Builder out = new Builder();
+        LongHashSet keys = new LongHashSet();
+        rates.keySet().forEach(keys::add);
+        keys.addAll(pending);
+        LongHashSet.LongIterator it = keys.iterator();
+        while (it.hasNext()) {
+            decide(it.nextValue(), true, out);
+        }
+        rates.clear();
+        measured.clear();
+        interval++;
+        return out.build();
+    }
+
+    private void absorb(MonitorReport report) {
+        int m = report.machine();
+        if (m < 0 || m >= machines) {
+            throw new IllegalArgumentException("report from machine " + m + ", outside 0.." + (machines - 1));
+        }
+        for (KeyRate k : report.keys()) {
+            double[] r = rates.computeIfAbsent(k.key(), x -> {
+                double[] a = new double[machines];
+                Arrays.fill(a, Double.NaN);
+                return a;
+            });
+            r[m] = k.rate();
+            if (k.tracked()) {
+                measured.computeIfAbsent(k.key(), x -> new boolean[machines])[m] = true;
+            }
+        }
+    }
+
+    private void decide(long key, boolean intervalEnd, Builder out) {
+        long last = approvedInInterval.get(key);
+        if (last != NONE && interval <= last + config.cooldownIntervals()) {
+            return;
+        }
+        int home = placement.home(key);
+        int host = hostOf(key);
+        double[] r = rates.get(key);
+        boolean[] known = measured.get(key);
+        int applicant = -1;
+        double best = 0;
+        double second = 0;
+        if (r != null) {
+            for (int m = 0; m < machines; m++) {
+                if (m == host || Double.isNaN(r[m])) {
+                    continue;
+                }
+                if (r[m] > best) {
+                    second = best;
+                    best = r[m];
+                    applicant = m;
+                } else if (r[m] > second) {
+                    second = r[m];
+                }
+            }
+        }
+        boolean hostMeasured = host != home || (known != null && known[host]);
+        double hostRate = r == null || Double.isNaN(r[host]) ? 0 : r[host];
+        if (applicant < 0 || best < config.minRate() || best <= (1 + config.margin()) * second) {
+            // Nobody wants it enough, or several machines want it about equally: leave it where it is.
+            if (intervalEnd && pending.remove(key)) {
+                stopHomeTracking(key, home, host, out);
+            }
+            return;
+        }
+        if (hostMeasured) {
+            if (best > (1 + config.margin()) * hostRate) {
+                approve(key, home, host, applicant, best, hostRate, out);
+            } else if (intervalEnd && pending.remove(key)) {
+                stopHomeTracking(key, home, host, out);
+            }
+            return;
+        }
+        if (config.mechanism() == Mechanism.EAGER) {
+            approve(key, home, host, applicant, best, Double.NaN, out);
+        } else if (pending.add(key)) {
+            homeTracking.add(key);
+            out.track.add(new Decisions.Track(key, home));
+        } else if (intervalEnd) {
+            // Pending for a whole interval and the home reported nothing: it did not access the key at all.
+            approve(key, home, host, applicant, best, 0, out);
+        }
+    }
+
+    private void approve(long key, int home, int source, int target, double targetRate, double sourceRate,
+                         Builder out) {
+        out.approvals.add(new Decisions.Approval(key, source, target, targetRate, sourceRate));
+        latestTarget.put(key, target);
+        approvedInInterval.put(key, interval);
+        approvals++;
+        pending.remove(key);
+        if (target == home) {
+            if (homeTracking.remove(key)) {
+                out.untrack.add(new Decisions.Track(key, home));
+            }
+        } else if (homeTracking.add(key)) {
+            out.track.add(new Decisions.Track(key, home));
+        }
+    }
+
+    private void stopHomeTracking(long key, int home, int host, Builder out) {
+        if (host == home && homeTracking.remove(key)) {
+            out.untrack.add(new Decisions.Track(key, home));
+        }
+    }
+
+    private static final class Builder {
+        final List<Decisions.Approval> approvals = new ArrayList<>();
+        final List<Decisions.Track> track = new ArrayList<>();
+        final List<Decisions.Track> untrack = new ArrayList<>();
+
+        Decisions build() {
+            return approvals.isEmpty() && track.isEmpty() && untrack.isEmpty() ? Decisions.NONE
+                : new Decisions(approvals, track, untrack);
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.pragh.monitor;
+
+import io.pragh.address.Address;
+import io.pragh.cache.LocationCache;
+import io.pragh.keys.Placement;
+import io.pragh.store.AccessObserver;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.collections.LongHashSet;
+
+/**
+ * The monitor of one machine (paper section 4.4). Remote accesses are read from the location cache's per-entry
+ * access counters, so the cache's replacement policy decides which remote keys are worth watching and no per-key
+ * table exists for them; a value migrated here is still a remote key, so its accesses keep being counted there.
+ * Local accesses are counted only for the keys the coordinator asks about ({@link #track}), in a separate table,
+ * through the store's access hook: install the monitor with {@code store.setAccessObserver(monitor)}.
+ *
+ * <p>Counts decay: at the end of every interval the cache's counters and the table's are halved, so a rate here is
+ * an exponentially weighted count (this interval's accesses plus half the previous one's and so on) per interval
+ * second. Both sides of a comparison are measured the same way, which is what the coordinator's threshold needs.
+ *
+ * <p>{@link #onAccess} may be called by any thread of the machine; {@link #poll}, {@link #endInterval},
+ * {@link #track} and {@link #untrack} by one monitoring thread.
+ *
+ * <pre>{@code
+ * Monitor monitor = new Monitor(store.id(), store.placement(), store.cache(), MonitorConfig.defaults());
+ * store.setAccessObserver(monitor);
+ * MonitorReport hot = monitor.poll(Leases.nowMillis());        // instant report, or null
+ * MonitorReport all = monitor.endInterval(Leases.nowMillis()); // periodic report; counters decay
+ * }</pre>
+ */
+public final class Monitor implements AccessObserver {
+    private final int machine;
+    private final Placement placement;
+    private final LocationCache cache;
+    private final MonitorConfig config;
+    /** Remote accesses go to the table when asked, or when there is no cache whose counters could hold them. */
+    private final boolean remoteInTable;
+    private final AccessTable table = new AccessTable();
+    /** Keys tracked on the coordinator's request; replaced whole (copy on write) so that readers never lock. */
+    private volatile LongHashSet tracked = new LongHashSet();
+    /** Keys already reported instantly in this interval. */
+    private final LongHashSet reportedInstantly = new LongHashSet();
+    private long intervalStartMillis = -1;
+
+    public Monitor(int machine, Placement placement, LocationCache cache, MonitorConfig config) {
+        this.machine = machine;
+        this.placement = placement;
+        this.cache = cache;
+        this.config = config;
+        this.remoteInTable = config.countRemoteInTable() || !cache.enabled();
+    }
+
+    public int machine() {
+        return machine;
+    }
+
+    public MonitorConfig config() {
+        return config;
+    }
+
+    /** Starts the first interval (later ones start when the previous one ends). */
+    public void start(long nowMillis) {
+        intervalStartMillis = nowMillis;
+    }
+
+    /**
+     * The access hook ({@link AccessObserver}): a GET on this machine found {@code key} (homed on {@code home}) with its value on
+     * {@code host}. Counts it when the key is tracked, or when it is remote and this machine counts remote
+     * accesses in its table (asked to, or running without a location cache); otherwise does nothing (the location
+     * cache counted it already).
+     */
+    @Override
+    public void onAccess(long key, int home, int host) {
+        if ((home != machine && remoteInTable) || tracked.contains(key)) {
+            table.record(key, host);
+        }
+    }
+
+    /** Counts local accesses to {@code key} until {@link #untrack}: the coordinator needs this machine's rate. */
+    public synchronized void track(long key) {
+        LongHashSet next = new LongHashSet(tracked.size() + 1);
+        next.addAll(tracked);
+        next.add(key);
+        int home = placement.home(key);
+        table.ensure(key, home);
+        tracked = next;
+    }
+
+    public synchronized void untrack(long key) {
+        if (!tracked.contains(key)) {
+            return;
+        }
+        LongHashSet next = new LongHashSet(tracked.size());
+        next.addAll(tracked);
+        next.remove(key);
+        tracked = next;
+        if (!remoteInTable || placement.home(key) == machine) {
+            table.remove(key);
+        }
+    }
+
+    public boolean isTracked(long key) {
+        return tracked.contains(key);
+    }
+
+    /**
+     * Instant report: the keys whose rate so far in this interval passed the instant rate and that were not reported
+     * instantly yet in this interval; null when there are none.
+     */
+    public MonitorReport poll(long nowMillis) {
+        checkStarted();
+        double seconds = Math.max(1, nowMillis - intervalStartMillis) / 1000.0;
+        List<KeyRate> hot = new ArrayList<>();
+        collect(nowMillis, seconds, config.instantRate(), hot);
+        hot.removeIf(k -> !reportedInstantly.add(k.key()));
+        return hot.isEmpty() ? null : new MonitorReport(machine, true, hot);
+    }
+
+    /**
+     * Periodic report of the interval that ends now: every key at or above the report rate, and every tracked key;
+     * then the counters decay and the next interval starts.
+     */
+    public MonitorReport endInterval(long nowMillis) {
+        checkStarted();
+        double seconds = Math.max(1, nowMillis - intervalStartMillis) / 1000.0;
+        List<KeyRate> keys = new ArrayList<>();
+        collect(nowMillis, seconds, config.reportRate(), keys);
+        cache.decayCounters();
+        LongHashSet trackedNow = tracked;
+        table.decay(trackedNow::contains);
+        reportedInstantly.clear();
+        intervalStartMillis = nowMillis;
+        return new MonitorReport(machine, false, keys);
+    }
+
+    private void collect(long nowMillis, double seconds, double minRate, List<KeyRate> out) {
+        LongHashSet trackedNow = tracked;
+        if (!remoteInTable) {
+            cache.forEach(nowMillis, (key, address, slot, accesses) -> {
+                double rate = accesses / seconds;
+                if (rate >= minRate && !trackedNow.contains(key)) {
+                    out.add(new KeyRate(key, Address.host(address, placement.home(key)), rate, false));
+                }
+            });
+        }
+        table.forEach((key, host, count) -> {
+            double rate = count / seconds;
+            boolean isTracked = trackedNow.contains(key);
+            if (rate >= minRate || (isTracked && minRate <= config.reportRate())) {
+                out.add(new KeyRate(key, host, rate, isTracked));
+            }
+        });
+    }
+
+    private void checkStarted() {
+        if (intervalStartMillis < 0) {
+            throw new IllegalStateException("monitor of machine " + machine + " was not started");
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.pragh.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.keys.KeyLayout;
+import io.pragh.keys.Placement;
+import io.pragh.monitor.KeyRate;
+import io.pragh.monitor.MonitorReport;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CoordinatorTest {
+    private final Placement placement = Placement.hashed(4);
+    private final long key = keyHomedAt(0);
+
+    private long keyHomedAt(int home) {
+        for (long vid = 1; ; vid++) {
+            long k = KeyLayout.key(vid, 0, KeyLayout.OUT);
+            if (placement.home(k) == home) {
+                return k;
+            }
+        }
+    }
+
+    private Coordinator coordinator(Mechanism mechanism) {
+        return new Coordinator(4, placement, CoordinatorConfig.defaults().withMechanism(mechanism));
+    }
+
+    /** One periodic report per machine; {@code rates[m]} NaN for "machine m did not report the key". */
+    private List<MonitorReport> interval(int host, boolean homeTracked, double... rates) {
+        List<MonitorReport> out = new ArrayList<>();
+        for (int m = 0; m < 4; m++) {
+            List<KeyRate> keys = new ArrayList<>();
+            boolean tracked = m == placement.home(key) && homeTracked;
+            if (!Double.isNaN(rates[m]) || tracked) {
+                keys.add(new KeyRate(key, host, Double.isNaN(rates[m]) ? 0 : rates[m], tracked));
+            }
+            out.add(new MonitorReport(m, false, keys));
+        }
+        return out;
+    }
+
+    private static final double NO = Double.NaN;
+
+    @Test
+    void eagerApprovesAtOnceAndHasTheHomeTrackTheKey() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        Decisions d = c.endInterval(interval(0, false, NO, 200, 20, NO));
+        assertEquals(List.of(new Decisions.Approval(key, 0, 1, 200, Double.NaN)), d.approvals());
+        assertEquals(List.of(new Decisions.Track(key, 0)), d.track());
+        assertEquals(1, c.latestTarget(key));
+        assertEquals(1, c.hostOf(key));
+    }
+
+    @Test
+    void deferredMeasuresTheHomeForAnIntervalThenApprovesWhenTheApplicantWinsByTheMargin() {
+        Coordinator c = coordinator(Mechanism.DEFERRED);
+        Decisions first = c.endInterval(interval(0, false, NO, 200, NO, NO));
+        assertTrue(first.approvals().isEmpty(), "deferred never approves without the host's figure");
+        assertEquals(List.of(new Decisions.Track(key, 0)), first.track());
+        assertEquals(1, c.pendingKeys());
+        Decisions second = c.endInterval(interval(0, true, 100, 200, NO, NO));
+        assertEquals(1, second.approvals().size());
+        assertEquals(1, second.approvals().get(0).target());
+        assertEquals(100, second.approvals().get(0).sourceRate());
+        assertEquals(0, c.pendingKeys());
+    }
+
+    @Test
+    void deferredKeepsTheValueHomeWhenTheHomeUsesItAlmostAsMuch() {
+        Coordinator c = coordinator(Mechanism.DEFERRED);
+        c.endInterval(interval(0, false, NO, 200, NO, NO));
+        Decisions second = c.endInterval(interval(0, true, 150, 200, NO, NO));
+        assertTrue(second.approvals().isEmpty(), "200 is not 50% more than 150");
+        assertEquals(List.of(new Decisions.Track(key, 0)), second.untrack(), "the home stops counting");
+        assertEquals(-1, c.latestTarget(key));
+    }
+
+    @Test
+    void aKeyTwoMachinesWantAboutEquallyStaysWhereItIs() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        assertTrue(c.endInterval(interval(0, false, NO, 200, 180, NO)).isEmpty());
+        assertTrue(c.endInterval(interval(0, false, NO, 200, 140, NO)).isEmpty(), "200 <= 1.5 x 140");
+        assertEquals(1, c.endInterval(interval(0, false, NO, 200, 120, NO)).approvals().size());
+    }
+
+    @Test
+    void ratesBelowTheMinimumAreNotWorthAMigration() {
+        Coordinator c = new Coordinator(4, placement, CoordinatorConfig.defaults().withMinRate(50));
+        assertTrue(c.endInterval(interval(0, false, NO, 49, NO, NO)).isEmpty());
+    }
+
+    @Test
+    void aValueComesBackHomeWhenTheHomeWinsLaterButNotDuringTheCooldown() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        c.endInterval(interval(0, false, NO, 200, NO, NO));
+        // The value is on machine 1 now; machine 1's cache counts it, the home counts it on request.
+        Decisions cooling = c.endInterval(interval(1, true, 400, 20, NO, NO));
+        assertTrue(cooling.approvals().isEmpty(), "the interval after an approval is its cooldown");
+        Decisions back = c.endInterval(interval(1, true, 400, 20, NO, NO));
+        assertEquals(List.of(new Decisions.Approval(key, 1, 0, 400, 20)), back.approvals());
+        assertEquals(List.of(new Decisions.Track(key, 0)), back.untrack(), "home again: no need to count");
+        assertEquals(0, c.hostOf(key));
+    }
+
+    @Test
+    void aSecondMigrationMovesTheValueOnWhenAnotherMachineWinsByTheMargin() {
+        Coordinator c = new Coordinator(4, placement, CoordinatorConfig.defaults().withCooldownIntervals(0));
+        c.endInterval(interval(0, false, NO, 200, NO, NO));
+        Decisions d = c.endInterval(interval(1, true, 0, 100, 400, NO));
+        assertEquals(List.of(new Decisions.Approval(key, 1, 2, 400, 100)), d.approvals());
+        assertTrue(d.track().isEmpty() && d.untrack().isEmpty(), "the home keeps counting: the value is still away");
+    }
+
+    @Test
+    void instantReportsAreDecidedAtOnceAndNotAgainAtTheIntervalEnd() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        MonitorReport instant = new MonitorReport(3, true, List.of(new KeyRate(key, 0, 500, false)));
+        Decisions d = c.onInstantReport(instant);
+        assertEquals(3, d.approvals().get(0).target());
+        assertTrue(c.endInterval(interval(3, true, NO, NO, NO, 500)).approvals().isEmpty());
+        assertEquals(1, c.approvals());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> c.onInstantReport(new MonitorReport(3, false, List.of())));
+        assertTrue(e.getMessage().contains("endInterval"), e.getMessage());
+    }
+}

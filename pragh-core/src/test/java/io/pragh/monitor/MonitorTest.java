@@ -1,0 +1,163 @@
+package io.pragh.monitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.address.Address;
+import io.pragh.cache.LocationCache;
+import io.pragh.keys.KeyLayout;
+import io.pragh.keys.Placement;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MonitorTest {
+    private static final int SELF = 0;
+    private final Placement placement = Placement.hashed(4);
+    private final LocationCache cache = new LocationCache(64 << 10, 60_000);
+
+    @AfterEach
+    void close() {
+        cache.close();
+    }
+
+    private long keyHomedAt(int home, long from) {
+        for (long vid = from; ; vid++) {
+            long key = KeyLayout.key(vid, 0, KeyLayout.OUT);
+            if (placement.home(key) == home) {
+                return key;
+            }
+        }
+    }
+
+    private static Optional<KeyRate> find(MonitorReport r, long key) {
+        return r.keys().stream().filter(k -> k.key() == key).findFirst();
+    }
+
+    /** A remote key cached with its value on {@code host}, then hit {@code hits} times. */
+    private void cacheAndHit(long key, int host, int hits) {
+        long address = host == placement.home(key) ? Address.local(2, 100) : Address.migrated(host, 2, 100);
+        cache.insert(key, address, 128, 0);
+        LocationCache.Hit hit = new LocationCache.Hit();
+        for (int i = 0; i < hits; i++) {
+            assertTrue(cache.lookup(key, 0, hit));
+        }
+    }
+
+    @Test
+    void remoteAccessRatesComeFromTheLocationCacheAndDecayEveryInterval() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
+        m.start(0);
+        long remote = keyHomedAt(2, 1);
+        long migratedHere = keyHomedAt(3, 1);
+        cacheAndHit(remote, 2, 499);
+        cacheAndHit(migratedHere, SELF, 99);
+        MonitorReport first = m.endInterval(1_000);
+        assertFalse(first.instant());
+        KeyRate r = find(first, remote).orElseThrow();
+        assertEquals(500, r.rate(), 1e-9, "insert counts 1, each hit 1, over one second");
+        assertEquals(2, r.host());
+        assertFalse(r.tracked());
+        KeyRate h = find(first, migratedHere).orElseThrow();
+        assertEquals(SELF, h.host(), "a value migrated here is still watched through the cache");
+        MonitorReport second = m.endInterval(2_000);
+        assertEquals(250, find(second, remote).orElseThrow().rate(), 1e-9, "halved, no new accesses");
+    }
+
+    @Test
+    void keysBelowTheReportRateAreLeftOut() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
+        m.start(0);
+        long cold = keyHomedAt(1, 1);
+        cacheAndHit(cold, 1, 8);
+        assertTrue(find(m.endInterval(1_000), cold).isEmpty(), "9 accesses/s is below 10/s");
+    }
+
+    @Test
+    void aKeyPassingTheInstantRateIsReportedOnceAnInterval() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
+        m.start(0);
+        long hot = keyHomedAt(1, 1);
+        cacheAndHit(hot, 1, 30);
+        assertNull(m.poll(500), "31 accesses in 0.5 s is 62/s, below 100/s");
+        cacheAndHit(hot, 1, 40);
+        MonitorReport instant = m.poll(500);
+        assertNotNull(instant);
+        assertTrue(instant.instant());
+        assertEquals(142, find(instant, hot).orElseThrow().rate(), 1e-9);
+        assertNull(m.poll(600), "already reported in this interval");
+        m.endInterval(1_000);
+        cacheAndHit(hot, 1, 200);
+        assertNotNull(m.poll(1_500), "a new interval reports it again");
+    }
+
+    @Test
+    void localAccessesAreCountedOnlyForTrackedKeys() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
+        m.start(0);
+        long local = keyHomedAt(SELF, 1);
+        for (int i = 0; i < 50; i++) {
+            m.onAccess(local, SELF, SELF);
+        }
+        assertTrue(find(m.endInterval(1_000), local).isEmpty(), "untracked local accesses are not counted");
+        m.track(local);
+        assertTrue(m.isTracked(local));
+        KeyRate idle = find(m.endInterval(2_000), local).orElseThrow();
+        assertEquals(0, idle.rate(), 1e-9);
+        assertTrue(idle.tracked(), "a tracked key is reported even with no access: its rate is a measurement");
+        for (int i = 0; i < 50; i++) {
+            m.onAccess(local, SELF, 3);
+        }
+        KeyRate busy = find(m.endInterval(3_000), local).orElseThrow();
+        assertEquals(50, busy.rate(), 1e-9);
+        assertEquals(3, busy.host(), "the host the value was last seen on");
+        m.untrack(local);
+        m.onAccess(local, SELF, SELF);
+        assertTrue(find(m.endInterval(4_000), local).isEmpty());
+    }
+
+    @Test
+    void withoutALocationCacheRemoteAccessesAreCountedInTheTable() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRemoteCountedInTable(true));
+        m.start(0);
+        long remote = keyHomedAt(1, 1);
+        long local = keyHomedAt(SELF, 1);
+        for (int i = 0; i < 20; i++) {
+            m.onAccess(remote, 1, 1);
+            m.onAccess(local, SELF, SELF);
+        }
+        MonitorReport r = m.endInterval(1_000);
+        assertEquals(20, find(r, remote).orElseThrow().rate(), 1e-9);
+        assertTrue(find(r, local).isEmpty(), "local keys still need tracking");
+    }
+
+    @Test
+    void aMachineWithoutALocationCacheCountsRemoteAccessesInItsTableByItself() {
+        try (LocationCache disabled = new LocationCache(0, 60_000)) {
+            Monitor m = new Monitor(SELF, placement, disabled, MonitorConfig.defaults());
+            m.start(0);
+            long remote = keyHomedAt(2, 1);
+            for (int i = 0; i < 15; i++) {
+                m.onAccess(remote, 2, 2);
+            }
+            assertEquals(15, find(m.endInterval(1_000), remote).orElseThrow().rate(), 1e-9);
+        }
+    }
+
+    @Test
+    void reportsNeedAStartedInterval() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
+        assertThrows(IllegalStateException.class, () -> m.endInterval(1_000));
+    }
+
+    @Test
+    void inconsistentRatesAreRefusedByName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> MonitorConfig.defaults().withRates(10, 100));
+        assertTrue(e.getMessage().contains("reportRate"), e.getMessage());
+    }
+}

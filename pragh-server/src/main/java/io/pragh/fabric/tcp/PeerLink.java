@@ -1,0 +1,119 @@
+package io.pragh.fabric.tcp;
+
+import io.netty.channel.ChannelFuture;
+import io.pragh.fabric.FabricException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * This machine's way to one peer: the current connection, opened on first use and reopened after a loss, with a
+ * bound on every step. After a failed attempt the peer is not tried again for the back-off period, and operations on
+ * it fail at once with the last reason, so a dead peer costs its callers microseconds, not a connect timeout each.
+ */
+final class PeerLink {
+    private final TcpFabric fabric;
+    private final int machine;
+    private volatile InetSocketAddress address;
+    private volatile ClientHandler handler;
+    private FabricException lastFailure;
+    private long retryAtNanos;
+
+    PeerLink(TcpFabric fabric, int machine, InetSocketAddress address) {
+        this.fabric = fabric;
+        this.machine = machine;
+        this.address = address;
+    }
+
+    InetSocketAddress address() {
+        return address;
+    }
+
+    /** A connection that completed the handshake, opening one if needed; throws a FabricException otherwise. */
+    ClientHandler handler() {
+        ClientHandler h = handler;
+        if (h != null && h.isUsable()) {
+            return h;
+        }
+        synchronized (this) {
+            h = handler;
+            if (h != null && h.isUsable()) {
+                return h;
+            }
+            if (fabric.isClosed()) {
+                throw fabric.closedError();
+            }
+            long now = System.nanoTime();
+            if (lastFailure != null && now - retryAtNanos < 0) {
+                throw new FabricException(lastFailure.getMessage() + " (next attempt in "
+                    + TimeUnit.NANOSECONDS.toMillis(retryAtNanos - now) + " ms)", lastFailure.retryable(), lastFailure);
+            }
+            try {
+                h = connect();
+                handler = h;
+                lastFailure = null;
+                return h;
+            } catch (FabricException e) {
+                lastFailure = e;
+                retryAtNanos = System.nanoTime() + fabric.options().reconnectBackoff().toNanos();
+                throw e;
+            }
+        }
+    }
+
+    private ClientHandler connect() {
+        InetSocketAddress to = address;
+        ClientHandler h = new ClientHandler(fabric, machine, to);
+        ChannelFuture f = fabric.connect(to, h);
+        long connectMs = fabric.options().connectTimeout().toMillis();
+        // Netty enforces the connect timeout itself (CONNECT_TIMEOUT_MILLIS); the margin only covers scheduling.
+        if (!f.awaitUninterruptibly(connectMs + 500)) {
+            f.channel().close();
+            throw new FabricException("connecting to machine " + machine + " at " + to + " timed out after "
+                + connectMs + " ms", true);
+        }
+        if (!f.isSuccess()) {
+            throw new FabricException("machine " + machine + " at " + to + " is unreachable: "
+                + f.cause().getMessage(), true, f.cause());
+        }
+        long handshakeMs = fabric.options().handshakeTimeout().toMillis();
+        try {
+            h.ready().get(handshakeMs, TimeUnit.MILLISECONDS);
+            return h;
+        } catch (TimeoutException e) {
+            f.channel().close();
+            throw new FabricException("machine " + machine + " at " + to + " did not complete the handshake within "
+                + handshakeMs + " ms", true);
+        } catch (ExecutionException e) {
+            f.channel().close();
+            if (e.getCause() instanceof FabricException fe) {
+                throw fe;
+            }
+            throw new FabricException("handshake with machine " + machine + " at " + to + " failed: "
+                + e.getCause(), true, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            f.channel().close();
+            throw new FabricException("interrupted while connecting to machine " + machine, true, e);
+        }
+    }
+
+    /** Points the link at a new address (the peer restarted elsewhere); the old connection is closed. */
+    synchronized void updateAddress(InetSocketAddress to) {
+        address = to;
+        lastFailure = null;
+        ClientHandler h = handler;
+        handler = null;
+        if (h != null) {
+            h.shutdown();
+        }
+    }
+
+    void close() {
+        ClientHandler h = handler;
+        if (h != null) {
+            h.shutdown();
+        }
+    }
+}

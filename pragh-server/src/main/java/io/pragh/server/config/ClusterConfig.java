@@ -1,0 +1,226 @@
+package io.pragh.server.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.pragh.address.Address;
+import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.TcpFabricOptions;
+import io.pragh.store.StoreConfig;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A cluster's configuration file, the same on every machine: the machines and their ports, store sizes, leases,
+ * migration policy, data directory, cluster secret and fabric. {@link #load} checks it all and throws a
+ * {@link ConfigException} naming the key at fault; an example with every key is {@code cluster-example.yaml} in
+ * this module's resources.
+ *
+ * <pre>{@code
+ * ClusterConfig config = ClusterConfig.load(Path.of("cluster.yaml"));
+ * try (TcpFabric fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id))) {
+ *     ...
+ * }
+ * }</pre>
+ *
+ * @param machines      ordered by id; a machine's id is its index
+ * @param store         region and cache sizes per machine
+ * @param leases        cache and reclaim leases
+ * @param policy        migration policy
+ * @param dataDirectory where machines keep their logs and snapshots (relative paths are relative to the file)
+ * @param secret        the cluster secret (from {@code security.clusterSecret} or {@code security.clusterSecretFile})
+ * @param fabric        fabric kind and TCP options
+ */
+public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
+                            MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, FabricConfig fabric) {
+    public ClusterConfig {
+        machines = List.copyOf(machines);
+    }
+
+    /** Reads and checks a configuration file. */
+    public static ClusterConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), "", "cannot read the file: " + e);
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        return parse(text, file.toString(), dir);
+    }
+
+    /**
+     * Checks configuration text; {@code source} names it in errors and relative paths resolve against
+     * {@code baseDir}.
+     */
+    public static ClusterConfig parse(String yaml, String source, Path baseDir) {
+        ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
+            .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric");
+        List<MachineConfig> machines = readMachines(root, source);
+        StoreSizes store = StoreSizes.read(root.section("store"));
+        LeaseConfig leases = LeaseConfig.read(root.section("leases"));
+        MigrationPolicy policy = MigrationPolicy.read(root.section("policy"));
+        Path data = baseDir.resolve(root.string("dataDirectory", null)).normalize();
+        ClusterSecret secret = readSecret(root.section("security"), baseDir);
+        FabricConfig fabric = FabricConfig.read(root.section("fabric"));
+        return new ClusterConfig(machines, store, leases, policy, data, secret, fabric);
+    }
+
+    private static JsonNode readTree(String yaml, String source) {
+        // Duplicate keys are refused: YAML would otherwise keep the last one and hide the first.
+        ObjectMapper mapper = new ObjectMapper(YAMLFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
+        JsonNode tree;
+        try {
+            tree = mapper.readTree(yaml);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(source, keyOf(e), where(e.getLocation()) + e.getOriginalMessage());
+        }
+        if (tree == null || tree.isMissingNode() || tree.isNull()) {
+            throw new ConfigException(source, "", "the file is empty");
+        }
+        if (!tree.isObject()) {
+            throw new ConfigException(source, "", "expected a mapping of keys at the top level");
+        }
+        return tree;
+    }
+
+    private static String where(JsonLocation at) {
+        return at == null || at.getLineNr() < 1 ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr()
+            + ": ";
+    }
+
+    /** The key a parse error happened under, as {@code machines[0].host}, when the parser knows it. */
+    private static String keyOf(JsonProcessingException e) {
+        if (!(e.getProcessor() instanceof JsonParser p) || p.getParsingContext() == null) {
+            return "";
+        }
+        StringBuilder key = new StringBuilder();
+        for (String part : p.getParsingContext().pathAsPointer().toString().split("/")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            if (part.chars().allMatch(Character::isDigit)) {
+                key.append('[').append(part).append(']');
+            } else {
+                key.append(key.length() == 0 ? "" : ".").append(part.replace("~1", "/").replace("~0", "~"));
+            }
+        }
+        return key.toString();
+    }
+
+    private static List<MachineConfig> readMachines(ConfigNode root, String source) {
+        List<ConfigNode> nodes = root.mappings("machines");
+        if (nodes.isEmpty() || nodes.size() > Address.MAX_MACHINES) {
+            throw root.error("machines", "a cluster has 1 to " + Address.MAX_MACHINES + " machines, got "
+                + nodes.size());
+        }
+        MachineConfig[] byId = new MachineConfig[nodes.size()];
+        String[] idKey = new String[nodes.size()];
+        Map<String, String> endpoints = new HashMap<>();
+        for (ConfigNode n : nodes) {
+            MachineConfig m = MachineConfig.read(n);
+            if (m.id() >= byId.length) {
+                throw new ConfigException(source, n.keyPath("id"), "machine ids must be 0.." + (byId.length - 1)
+                    + " for " + byId.length + " machines (an id is the machine's index in the address word), got "
+                    + m.id());
+            }
+            if (byId[m.id()] != null) {
+                throw new ConfigException(source, n.keyPath("id"), "duplicate machine id " + m.id() + " (also "
+                    + idKey[m.id()] + ")");
+            }
+            byId[m.id()] = m;
+            idKey[m.id()] = n.keyPath("id");
+            claim(endpoints, m.host(), m.fabricPort(), n.keyPath("fabricPort"), source);
+            claim(endpoints, m.host(), m.gremlinPort(), n.keyPath("gremlinPort"), source);
+        }
+        return List.of(byId);
+    }
+
+    /** Two services cannot listen on one host and port; hosts compare as written (no name resolution). */
+    private static void claim(Map<String, String> endpoints, String host, int port, String key, String source) {
+        String endpoint = host.toLowerCase(Locale.ROOT) + ":" + port;
+        String previous = endpoints.putIfAbsent(endpoint, key);
+        if (previous != null) {
+            throw new ConfigException(source, key, "duplicate port: " + host + ":" + port + " is already "
+                + previous);
+        }
+    }
+
+    private static ClusterSecret readSecret(ConfigNode n, Path baseDir) {
+        n.allow("clusterSecret", "clusterSecretFile");
+        if (n.has("clusterSecret") == n.has("clusterSecretFile")) {
+            throw n.error(null, "set exactly one of clusterSecret and clusterSecretFile (the file keeps the secret"
+                + " out of the config)");
+        }
+        ClusterSecret secret;
+        if (n.has("clusterSecret")) {
+            String text = n.string("clusterSecret", null, true);
+            try {
+                secret = ClusterSecret.fromString(text);
+            } catch (IllegalArgumentException e) {
+                throw n.error("clusterSecret", e.getMessage());
+            }
+        } else {
+            Path file = baseDir.resolve(n.string("clusterSecretFile", null));
+            try {
+                secret = ClusterSecret.fromFile(file);
+            } catch (IOException e) {
+                throw n.error("clusterSecretFile", "cannot read " + file + ": " + e);
+            } catch (IllegalArgumentException e) {
+                throw n.error("clusterSecretFile", file + ": " + e.getMessage());
+            }
+        }
+        return secret;
+    }
+
+    public int machineCount() {
+        return machines.size();
+    }
+
+    public MachineConfig machine(int id) {
+        if (id < 0 || id >= machines.size()) {
+            throw new IllegalArgumentException("machine " + id + " is not in this " + machines.size()
+                + "-machine cluster");
+        }
+        return machines.get(id);
+    }
+
+    /** Every machine's fabric address, indexed by machine id: what a {@code TcpFabric} is built from. */
+    public List<InetSocketAddress> fabricAddresses() {
+        List<InetSocketAddress> out = new ArrayList<>(machines.size());
+        for (MachineConfig m : machines) {
+            out.add(m.fabricAddress());
+        }
+        return out;
+    }
+
+    /** The TCP fabric options for machine {@code id}, listening on {@code fabric.bindHost} when one is set. */
+    public TcpFabricOptions tcpOptions(int id) {
+        TcpFabricOptions tcp = fabric.tcp();
+        return fabric.bindHost() == null ? tcp
+            : tcp.withBindAddress(new InetSocketAddress(fabric.bindHost(), machine(id).fabricPort()));
+    }
+
+    /** The core store configuration of every machine: sizes and leases. */
+    public StoreConfig storeConfig() {
+        return store.toStoreConfig(leases);
+    }
+
+    /** Machine {@code id}'s own data directory below {@link #dataDirectory}. */
+    public Path dataDirectory(int id) {
+        return dataDirectory.resolve("m" + machine(id).id());
+    }
+}

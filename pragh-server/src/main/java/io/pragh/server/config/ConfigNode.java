@@ -1,0 +1,232 @@
+package io.pragh.server.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * One mapping of the configuration tree, read strictly. A reader first declares the keys the mapping may have
+ * ({@link #allow}), which refuses any other key at once (a typo must neither fall back to a default nor surface as
+ * a confusing "required" error); then every getter names the full key path in its errors and checks type and range.
+ * Values are echoed in errors, except where the caller says they are secret.
+ */
+final class ConfigNode {
+    private final String source;
+    private final String path;
+    private final JsonNode node;
+    private final Set<String> allowed = new LinkedHashSet<>();
+
+    ConfigNode(String source, String path, JsonNode node) {
+        this.source = source;
+        this.path = path;
+        this.node = node;
+    }
+
+    String path() {
+        return path;
+    }
+
+    String keyPath(String key) {
+        return path.isEmpty() ? key : path + "." + key;
+    }
+
+    ConfigException error(String key, String reason) {
+        return new ConfigException(source, key == null ? path : keyPath(key), reason);
+    }
+
+    /** Declares the keys this mapping may hold and refuses any other, listing the ones that exist. */
+    ConfigNode allow(String... keys) {
+        allowed.addAll(List.of(keys));
+        if (node != null) {
+            for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!allowed.contains(name)) {
+                    throw error(name, "unknown key (known keys here: " + String.join(", ", allowed) + ")");
+                }
+            }
+        }
+        return this;
+    }
+
+    /** The value under {@code key}, or null when absent (an explicit YAML null counts as absent). */
+    private JsonNode value(String key) {
+        if (!allowed.contains(key)) {
+            throw new IllegalStateException("config reader asks for undeclared key " + keyPath(key));
+        }
+        JsonNode v = node == null ? null : node.get(key);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    boolean has(String key) {
+        return value(key) != null;
+    }
+
+    private static String describe(JsonNode v) {
+        if (v.isTextual()) {
+            return "the string \"" + v.textValue() + "\"";
+        }
+        if (v.isObject()) {
+            return "a mapping";
+        }
+        if (v.isArray()) {
+            return "a list";
+        }
+        return v.toString();
+    }
+
+    /** A nested mapping; an absent one reads as empty, so every key in it takes its default. */
+    ConfigNode section(String key) {
+        JsonNode v = value(key);
+        if (v != null && !v.isObject()) {
+            throw error(key, "expected a mapping of keys, got " + describe(v));
+        }
+        return new ConfigNode(source, keyPath(key), v);
+    }
+
+    /** A required list of mappings. */
+    List<ConfigNode> mappings(String key) {
+        JsonNode v = value(key);
+        if (v == null) {
+            throw error(key, "required: a list with one entry per machine");
+        }
+        if (!v.isArray()) {
+            throw error(key, "expected a list, got " + describe(v));
+        }
+        List<ConfigNode> out = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            String at = keyPath(key) + "[" + i + "]";
+            JsonNode item = v.get(i);
+            if (!item.isObject()) {
+                throw new ConfigException(source, at, "expected a mapping of keys, got " + describe(item));
+            }
+            out.add(new ConfigNode(source, at, item));
+        }
+        return out;
+    }
+
+    String string(String key, String fallback, boolean secret) {
+        JsonNode v = value(key);
+        if (v == null) {
+            if (fallback == null) {
+                throw error(key, "required");
+            }
+            return fallback;
+        }
+        if (!v.isTextual()) {
+            throw error(key, "expected a string" + (secret ? "" : ", got " + describe(v)));
+        }
+        String s = v.textValue();
+        if (s.isBlank()) {
+            throw error(key, "must not be empty");
+        }
+        return s;
+    }
+
+    String string(String key, String fallback) {
+        return string(key, fallback, false);
+    }
+
+    long longInteger(String key, Long fallback, long min, long max) {
+        JsonNode v = value(key);
+        if (v == null) {
+            if (fallback == null) {
+                throw error(key, "required");
+            }
+            return fallback;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw error(key, "expected an integer, got " + describe(v));
+        }
+        long n = v.longValue();
+        if (n < min || n > max) {
+            throw error(key, "must be between " + min + " and " + max + ", got " + n);
+        }
+        return n;
+    }
+
+    int integer(String key, Integer fallback, int min, int max) {
+        return (int) longInteger(key, fallback == null ? null : (long) fallback, min, max);
+    }
+
+    /** A size: an integer number of bytes or a string with a binary unit ({@code 64MiB}). */
+    long bytes(String key, long fallback, long min, long max) {
+        JsonNode v = value(key);
+        if (v == null) {
+            return fallback;
+        }
+        long bytes;
+        if (v.isIntegralNumber() && v.canConvertToLong()) {
+            bytes = v.longValue();
+        } else if (v.isTextual()) {
+            try {
+                bytes = Units.bytes(v.textValue());
+            } catch (IllegalArgumentException e) {
+                throw error(key, e.getMessage());
+            }
+        } else {
+            throw error(key, "expected a size like 4096 or 64MiB, got " + describe(v));
+        }
+        if (bytes < min || bytes > max) {
+            throw error(key, "must be between " + Units.formatBytes(min) + " and " + Units.formatBytes(max) + ", got "
+                + v.asText());
+        }
+        return bytes;
+    }
+
+    Duration duration(String key, Duration fallback, Duration min, Duration max) {
+        return withUnit(key, fallback, min, max, "a duration with a unit like 500ms, 10s, 2m or 1h", Units::duration,
+            Units::format);
+    }
+
+    /** A share written as a percentage ({@code 50%}), returned as a fraction (0.5). */
+    double percent(String key, double fallback, double min, double max) {
+        return withUnit(key, fallback, min, max, "a percentage like 50%", Units::percent,
+            p -> fmt(p * 100) + "%");
+    }
+
+    /** A string value with a unit, parsed by {@code parse} (which says what it accepts) and checked against a range. */
+    private <T extends Comparable<T>> T withUnit(String key, T fallback, T min, T max, String expected,
+                                                 Function<String, T> parse, Function<T, String> show) {
+        JsonNode v = value(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isTextual()) {
+            throw error(key, "expected " + expected + ", got " + describe(v));
+        }
+        T t;
+        try {
+            t = parse.apply(v.textValue());
+        } catch (IllegalArgumentException e) {
+            throw error(key, e.getMessage());
+        }
+        if (t.compareTo(min) < 0 || t.compareTo(max) > 0) {
+            throw error(key, "must be between " + show.apply(min) + " and " + show.apply(max) + ", got "
+                + v.textValue());
+        }
+        return t;
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    /** One of a fixed set of words, e.g. {@code eager | deferred}. */
+    <T> T choice(String key, T fallback, Map<String, T> choices) {
+        JsonNode v = value(key);
+        if (v == null) {
+            return fallback;
+        }
+        T t = v.isTextual() ? choices.get(v.textValue()) : null;
+        if (t == null) {
+            throw error(key, "expected one of " + String.join(", ", choices.keySet()) + ", got " + describe(v));
+        }
+        return t;
+    }
+}

@@ -1,0 +1,53 @@
+package io.pragh.server.config;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The migration policy of paper section 4.4: monitors report remote accesses periodically, or at once when a key is
+ * accessed remotely faster than the instant-report rate; the coordinator approves a migration when the applicant's
+ * accesses exceed the current host's by the threshold margin, either at once (eager) or after watching the key for
+ * a migration interval (deferred).
+ *
+ * <pre>{@code
+ * MigrationPolicy p = config.policy();   // margin 0.5, report every 10s, instantly above 100/s, eager
+ * }</pre>
+ *
+ * @param thresholdMargin   how much more (0.5 = 50% more) the applicant must access a value than its host
+ * @param reportInterval    period of monitor reports
+ * @param instantReportRate remote accesses per second to one key that trigger an immediate report; 0 for never
+ * @param mode              eager or deferred approval
+ * @param deferredInterval  how long a deferred decision watches local accesses first
+ */
+public record MigrationPolicy(double thresholdMargin, Duration reportInterval, int instantReportRate, Mode mode,
+                              Duration deferredInterval) {
+    /** Eager: approve at once, the new host tracks accesses and may migrate back. Deferred: watch first. */
+    public enum Mode {
+        EAGER,
+        DEFERRED
+    }
+
+    public static final MigrationPolicy DEFAULT = new MigrationPolicy(0.5, Duration.ofSeconds(10), 100, Mode.EAGER,
+        Duration.ofSeconds(10));
+
+    private static final Map<String, Mode> MODES = new LinkedHashMap<>();
+
+    static {
+        MODES.put("eager", Mode.EAGER);
+        MODES.put("deferred", Mode.DEFERRED);
+    }
+
+    static MigrationPolicy read(ConfigNode n) {
+        n.allow("migrationThresholdMargin", "reportInterval", "instantReportRate", "migration",
+            "deferredInterval");
+        double margin = n.percent("migrationThresholdMargin", DEFAULT.thresholdMargin, 0.0, 10.0);
+        Duration report = n.duration("reportInterval", DEFAULT.reportInterval, Duration.ofMillis(10),
+            Duration.ofHours(1));
+        int rate = n.integer("instantReportRate", DEFAULT.instantReportRate, 0, 1_000_000);
+        Mode mode = n.choice("migration", DEFAULT.mode, MODES);
+        Duration deferred = n.duration("deferredInterval", DEFAULT.deferredInterval, Duration.ofMillis(10),
+            Duration.ofHours(1));
+        return new MigrationPolicy(margin, report, rate, mode, deferred);
+    }
+}

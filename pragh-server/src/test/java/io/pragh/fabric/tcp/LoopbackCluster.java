@@ -1,0 +1,71 @@
+package io.pragh.fabric.tcp;
+
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
+import io.pragh.fabric.Endpoint;
+import io.pragh.fabric.MachineMemory;
+import io.pragh.fabric.MessageHandler;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/** N TCP fabrics in this JVM on 127.0.0.1 ephemeral ports, each told the others' actual ports. */
+final class LoopbackCluster implements AutoCloseable {
+    static {
+        // slf4j-api is on the classpath without a binding, which would silence Netty (leak reports included).
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+    }
+
+    static final ClusterSecret SECRET = ClusterSecret.fromString("test-cluster-secret-0123456789");
+
+    final TcpFabric[] fabrics;
+
+    private LoopbackCluster(TcpFabric[] fabrics) {
+        this.fabrics = fabrics;
+    }
+
+    static InetSocketAddress loopback(int port) {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+    }
+
+    static LoopbackCluster start(int machines, ClusterSecret secret, TcpFabricOptions options) {
+        List<InetSocketAddress> unbound = new ArrayList<>();
+        for (int m = 0; m < machines; m++) {
+            unbound.add(loopback(0));
+        }
+        TcpFabric[] fabrics = new TcpFabric[machines];
+        for (int m = 0; m < machines; m++) {
+            fabrics[m] = new TcpFabric(m, unbound, secret, options);
+        }
+        for (TcpFabric f : fabrics) {
+            for (int peer = 0; peer < machines; peer++) {
+                f.updateAddress(peer, fabrics[peer].localAddress());
+            }
+        }
+        return new LoopbackCluster(fabrics);
+    }
+
+    Endpoint[] attach(MachineMemory[] memories, MessageHandler[] handlers) {
+        Endpoint[] endpoints = new Endpoint[fabrics.length];
+        for (int m = 0; m < fabrics.length; m++) {
+            endpoints[m] = fabrics[m].attach(m, memories[m], handlers[m]);
+        }
+        return endpoints;
+    }
+
+    List<InetSocketAddress> addresses() {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (TcpFabric f : fabrics) {
+            out.add(f.localAddress());
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        for (TcpFabric f : fabrics) {
+            f.close();
+        }
+    }
+}

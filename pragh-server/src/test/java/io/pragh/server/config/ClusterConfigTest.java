@@ -1,0 +1,270 @@
+package io.pragh.server.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.TcpFabricOptions;
+import io.pragh.reclaim.Leases;
+import io.pragh.store.StoreConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A cluster file is read completely or refused with the offending key and the reason, one class of fault at a time. */
+class ClusterConfigTest {
+    private static final String SECRET = "a-cluster-secret-of-enough-bytes";
+    private static final String MACHINES = """
+        machines:
+          - {id: 0, host: 127.0.0.1, fabricPort: 7400, gremlinPort: 8182}
+          - {id: 1, host: 127.0.0.1, fabricPort: 7401, gremlinPort: 8183}
+        """;
+    private static final String MINIMAL = MACHINES + """
+        dataDirectory: data
+        security: {clusterSecret: "%s"}
+        """.formatted(SECRET);
+
+    @TempDir
+    Path dir;
+
+    private ClusterConfig parse(String yaml) {
+        return ClusterConfig.parse(yaml, "cluster.yaml", dir);
+    }
+
+    private ConfigException refused(String yaml, String key, String reasonPart) {
+        ConfigException e = assertThrows(ConfigException.class, () -> parse(yaml));
+        assertEquals(key, e.key(), e.getMessage());
+        assertTrue(e.reason().contains(reasonPart), e.getMessage());
+        assertTrue(e.getMessage().startsWith("cluster.yaml: " + (key.isEmpty() ? "" : key + ": ")), e.getMessage());
+        assertFalse(e.getMessage().contains(SECRET), "never shows the secret");
+        return e;
+    }
+
+    // ------------------------------------------------------------------ what loads
+
+    @Test
+    void theExampleFileLoadsWithEveryKeyRead() throws IOException {
+        String example;
+        try (InputStream in = ClusterConfig.class.getResourceAsStream("/cluster-example.yaml")) {
+            example = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        ClusterConfig c = parse(example);
+        assertEquals(3, c.machineCount());
+        assertEquals(7402, c.machine(2).fabricPort());
+        assertEquals(8183, c.machine(1).gremlinPort());
+        assertEquals(256L << 20, c.store().valueBytes());
+        assertEquals(1 << 30, c.store().chunkBytes());
+        assertEquals(Duration.ofSeconds(5), c.leases().cache());
+        assertEquals(MigrationPolicy.Mode.EAGER, c.policy().mode());
+        assertEquals(FabricConfig.Kind.AUTO, c.fabric().kind());
+        assertEquals(dir.resolve("pragh-data"), c.dataDirectory());
+        assertEquals(dir.resolve("pragh-data").resolve("m1"), c.dataDirectory(1));
+        assertEquals(TcpFabricOptions.defaults().withIoThreads(2), c.fabric().tcp(),
+            "the example documents the TCP defaults");
+        assertEquals(StoreSizes.DEFAULT, c.store(), "the example documents the store defaults");
+        assertEquals(MigrationPolicy.DEFAULT, c.policy(), "the example documents the policy defaults");
+    }
+
+    @Test
+    void omittedSectionsTakeThePapersDefaults() {
+        ClusterConfig c = parse(MINIMAL);
+        assertEquals(0.5, c.policy().thresholdMargin());
+        assertEquals(Duration.ofSeconds(10), c.policy().reportInterval());
+        assertEquals(100, c.policy().instantReportRate());
+        assertEquals(MigrationPolicy.Mode.EAGER, c.policy().mode());
+        assertEquals(LeaseConfig.DEFAULT, c.leases());
+        assertEquals(StoreSizes.DEFAULT, c.store());
+        assertEquals(FabricConfig.Kind.AUTO, c.fabric().kind());
+        assertNull(c.fabric().bindHost());
+        assertEquals(2, c.fabricAddresses().size());
+        assertEquals(7401, c.fabricAddresses().get(1).getPort());
+    }
+
+    @Test
+    void unitsAndChoicesAreRead() {
+        ClusterConfig c = parse(MINIMAL + """
+            store: {valueBytes: 64MiB, chunkBytes: 16MiB, cacheBytes: 0, expectedKeys: 1000}
+            leases: {cache: 250ms, reclaim: 2m}
+            policy: {migrationThresholdMargin: 12.5%, migration: deferred, instantReportRate: 0}
+            fabric: {kind: in-process, requestTimeout: 10m, inboxBytes: 64KiB, bindHost: 0.0.0.0}
+            """);
+        assertEquals(64L << 20, c.store().valueBytes());
+        assertEquals(16 << 20, c.store().chunkBytes());
+        assertEquals(0, c.store().cacheBytes());
+        assertEquals(Duration.ofMillis(250), c.leases().cache());
+        assertEquals(Duration.ofMinutes(2), c.leases().reclaim());
+        assertEquals(0.125, c.policy().thresholdMargin());
+        assertEquals(MigrationPolicy.Mode.DEFERRED, c.policy().mode());
+        assertEquals(FabricConfig.Kind.IN_PROCESS, c.fabric().kind());
+        assertEquals(Duration.ofMinutes(10), c.fabric().tcp().requestTimeout());
+        assertEquals(8192, c.fabric().tcp().maxMessageBytes());
+        assertEquals(7401, c.tcpOptions(1).bindAddress().getPort());
+        assertEquals("0.0.0.0", c.tcpOptions(1).bindAddress().getHostString());
+    }
+
+    @Test
+    void theSecretMayComeFromAFileNamedRelativeToTheConfig() throws IOException {
+        Files.writeString(dir.resolve("secret"), SECRET + "\n");
+        ClusterConfig c = parse(MACHINES + "dataDirectory: /var/pragh\nsecurity: {clusterSecretFile: secret}\n");
+        assertEquals(Path.of("/var/pragh"), c.dataDirectory());
+        assertFalse(c.secret().toString().contains(SECRET));
+        assertEquals(c.secret().toString(), ClusterSecret.fromString(SECRET).toString());
+    }
+
+    @Test
+    void loadNamesTheFileAndResolvesAgainstItsDirectory() throws IOException {
+        Path file = dir.resolve("c.yaml");
+        Files.writeString(file, MINIMAL);
+        assertEquals(dir.resolve("data"), ClusterConfig.load(file).dataDirectory());
+        ConfigException missing = assertThrows(ConfigException.class,
+            () -> ClusterConfig.load(dir.resolve("absent.yaml")));
+        assertTrue(missing.getMessage().contains("absent.yaml: cannot read the file"), missing.getMessage());
+    }
+
+    // ------------------------------------------------------------------ unknown keys
+
+    @Test
+    void anUnknownKeyIsRefusedWithTheKeysThatExist() {
+        refused(MINIMAL.replace("fabricPort: 7401", "fabricPrt: 7401"), "machines[1].fabricPrt",
+            "unknown key (known keys here: id, host, fabricPort, gremlinPort)");
+        refused(MINIMAL + "polcy: {migration: eager}\n", "polcy", "unknown key");
+        refused(MINIMAL + "leases: {cache: 1s, reclam: 2s}\n", "leases.reclam", "unknown key");
+        refused(MINIMAL + "fabric: {kind: tcp, threads: 4}\n", "fabric.threads", "known keys here: kind,");
+    }
+
+    // ------------------------------------------------------------------ wrong types
+
+    @Test
+    void aValueOfTheWrongTypeIsRefusedSayingWhatWasExpected() {
+        refused(MINIMAL.replace("fabricPort: 7400", "fabricPort: seven"), "machines[0].fabricPort",
+            "expected an integer, got the string \"seven\"");
+        refused(MINIMAL.replace("fabricPort: 7400", "fabricPort: 7400.5"), "machines[0].fabricPort",
+            "expected an integer, got 7400.5");
+        refused(MINIMAL + "leases: {cache: 10}\n", "leases.cache",
+            "expected a duration with a unit like 500ms, 10s, 2m or 1h, got 10");
+        refused(MINIMAL + "store: {valueBytes: 64MB}\n", "store.valueBytes",
+            "expected a size like 4096, 64KiB, 256MiB or 1GiB (binary units), got \"64MB\"");
+        refused(MINIMAL + "policy: {migrationThresholdMargin: 0.5}\n", "policy.migrationThresholdMargin",
+            "expected a percentage like 50%, got 0.5");
+        refused(MINIMAL + "policy: {migration: lazy}\n", "policy.migration",
+            "expected one of eager, deferred, got the string \"lazy\"");
+        refused(MINIMAL + "fabric: {kind: rdma}\n", "fabric.kind", "expected one of auto, verbs, tcp, in-process");
+        refused(MINIMAL + "store: 5\n", "store", "expected a mapping of keys, got 5");
+        refused("machines: 3\ndataDirectory: d\n", "machines", "expected a list, got 3");
+        refused("machines:\n  - 7\n", "machines[0]", "expected a mapping of keys, got 7");
+        refused(MACHINES + "dataDirectory: d\nsecurity: {clusterSecret: 12345678901234567890}\n",
+            "security.clusterSecret", "expected a string");
+    }
+
+    @Test
+    void requiredKeysMustBePresent() {
+        refused("store: {}\n", "machines", "required");
+        refused(MINIMAL.replace("dataDirectory: data\n", ""), "dataDirectory", "required");
+        refused(MINIMAL.replace("gremlinPort: 8182", "gremlinPort: ~"), "machines[0].gremlinPort", "required");
+        refused(MACHINES + "dataDirectory: d\n", "security", "set exactly one of clusterSecret and clusterSecretFile");
+    }
+
+    @Test
+    void aMalformedOrEmptyDocumentIsRefusedWithItsLine() {
+        refused("", "", "the file is empty");
+        refused("- a\n- b\n", "", "expected a mapping of keys at the top level");
+        ConfigException e = refused(MINIMAL + "fabric: {kind: tcp\n", "fabric.kind", "line ");
+        assertTrue(e.reason().startsWith("line "), e.getMessage());
+    }
+
+    // ------------------------------------------------------------------ out of range
+
+    @Test
+    void aValueOutOfRangeIsRefusedWithTheRange() {
+        refused(MINIMAL.replace("fabricPort: 7401", "fabricPort: 70000"), "machines[1].fabricPort",
+            "must be between 1 and 65535, got 70000");
+        refused(MINIMAL + "store: {chunkBytes: 3000000}\n", "store.chunkBytes", "must be a power of two");
+        refused(MINIMAL + "store: {chunkBytes: 2GiB}\n", "store.chunkBytes", "must be between 4KiB and 1GiB, got 2GiB");
+        refused(MINIMAL + "store: {valueBytes: 1TiB}\n", "store.valueBytes", "must be between 4KiB and 128GiB");
+        refused(MINIMAL + "policy: {migrationThresholdMargin: 2000%}\n", "policy.migrationThresholdMargin",
+            "must be between 0% and 1000%, got 2000%");
+        refused(MINIMAL + "policy: {reportInterval: 0s}\n", "policy.reportInterval",
+            "must be between 10ms and 1h, got 0s");
+        refused(MINIMAL + "policy: {instantReportRate: -1}\n", "policy.instantReportRate",
+            "must be between 0 and 1000000, got -1");
+        refused(MINIMAL + "fabric: {ioThreads: 0}\n", "fabric.ioThreads", "must be between 1 and 64, got 0");
+        refused(MINIMAL + "fabric: {inboxBytes: 100000}\n", "fabric.inboxBytes", "must be a power of two");
+        refused(MINIMAL.replace("host: 127.0.0.1, fabricPort: 7401", "host: 'a b', fabricPort: 7401"),
+            "machines[1].host", "has no spaces");
+        refused(MACHINES + "dataDirectory: d\nsecurity: {clusterSecret: short}\n", "security.clusterSecret",
+            "needs at least 16 bytes, got 5");
+    }
+
+    @Test
+    void aClusterOfMoreThan128MachinesIsRefused() {
+        StringBuilder yaml = new StringBuilder("machines:\n");
+        for (int i = 0; i < 129; i++) {
+            yaml.append("  - {id: ").append(i).append(", host: h").append(i)
+                .append(", fabricPort: 7400, gremlinPort: 8182}\n");
+        }
+        refused(yaml + "dataDirectory: d\nsecurity: {clusterSecret: " + SECRET + "}\n", "machines",
+            "a cluster has 1 to 128 machines, got 129");
+    }
+
+    // ------------------------------------------------------------------ duplicates
+
+    @Test
+    void duplicateMachineIdsAndGapsAreRefused() {
+        refused(MINIMAL.replace("id: 1", "id: 0"), "machines[1].id", "duplicate machine id 0 (also machines[0].id)");
+        refused(MINIMAL.replace("id: 1", "id: 2"), "machines[1].id", "machine ids must be 0..1 for 2 machines");
+    }
+
+    @Test
+    void twoServicesOnOneHostAndPortAreRefused() {
+        refused(MINIMAL.replace("fabricPort: 7401", "fabricPort: 8182"), "machines[1].fabricPort",
+            "duplicate port: 127.0.0.1:8182 is already machines[0].gremlinPort");
+        refused(MINIMAL.replace("gremlinPort: 8183", "gremlinPort: 7401"), "machines[1].gremlinPort",
+            "duplicate port: 127.0.0.1:7401 is already machines[1].fabricPort");
+        ClusterConfig otherHosts = parse(MINIMAL.replace("host: 127.0.0.1, fabricPort: 7401, gremlinPort: 8183",
+            "host: 127.0.0.2, fabricPort: 7400, gremlinPort: 8182"));
+        assertEquals(7400, otherHosts.machine(1).fabricPort(), "the same port on another host is fine");
+    }
+
+    @Test
+    void aKeyWrittenTwiceIsRefused() {
+        refused(MINIMAL + "leases:\n  cache: 1s\n  cache: 2s\n", "leases.cache", "Duplicate field 'cache'");
+    }
+
+    // ------------------------------------------------------------------ leases and secret
+
+    @Test
+    void aCacheLeaseLongerThanTheReclaimLeaseIsRefused() {
+        refused(MINIMAL + "leases: {cache: 20s, reclaim: 10s}\n", "leases.cache",
+            "the cache lease (20s) exceeds the reclaim lease (10s): a cached address must never outlive the memory");
+        assertEquals(Duration.ofSeconds(10), parse(MINIMAL + "leases: {cache: 10s, reclaim: 10s}\n").leases().cache());
+    }
+
+    @Test
+    void theSizesAndLeasesBecomeTheCoreStoreConfiguration() {
+        StoreConfig core = parse(MINIMAL
+            + "store: {expectedKeys: 5000, valueBytes: 8MiB, chunkBytes: 1MiB, cacheBytes: 0, reclaimRingSlots: 32}\n"
+            + "leases: {cache: 300ms, reclaim: 900ms}\n").storeConfig();
+        assertEquals(new StoreConfig(5000, 8L << 20, 1 << 20, 0, new Leases(300, 900), 32,
+            StoreConfig.DEFAULT_MAX_VALUE_BYTES), core);
+        assertEquals(StoreConfig.defaults(), parse(MINIMAL).storeConfig(), "omitted keys are the core's defaults");
+    }
+
+    @Test
+    void theSecretMustComeFromExactlyOnePlaceAndBeReadable() throws IOException {
+        refused(MACHINES + "dataDirectory: d\nsecurity: {clusterSecret: " + SECRET + ", clusterSecretFile: f}\n",
+            "security", "set exactly one of clusterSecret and clusterSecretFile");
+        refused(MACHINES + "dataDirectory: d\nsecurity: {clusterSecretFile: nowhere}\n", "security.clusterSecretFile",
+            "cannot read " + dir.resolve("nowhere"));
+        Files.writeString(dir.resolve("weak"), "tiny\n");
+        refused(MACHINES + "dataDirectory: d\nsecurity: {clusterSecretFile: weak}\n", "security.clusterSecretFile",
+            "needs at least 16 bytes, got 4");
+    }
+}
