@@ -286,10 +286,9 @@ public final class MachineStore implements AutoCloseable {
         long offsetUnits = values.allocate(units);
         observeVersion(version);
         writeRecord(key, version, offsetUnits, units, length, 0, set, value, 0, -1, value, offset, length);
-        long slot = keys.findOrInsert(key);
         // Loading happens before this machine serves (or, for shard moves, before its shard is routed here), so no
         // peer CAS can race this one: a CPU CAS is right even on a NIC with HCA-only atomics.
-        if (!keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
+        if (keys.insert(key, Address.local(units, offsetUnits), keys::compareAndSetAddress) < 0) {
             values.free(offsetUnits, units);
             throw new IllegalStateException("key " + key + " already has a value on machine " + id);
         }

@@ -118,8 +118,9 @@ final class UpdateProtocol {
         long version = machine.nextFirstVersion();
         machine.writeRecord(key, version, offsetUnits, units, length, 0, mutator, EMPTY, 0, -1, arg, argOff, argLen);
         KeyRegion keys = machine.keys();
-        long slot = keys.findOrInsert(key);
-        if (machine.casAddress(machine.id(), slot, Address.NONE, Address.local(units, offsetUnits))) {
+        long slot = keys.insert(key, Address.local(units, offsetUnits),
+            (at, expected, desired) -> machine.casAddress(machine.id(), at, expected, desired));
+        if (slot >= 0) {
             machine.stats().local(KeyRegion.SLOT_BYTES);
             return version;
         }
