@@ -1,5 +1,7 @@
 package io.pragh.bench.traversal;
 
+import io.pragh.cluster.MigrationControl;
+
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.cluster.EmbeddedCluster;
