@@ -20,7 +20,13 @@ public final class PraghGraphs {
     public static final int MACHINES = 4;
     public static final int WORKERS = 2;
     public static final int CACHE_MIB = 16;
-    public static final int VALUE_MIB = 512;
+    /**
+     * Head room for the load rather than for the graph (whose values take a few tens of MiB in all): every addEdge
+     * appends to two adjacency values, and each append leaves the old copy to be reclaimed only after the 10 s reclaim
+     * lease. The copies of one adjacency of degree d add up to about 8 d^2 bytes, and the top RMAT vertex at scale 14
+     * has two of degree 3,698 (OUT and IN) on one machine: over 200 MiB. At 512 MiB a 16-thread load once filled it.
+     */
+    public static final int VALUE_MIB = 1024;
     /** Threads that load it: its writes wait on acknowledgements, so loading is latency-bound. */
     public static final int LOAD_THREADS = 16;
 
