@@ -1,6 +1,7 @@
 package io.pragh.bench;
 
 import io.pragh.bench.footprint.KeyRegionFootprint;
+import io.pragh.bench.pushdown.JanusGraphComparison;
 import io.pragh.bench.traversal.TraversalCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -13,6 +14,7 @@ import java.util.Arrays;
  * ./pragh bench jmh GetLatency -f 1 -wi 2 -i 3
  * ./pragh bench traversal --machines 4 --scale 12 --duration 5
  * ./pragh bench keys
+ * ./pragh bench janusgraph -f 1 -wi 5 -w 2 -i 5 -r 2
  * }</pre>
  */
 public final class BenchCommand {
@@ -25,6 +27,9 @@ public final class BenchCommand {
         out.println("  traversal [flags]      the paper's traversal benchmark (section 6); --help lists the flags");
         out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
         out.println("  keys [key counts]      bytes per key the key region costs");
+        out.println("  janusgraph [--scale N] [--dir DIR] [jmh opts]");
+        out.println("                         g.V(x).out().out().count() on JanusGraph 1.1.0 in its own JVM, same graph");
+        out.println("                         and start vertices as 'jmh Pushdown' (see pragh-bench/PUSHDOWN.md)");
     }
 
     public static void main(String[] args) throws Exception {
@@ -45,6 +50,9 @@ public final class BenchCommand {
             }
             case "traversal" -> {
                 return TraversalCommand.run(rest, System.out, System.err);
+            }
+            case "janusgraph" -> {
+                return JanusGraphComparison.run(rest, System.out, System.err);
             }
             case "keys" -> {
                 KeyRegionFootprint.main(rest);

@@ -1,5 +1,6 @@
 /**
  * Benchmarks of Pragh: {@code ./pragh bench} dispatches to the traversal benchmark ({@code traversal}), the JMH
- * microbenchmarks ({@code jmh}) and the key-region footprint ({@code keys}). May depend on every module.
+ * microbenchmarks ({@code jmh}), the key-region footprint ({@code keys}) and the JanusGraph side of the pushdown
+ * comparison ({@code janusgraph}, in its own JVM). May depend on every module.
  */
 package io.pragh.bench;

@@ -1,6 +1,8 @@
 package io.pragh.cluster;
 
 import io.pragh.address.Address;
+import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.monitor.MonitorConfig;
 import io.pragh.durability.Durability;
 import io.pragh.durability.SyncPolicy;
 import java.nio.file.Path;
@@ -41,6 +43,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final Machine[] machines;
     private final Placement placement;
     private final Graph graph;
+    private final MigrationControl migrationControl;
 
     private EmbeddedCluster(Builder b) {
         Address.checkMachineCount(b.machines);
@@ -72,6 +75,17 @@ public final class EmbeddedCluster implements AutoCloseable {
             throw e;
         }
         this.graph = new Graph(this);
+        if (b.monitorConfig != null) {
+            this.migrationControl = new MigrationControl(this, b.monitorConfig, b.coordinatorConfig);
+            migrationControl.startAutomatic();
+        } else {
+            this.migrationControl = null;
+        }
+    }
+
+    /** The automatic migration control plane, or null when the cluster was built without one. */
+    public MigrationControl migrationControl() {
+        return migrationControl;
     }
 
     public static Builder builder() {
@@ -143,6 +157,9 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Stops every thread and frees all off-heap memory. */
     @Override
     public void close() {
+        if (migrationControl != null) {
+            migrationControl.close();
+        }
         fabric.close();
         for (Machine m : machines) {
             if (m != null) {
@@ -168,6 +185,18 @@ public final class EmbeddedCluster implements AutoCloseable {
         private Path dataDirectory;
         private SyncPolicy syncPolicy = SyncPolicy.BATCH;
         private long snapshotEveryMillis = 60_000;
+        private MonitorConfig monitorConfig;
+        private CoordinatorConfig coordinatorConfig;
+
+        /**
+         * Turns on split migration by itself: a monitor on every machine and a coordinator that approves migrations
+         * on instant reports and at the end of every monitoring interval ({@link MigrationControl#startAutomatic}).
+         */
+        public Builder automaticMigration(MonitorConfig monitor, CoordinatorConfig coordinator) {
+            this.monitorConfig = monitor;
+            this.coordinatorConfig = coordinator;
+            return this;
+        }
 
         /**
          * Makes the cluster durable in {@code dir} (one sub-directory per machine): every update is logged at its

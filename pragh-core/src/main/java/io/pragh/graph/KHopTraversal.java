@@ -23,8 +23,20 @@ public final class KHopTraversal implements Session.ValueVisitor {
     private int fanout;
     private long gets;
 
+    private final boolean batched;
+
+    /** A traversal that reads each hop as one batch of GETs. */
     public KHopTraversal(Session session) {
+        this(session, true);
+    }
+
+    /**
+     * @param batched true: each hop's GETs go out as one batch (two round trips a hop); false: one GET at a time,
+     *                waiting for each, as the paper's traversal engine reads (its evaluation's model)
+     */
+    public KHopTraversal(Session session, boolean batched) {
         this.session = session;
+        this.batched = batched;
     }
 
     /** GETs issued so far. */
@@ -50,7 +62,13 @@ public final class KHopTraversal implements Session.ValueVisitor {
             while (it.hasNext()) {
                 hopKeys[n++] = KeyLayout.key(it.nextValue(), label, KeyLayout.OUT);
             }
-            session.getAll(hopKeys, 0, n, this);
+            if (batched) {
+                session.getAll(hopKeys, 0, n, this);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    visit(i, hopKeys[i], session.get(hopKeys[i]));
+                }
+            }
             gets += n;
             LongHashSet t = frontier;
             frontier = next;

@@ -134,42 +134,67 @@ public final class KeyRegion implements AutoCloseable {
         return region.compareAndSetLong(slotOffset, expected, desired);
     }
 
+    /** How the key region's owner CASes one of its address words (a CPU CAS, or through the fabric). */
+    @FunctionalInterface
+    public interface AddressCas {
+        boolean compareAndSet(long slotOffset, long expected, long desired);
+    }
+
     /**
-     * Home only: the key's slot, claiming an empty one (address word NONE) when the key has none. The caller then
-     * installs a value by CAS from NONE.
+     * Home only: the key's slot, claiming an empty one (address word NONE) when the key has none. Readers may see the
+     * slot before a value is installed; they treat it as absent.
      */
     public long findOrInsert(long key) {
+        long first = homeBucketOffset(key);
+        synchronized (lockFor(first)) {
+            return findOrInsertLocked(key, first);
+        }
+    }
+
+    /**
+     * Home only: installs the first value of a key that has none, claiming or reusing its slot, atomically with
+     * respect to {@link #prune} (both hold the bucket's lock), so that a concurrent delete can never clear the key of
+     * a slot whose value was just installed.
+     *
+     * @return the slot's address-word offset, or -1 when the key already has a value (the caller retries as an update)
+     */
+    public long insert(long key, long address, AddressCas cas) {
+        long first = homeBucketOffset(key);
+        synchronized (lockFor(first)) {
+            long slot = findOrInsertLocked(key, first);
+            return cas.compareAndSet(slot, Address.NONE, address) ? slot : -1;
+        }
+    }
+
+    private long findOrInsertLocked(long key, long first) {
         if (!KeyLayout.isValid(key)) {
             throw new IllegalArgumentException("key " + key + " has kind 0, which no valid key has");
         }
-        long first = homeBucketOffset(key);
-        synchronized (lockFor(first)) {
-            long bucket = first;
-            long free = -1;
-            long last = first;
-            while (bucket >= 0) {
-                AtomicBuffer chunk = region.chunkFor(bucket);
-                int index = region.indexInChunk(bucket);
-                for (int s = 0; s < KEY_SLOTS; s++) {
-                    long k = chunk.getLong(index + s * SLOT_BYTES);
-                    if (k == key) {
-                        return bucket + s * SLOT_BYTES + 8;
-                    }
-                    if (k == 0 && free < 0) {
-                        free = bucket + s * SLOT_BYTES;
-                    }
+        long bucket = first;
+        long free = -1;
+        long last = first;
+        while (bucket >= 0) {
+            AtomicBuffer chunk = region.chunkFor(bucket);
+            int index = region.indexInChunk(bucket);
+            for (int s = 0; s < KEY_SLOTS; s++) {
+                long k = chunk.getLong(index + s * SLOT_BYTES);
+                if (k == key) {
+                    return bucket + s * SLOT_BYTES + 8;
                 }
-                last = bucket;
-                bucket = overflowOf(chunk, index, mainBuckets);
+                if (k == 0 && free < 0) {
+                    free = bucket + s * SLOT_BYTES;
+                }
             }
-            if (free < 0) {
-                free = linkOverflow(last);
-            }
-            region.putLongVolatile(free + 8, Address.NONE);
-            region.putLongRelease(free, key);
-            keyCount.incrementAndGet();
-            return free + 8;
+            last = bucket;
+            bucket = overflowOf(chunk, index, mainBuckets);
         }
+        if (free < 0) {
+            free = linkOverflow(last);
+        }
+        region.putLongVolatile(free + 8, Address.NONE);
+        region.putLongRelease(free, key);
+        keyCount.incrementAndGet();
+        return free + 8;
     }
 
     /**

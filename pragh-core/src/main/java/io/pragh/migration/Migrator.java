@@ -23,7 +23,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * </ol>
  * A lost CAS means a concurrent update won; that key goes round again on the newer value. A key stays inside the
  * invalidation fence from before its CAS until its invalidation completed, so updates of migrated values are
- * acknowledged only once no stale copy can be read.
+ * acknowledged only once no stale copy can be read. The new record is published with
+ * {@link ValueRecord#INVALIDATION_PENDING} set until the source is invalid, and a source that still has the bit set
+ * is not moved on (its key waits a round): another machine's later update must not outrun this invalidation.
  *
  * <p>Not thread-safe: one migrator per migration thread.
  *
@@ -36,6 +38,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class Migrator {
     public static final int DEFAULT_DEPTH = 32;
     private static final int MAX_ROUNDS = 10_000;
+    private static final long PENDING_PATIENCE_NANOS = 5_000_000_000L;
     private static final UnsafeBuffer ZERO_WORD = new UnsafeBuffer(new byte[8]);
 
     /** What a migration did. */
@@ -71,6 +74,8 @@ public final class Migrator {
     private long conflicts;
     private long bytesMoved;
     private long rounds;
+    /** Keys of the current round whose source still waits for its own predecessor's invalidation. */
+    private int waitingOnPending;
 
     public Migrator(MachineStore store) {
         this(store, DEFAULT_DEPTH);
@@ -140,17 +145,33 @@ public final class Migrator {
             outcomes[base + i] = null;
         }
         int remaining = count;
+        long waitingSince = 0;
         for (int round = 0; remaining > 0; round++) {
             if (round == MAX_ROUNDS) {
                 throw new IllegalStateException("MIGRATE lost its CAS " + MAX_ROUNDS + " rounds in a row");
             }
             rounds++;
+            waitingOnPending = 0;
             try {
                 readValues(keys, base, count, outcomes);
                 casAddresses(keys, base, count);
                 remaining = invalidateAndReclaim(keys, base, count, outcomes);
             } finally {
                 releaseUnfinished(keys, base, count);
+            }
+            if (waitingOnPending > 0) {
+                // A round spent waiting for another operation's invalidation is not a lost CAS: bound it by time.
+                round--;
+                long now = System.nanoTime();
+                if (waitingSince == 0) {
+                    waitingSince = now;
+                } else if (now - waitingSince > PENDING_PATIENCE_NANOS) {
+                    throw new IllegalStateException("MIGRATE found a source record whose predecessor was still not"
+                        + " invalidated after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
+                }
+                Thread.yield();
+            } else {
+                waitingSince = 0;
             }
         }
     }
@@ -203,11 +224,22 @@ public final class Migrator {
             }
             long key = keys[base + i];
             long offset = newOffsets[i] << 3;
-            if (!ValueRecord.isValid(values.chunkFor(offset), values.indexInChunk(offset), addresses[i], key)
+            UnsafeBuffer chunk = values.chunkFor(offset);
+            int index = values.indexInChunk(offset);
+            if (!ValueRecord.isValid(chunk, index, addresses[i], key)
                 || !store.config().leases().reclaimHolds(obtainedAt[i])) {
                 lost(i, key);
                 continue;
             }
+            long header = chunk.getLong(index);
+            if (ValueRecord.isInvalidationPending(header)) {
+                // Moving this copy on now could let an update acknowledged after us leave its predecessor readable.
+                store.values().free(newOffsets[i], Address.sizeUnits(addresses[i]));
+                newOffsets[i] = -1;
+                waitingOnPending++;
+                continue;
+            }
+            chunk.putLongVolatile(index, header | ValueRecord.INVALIDATION_PENDING);
             desired[i] = Address.of(self, homes[i], Address.sizeUnits(addresses[i]), newOffsets[i]);
             store.fence().enter(key);
             fenced[i] = true;
@@ -248,6 +280,12 @@ public final class Migrator {
         for (int i = 0; i < count; i++) {
             if (won[i]) {
                 long key = keys[base + i];
+                // The ring CAS completed, so the WRITE before it did: the source is invalid, and whoever sees the
+                // pending bit clear may move the value on.
+                long published = Address.byteOffset(desired[i]);
+                ChunkedRegion values = store.values().region();
+                long header = values.getLongVolatile(published);
+                values.putLongVolatile(published, header & ~ValueRecord.INVALIDATION_PENDING);
                 if (batch.casResult(ops[i]) != 0) {
                     store.reclaimRings().postAt(sources[i], ringSlots[i], addresses[i]);
                 }

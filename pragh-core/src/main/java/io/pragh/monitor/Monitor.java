@@ -30,6 +30,9 @@ import org.agrona.collections.LongHashSet;
  * }</pre>
  */
 public final class Monitor implements AccessObserver {
+    /** Shortest window an instant rate is measured over. */
+    static final long MIN_INSTANT_WINDOW_MILLIS = 100;
+
     private final int machine;
     private final Placement placement;
     private final LocationCache cache;
@@ -110,7 +113,9 @@ public final class Monitor implements AccessObserver {
      */
     public MonitorReport poll(long nowMillis) {
         checkStarted();
-        double seconds = Math.max(1, nowMillis - intervalStartMillis) / 1000.0;
+        // A rate over less than the control plane's 100 ms poll period is noise: one access made a millisecond
+        // into the interval is not "more than N accesses per second".
+        double seconds = Math.max(MIN_INSTANT_WINDOW_MILLIS, nowMillis - intervalStartMillis) / 1000.0;
         List<KeyRate> hot = new ArrayList<>();
         collect(nowMillis, seconds, config.instantRate(), hot);
         hot.removeIf(k -> !reportedInstantly.add(k.key()));

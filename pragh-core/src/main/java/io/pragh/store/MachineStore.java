@@ -285,11 +285,10 @@ public final class MachineStore implements AutoCloseable {
         long units = ValueRecord.unitsFor(length);
         long offsetUnits = values.allocate(units);
         observeVersion(version);
-        writeRecord(key, version, offsetUnits, units, length, set, value, 0, -1, value, offset, length);
-        long slot = keys.findOrInsert(key);
+        writeRecord(key, version, offsetUnits, units, length, 0, set, value, 0, -1, value, offset, length);
         // Loading happens before this machine serves (or, for shard moves, before its shard is routed here), so no
         // peer CAS can race this one: a CPU CAS is right even on a NIC with HCA-only atomics.
-        if (!keys.compareAndSetAddress(slot, Address.NONE, Address.local(units, offsetUnits))) {
+        if (keys.insert(key, Address.local(units, offsetUnits), keys::compareAndSetAddress) < 0) {
             values.free(offsetUnits, units);
             throw new IllegalStateException("key " + key + " already has a value on machine " + id);
         }
@@ -337,8 +336,9 @@ public final class MachineStore implements AutoCloseable {
     }
 
     /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated offset. */
-    void writeRecord(long key, long version, long offsetUnits, long units, int length, ValueMutator mutator,
-                     DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff, int argLen) {
+    void writeRecord(long key, long version, long offsetUnits, long units, int length, long headerFlags,
+                     ValueMutator mutator, DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff,
+                     int argLen) {
         long offset = offsetUnits << 3;
         ChunkedRegion region = values.region();
         UnsafeBuffer chunk = region.chunkFor(offset);
@@ -348,7 +348,7 @@ public final class MachineStore implements AutoCloseable {
         if (length > 0) {
             mutator.write(cur, curOff, curLen, arg, argOff, argLen, chunk, index + ValueRecord.HEADER_BYTES);
         }
-        chunk.putLong(index, ValueRecord.headerWord(length, units));
+        chunk.putLong(index, ValueRecord.headerWord(length, units) | headerFlags);
         // The record must be complete before any peer can find it through the address a CAS then publishes,
         // including peers that read it one-sidedly through a NIC or an I/O thread rather than this CPU.
         VarHandle.releaseFence();

@@ -19,8 +19,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * record is then invalidated (its header word zeroed) and posted to this machine's own reclaim ring.
  *
  * <p>An update is acknowledged to its origin only after (a) its CAS succeeded, (b) the record it replaced is
- * invalidated, and (c) any migration that produced that record has invalidated its source (the fence), so after
- * the acknowledgement no reader anywhere can read an older value as valid.
+ * invalidated, and (c) that record's own predecessor was invalid before the CAS (the record is not replaced while
+ * its {@link ValueRecord#INVALIDATION_PENDING} bit is set; the fence orders this machine's own migrations too), so
+ * after the acknowledgement no reader anywhere can read an older value as valid.
  *
  * <p>Runs on the calling thread for updates that originate at the home, and on the delivery thread for forwarded
  * ones; it never waits for another machine's threads, only for one-sided operations.
@@ -29,6 +30,7 @@ final class UpdateProtocol {
     /** Forwards an update may take before it is failed: values do not move that often. */
     static final int MAX_HOPS = 64;
     private static final int MAX_ATTEMPTS = 100_000;
+    private static final long PENDING_PATIENCE_NANOS = 5_000_000_000L;
     private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
 
     private final MachineStore machine;
@@ -80,6 +82,13 @@ final class UpdateProtocol {
             long address = s.address;
             int host = Address.host(address, home);
             if (host != self) {
+                if (s.fromCache) {
+                    // A cached address is a hint that only a read of the record validates, and forwarding reads
+                    // nothing: two machines whose entries point at each other would bounce the update until
+                    // MAX_HOPS. Forward only on the home's own word (one READ of its bucket on the next attempt).
+                    s.dropCached(key, address);
+                    continue;
+                }
                 machine.countForwardToHost();
                 forward(host, origin, request, key, mutatorId, arg, argOff, argLen, hops);
                 return FORWARDED;
@@ -107,10 +116,11 @@ final class UpdateProtocol {
         long units = ValueRecord.unitsFor(length);
         long offsetUnits = machine.values().allocate(units);
         long version = machine.nextFirstVersion();
-        machine.writeRecord(key, version, offsetUnits, units, length, mutator, EMPTY, 0, -1, arg, argOff, argLen);
+        machine.writeRecord(key, version, offsetUnits, units, length, 0, mutator, EMPTY, 0, -1, arg, argOff, argLen);
         KeyRegion keys = machine.keys();
-        long slot = keys.findOrInsert(key);
-        if (machine.casAddress(machine.id(), slot, Address.NONE, Address.local(units, offsetUnits))) {
+        long slot = keys.insert(key, Address.local(units, offsetUnits),
+            (at, expected, desired) -> machine.casAddress(machine.id(), at, expected, desired));
+        if (slot >= 0) {
             machine.stats().local(KeyRegion.SLOT_BYTES);
             return version;
         }
@@ -130,7 +140,7 @@ final class UpdateProtocol {
         long oldOffset = Address.byteOffset(address);
         UnsafeBuffer chunk = values.chunkFor(oldOffset);
         int index = values.indexInChunk(oldOffset);
-        long header = chunk.getLongVolatile(index);
+        long header = awaitPredecessorInvalidated(key, chunk, index);
         if (ValueRecord.unitsOf(header) != Address.sizeUnits(address) || chunk.getLong(index + 8) != key) {
             s.dropCached(key, address);
             return FORWARDED;
@@ -154,8 +164,8 @@ final class UpdateProtocol {
                     + self + ", not its home " + home);
             }
             offsetUnits = machine.values().allocate(units);
-            machine.writeRecord(key, version, offsetUnits, units, length, mutator, chunk, curOff, curLen, arg, argOff,
-                argLen);
+            machine.writeRecord(key, version, offsetUnits, units, length, ValueRecord.INVALIDATION_PENDING, mutator,
+                chunk, curOff, curLen, arg, argOff, argLen);
             desired = Address.of(self, home, units, offsetUnits);
         }
         boolean won = s.leaseHolds() && machine.casAddress(home, s.slot, address, desired);
@@ -168,6 +178,10 @@ final class UpdateProtocol {
         }
         // Passive invalidation (Fig. 9 line 11) and reclaim (line 12): the old record is ours, so both are local.
         values.putLongVolatile(oldOffset, 0);
+        if (offsetUnits >= 0) {
+            // Release: whoever sees the bit clear (and may then replace the new record) sees the old one invalid.
+            values.putLongVolatile(offsetUnits << 3, ValueRecord.headerWord(length, units));
+        }
         machine.reclaimRings().post(self, address);
         machine.fence().await(key);
         if (home != self) {
@@ -181,6 +195,29 @@ final class UpdateProtocol {
             machine.keys().prune(key);
         }
         return version;
+    }
+
+    /**
+     * The header of the local record at {@code index} once the operation that published it has invalidated the
+     * record it replaced ({@link ValueRecord#INVALIDATION_PENDING}); that operation is past its CAS and needs one
+     * more write, so this wait is short unless its thread died.
+     */
+    private static long awaitPredecessorInvalidated(long key, UnsafeBuffer chunk, int index) {
+        long header = chunk.getLongVolatile(index);
+        long deadline = 0;
+        while (ValueRecord.isInvalidationPending(header)) {
+            long now = System.nanoTime();
+            if (deadline == 0) {
+                deadline = now + PENDING_PATIENCE_NANOS;
+            } else if (now > deadline) {
+                throw new PraghException("update of key " + key + " found its value's previous record still not"
+                    + " invalidated after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
+            }
+            // Yield, not spin: the publisher may be a thread waiting for this core.
+            Thread.yield();
+            header = chunk.getLongVolatile(index);
+        }
+        return header;
     }
 
     private void checkValueLength(long key, int length) {

@@ -7,7 +7,8 @@ import org.agrona.DirectBuffer;
 /**
  * Layout of a value record in a value region, 8-byte aligned:
  * <pre>
- *  word 0: | payload length: 32 bits | record size in 8-byte units: 32 bits |   zeroed on invalidation
+ *  word 0: | payload length: 32 bits | invalidation pending: 1 bit | record size in 8-byte units: 31 bits |
+ *          zeroed on invalidation
  *  word 1: owning key
  *  word 2: version: | incarnation: 32 bits | updates since: 32 bits |
  *  payload, padded to 8 bytes
@@ -18,11 +19,20 @@ import org.agrona.DirectBuffer;
  * every update sets it to the old version + 1 on whichever machine hosts the value, and an insert starts a new
  * incarnation from its home's counter, so versions grow across deletes too. Static methods over any buffer: no
  * object per record.
+ *
+ * <p>{@link #INVALIDATION_PENDING} is set from the moment a PUT or MIGRATE publishes a record (its CAS) until that
+ * operation has invalidated the record it replaced. Nobody replaces or migrates a record while the bit is set, so
+ * every record's predecessors are invalid before the record itself can be replaced: once an update is
+ * acknowledged, no older record of its key is valid anywhere, however many machines the value passed through.
+ * Readers ignore the bit (the record is the current value).
  */
 public final class ValueRecord {
     public static final int HEADER_BYTES = 24;
     public static final int KEY_OFFSET = 8;
     public static final int VERSION_OFFSET = 16;
+    /** Header bit: the operation that published this record has not yet invalidated the one it replaced. */
+    public static final long INVALIDATION_PENDING = 1L << 31;
+    private static final long UNITS_MASK = INVALIDATION_PENDING - 1;
 
     private ValueRecord() {
     }
@@ -45,7 +55,11 @@ public final class ValueRecord {
     }
 
     public static long unitsOf(long headerWord) {
-        return headerWord & 0xFFFF_FFFFL;
+        return headerWord & UNITS_MASK;
+    }
+
+    public static boolean isInvalidationPending(long headerWord) {
+        return (headerWord & INVALIDATION_PENDING) != 0;
     }
 
     public static int payloadLengthOf(long headerWord) {

@@ -135,6 +135,49 @@ class KeyRegionTest {
     }
 
     @Test
+    void anInsertRacingAPruneNeverLeavesAValueUnderAClearedKey() throws Exception {
+        try (KeyRegion keys = new KeyRegion(16, 1 << 20)) {
+            long k = key(1);
+            java.util.concurrent.atomic.AtomicLong acknowledged = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.atomic.AtomicLong unreachable = new java.util.concurrent.atomic.AtomicLong();
+            Runnable cycle = () -> {
+                for (int i = 1; i <= 20_000; i++) {
+                    long address = Address.local(2, i);
+                    long slot = keys.insert(k, address, keys::compareAndSetAddress);
+                    if (slot >= 0) {
+                        acknowledged.incrementAndGet();
+                        // Only this thread removes this value, so right now the key must lead to it.
+                        if (keys.find(k) != slot) {
+                            unreachable.incrementAndGet();
+                        }
+                        // The "delete": clear the value, then prune the empty slot.
+                        if (keys.compareAndSetAddress(slot, address, Address.NONE)) {
+                            keys.prune(k);
+                        }
+                    }
+                }
+            };
+            Thread a = new Thread(cycle);
+            Thread b = new Thread(cycle);
+            a.start();
+            b.start();
+            a.join();
+            b.join();
+            assertTrue(acknowledged.get() > 0);
+            assertEquals(0, unreachable.get(), "acknowledged inserts whose key a concurrent prune had cleared");
+            long bucket = keys.homeBucketOffset(k);
+            for (int s = 0; s < KeyRegion.KEY_SLOTS; s++) {
+                long slotKey = keys.region().getLongVolatile(bucket + (long) s * KeyRegion.SLOT_BYTES);
+                long address = keys.region().getLongVolatile(bucket + (long) s * KeyRegion.SLOT_BYTES + 8);
+                assertFalse(slotKey == 0 && address != Address.NONE,
+                    "slot " + s + " holds a value under a cleared key: an acknowledged insert became unreachable");
+            }
+            long slot = keys.find(k);
+            assertTrue(slot < 0 || keys.address(slot) == Address.NONE || keys.region().getLongVolatile(slot - 8) == k);
+        }
+    }
+
+    @Test
     void forEachVisitsOnlyKeysWithValues() {
         try (KeyRegion keys = new KeyRegion(100, 1 << 20)) {
             for (long v = 0; v < 50; v++) {

@@ -96,6 +96,15 @@ class MonitorTest {
     }
 
     @Test
+    void aFewAccessesJustAfterTheIntervalStartedAreNotAnInstantRate() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
+        m.start(0);
+        long key = keyHomedAt(1, 1);
+        cacheAndHit(key, 1, 2);
+        assertNull(m.poll(2), "3 accesses 2 ms into the interval are not 1500/s");
+    }
+
+    @Test
     void localAccessesAreCountedOnlyForTrackedKeys() {
         Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
         m.start(0);

@@ -22,6 +22,7 @@ import org.HdrHistogram.Recorder;
 final class QueryThread implements Runnable {
     /** What every query thread of one mode shares. */
     record Workload(int[] scopeVertices, int vertexCount, StartVertexDistribution dist, double getRatio, int fanout,
+                    boolean batchedGets,
                     long seed, Recorder latencies, LongAdder queries, LongAdder puts) {
     }
 
@@ -58,7 +59,7 @@ final class QueryThread implements Runnable {
         try {
             KHopTraversal[] onMachine = new KHopTraversal[cluster.machineCount()];
             for (int m = 0; m < onMachine.length; m++) {
-                onMachine[m] = new KHopTraversal(cluster.machine(m).session());
+                onMachine[m] = new KHopTraversal(cluster.machine(m).session(), w.batchedGets());
             }
             while (running) {
                 long start = w.scopeVertices()[w.dist().next(rng)];

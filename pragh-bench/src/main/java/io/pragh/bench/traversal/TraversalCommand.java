@@ -34,7 +34,13 @@ public final class TraversalCommand {
         AdjacencyGraph graph = new RmatGenerator(config.scale(), RmatGenerator.EDGE_FACTOR, config.seed()).generate();
         out.printf(Locale.ROOT, "graph: RMAT scale %d, %d vertices, %d distinct edges, generated in %.1f s%n",
             config.scale(), graph.vertexCount(), graph.edgeCount(), (System.nanoTime() - t0) / 1e9);
-        TraversalRunner runner = new TraversalRunner(config, graph, out);
+        TraversalRunner runner;
+        try {
+            runner = new TraversalRunner(config, graph, out);
+        } catch (IllegalArgumentException e) {
+            err.println("pragh bench traversal: " + e.getMessage());
+            return 2;
+        }
         out.printf(Locale.ROOT, "lowest remote access rate any value placement allows on these GETs: %.2f%%%n",
             100 * runner.remoteRateFloor());
         TraversalReport report = new TraversalReport(config);
@@ -46,6 +52,11 @@ public final class TraversalCommand {
         if (config.json() != null) {
             report.writeJson(config.json());
             out.println("JSON report: " + config.json().toAbsolutePath());
+        }
+        if (config.charts() != null) {
+            for (java.nio.file.Path chart : io.pragh.bench.charts.TraversalCharts.write(config.charts(), report.results())) {
+                out.println("chart: " + chart.toAbsolutePath());
+            }
         }
         return 0;
     }

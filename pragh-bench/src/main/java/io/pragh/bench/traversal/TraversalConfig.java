@@ -36,11 +36,12 @@ import java.util.Map;
  * @param cacheMb         location cache per machine in split-cache, MiB
  * @param json            JSON report file, or null
  * @param charts          chart directory, or null
+ * @param batchedGets     each hop's GETs as one batch (true) or one at a time (false, the paper's engine)
  */
 public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
                               List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
                               int intervals, long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
-                              Path json, Path charts) {
+                              Path json, Path charts, boolean batchedGets) {
 
     public static final String USAGE = String.join("\n",
         "usage: ./pragh bench traversal [flags]",
@@ -58,10 +59,12 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "  --remote-latency-ns NS  emulated remote one-sided latency (default " + InProcessFabric.DEFAULT_REMOTE_LATENCY_NS + ")",
         "  --threads N             query threads, the same in every mode (default: available processors)",
         "  --seed N                seed of the graph and the queries (default 42)",
+        "  --gets one|batch        a hop's GETs one at a time, each waited for, as the paper's engine reads (default one),",
+        "                          or as one batch (two round trips a hop, as the Gremlin provider reads)",
         "  --mechanism eager|deferred  coordinator mechanism (default eager)",
         "  --cache-mb N            location cache per machine in split-cache, MiB (default 128)",
         "  --json FILE             write the results as JSON",
-        "  --charts DIR            write PNG charts (not available yet: refused)");
+        "  --charts DIR            write PNG charts (throughput, latency, remote access rate; the paper's beside)");
 
     public TraversalConfig {
         check(machines >= 1 && machines <= 128, "--machines", machines, "1..128");
@@ -111,6 +114,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--cache-mb", "128");
         v.put("--json", null);
         v.put("--charts", null);
+        v.put("--gets", "one");
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (!v.containsKey(flag)) {
@@ -120,9 +124,6 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
                 throw new IllegalArgumentException(flag + " needs a value");
             }
             v.put(flag, args[++i]);
-        }
-        if (v.get("--charts") != null) {
-            throw new IllegalArgumentException("--charts is not available yet in this build (only --json is)");
         }
         List<Mode> modes = new ArrayList<>();
         for (String name : v.get("--modes").split(",")) {
@@ -136,13 +137,17 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         if (!mechanism.equals("eager") && !mechanism.equals("deferred")) {
             throw new IllegalArgumentException("--mechanism " + mechanism + " is invalid: must be eager or deferred");
         }
+        String gets = v.get("--gets");
+        if (!gets.equals("one") && !gets.equals("batch")) {
+            throw new IllegalArgumentException("--gets " + gets + " is invalid: must be one or batch");
+        }
         return new TraversalConfig(integer(v, "--machines"), integer(v, "--scale"), integer(v, "--scope"),
             integer(v, "--fanout"), decimal(v, "--get-ratio"), v.get("--dist"), modes, decimal(v, "--duration"),
             decimal(v, "--warmup"), decimal(v, "--interval"),
             v.get("--intervals") != null ? integer(v, "--intervals") : mechanism.equals("deferred") ? 2 : 1,
             whole(v, "--remote-latency-ns"),
             integer(v, "--threads"), whole(v, "--seed"), Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)),
-            integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"));
+            integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"), gets.equals("batch"));
     }
 
     private static long whole(Map<String, String> v, String flag) {
@@ -198,6 +203,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         m.put("cache_mb", cacheMb);
         m.put("json", json == null ? null : json.toString());
         m.put("charts", charts == null ? null : charts.toString());
+        m.put("gets", batchedGets ? "batch" : "one");
         return m;
     }
 }

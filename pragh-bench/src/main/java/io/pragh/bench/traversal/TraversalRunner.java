@@ -1,5 +1,7 @@
 package io.pragh.bench.traversal;
 
+import io.pragh.cluster.MigrationControl;
+
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.cluster.EmbeddedCluster;
@@ -81,6 +83,7 @@ public final class TraversalRunner {
                 graph.edgeCount(), machines, (System.nanoTime() - t0) / 1e9);
             QueryThread.Workload w = new QueryThread.Workload(scopeVertices, graph.vertexCount(),
                 StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
+                config.batchedGets(),
                 config.seed(), new Recorder(3), new LongAdder(), new LongAdder());
             Clients clients = new Clients(w, cluster, config.threads());
             clients.start();

@@ -1,5 +1,6 @@
 package io.pragh.gremlin.server;
 
+import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
@@ -32,6 +33,8 @@ public final class ServeCommand {
         }
         final Configuration conf = new BaseConfiguration();
         conf.setProperty(PraghGraph.MACHINES, options.machines);
+        // The main job runs with split migration on; --set pragh.migration=false turns it off.
+        conf.setProperty(EmbeddedGraphStore.MIGRATION, true);
         for (final String[] kv : options.graphSettings) {
             conf.setProperty(kv[0], kv[1]);
         }

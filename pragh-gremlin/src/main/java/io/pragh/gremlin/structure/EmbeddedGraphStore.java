@@ -1,6 +1,8 @@
 package io.pragh.gremlin.structure;
 
 import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.monitor.MonitorConfig;
 import io.pragh.cluster.Machine;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.GraphMutations;
@@ -21,7 +23,9 @@ import java.util.function.LongConsumer;
  *
  * <p>Configuration keys (all optional): {@code pragh.machines} (4), {@code pragh.workersPerMachine} (2),
  * {@code pragh.valueBytesPerMachine}, {@code pragh.keysPerMachine}, {@code pragh.cacheBytesPerMachine},
- * {@code pragh.reclaimRingSlots}, {@code pragh.remoteLatencyNs} (core defaults).
+ * {@code pragh.reclaimRingSlots}, {@code pragh.remoteLatencyNs} (core defaults), {@code pragh.migration} (false:
+ * split migration by itself, a monitor per machine and a coordinator; {@code ./pragh serve} turns it on) and
+ * {@code pragh.migrationIntervalMillis} (the monitor's interval, 10 s).
  *
  * <p>Example: {@code GraphStore store = EmbeddedGraphStore.open(new MapConfiguration(Map.of("pragh.machines", 2)));}
  */
@@ -32,6 +36,8 @@ public final class EmbeddedGraphStore implements GraphStore {
     public static final String REMOTE_LATENCY_NS = "pragh.remoteLatencyNs";
     public static final String CACHE_BYTES = "pragh.cacheBytesPerMachine";
     public static final String RECLAIM_RING_SLOTS = "pragh.reclaimRingSlots";
+    public static final String MIGRATION = "pragh.migration";
+    public static final String MIGRATION_INTERVAL_MILLIS = "pragh.migrationIntervalMillis";
 
     /** The machine whose worker is running this thread's {@link #callOnHome} work, if any. */
     private final ThreadLocal<Machine> onMachine = new ThreadLocal<>();
@@ -64,6 +70,10 @@ public final class EmbeddedGraphStore implements GraphStore {
         b.config(sizes);
         if (conf.containsKey(REMOTE_LATENCY_NS)) {
             b.remoteLatencyNs(conf.getLong(REMOTE_LATENCY_NS));
+        }
+        if (conf.getBoolean(MIGRATION, false)) {
+            b.automaticMigration(MonitorConfig.defaults().withIntervalMillis(
+                conf.getLong(MIGRATION_INTERVAL_MILLIS, MonitorConfig.DEFAULT_INTERVAL_MILLIS)), CoordinatorConfig.defaults());
         }
         final int[] ids = GraphMutations.ids();
         final RecordUpdate[] updates = GraphMutations.updates();

@@ -64,7 +64,9 @@ import io.pragh.gremlin.process.PraghHopStrategy;
 @Graph.OptOut(test = "org.apache.tinkerpop.gremlin.structure.io.IoGraphTest", method = "shouldMigrateClassicGraph", specific = "gryo-v3",
     reason = PraghGraph.IDS_ARE_LONGS)
 @Graph.OptOut(test = "org.apache.tinkerpop.gremlin.structure.util.star.StarGraphTest", method = "shouldCopyFromGraphAToGraphB",
-    reason = "OPEN DEFECT, not a design limit: fails with NoSuchElementException at StarGraphTest.java:131; not yet diagnosed")
+    reason = "needs user-supplied vertex property ids: TestHelper.validateVertexEquality matches copied vertex properties"
+        + " by id, and PraghGraph assigns vertex property ids itself; the test's feature requirement names VertexFeatures"
+        + " instead of VertexPropertyFeatures, so TinkerPop does not skip it as it does the other such tests")
 public final class PraghGraph implements Graph {
     /** Why the Gryo round-trip tests are opted out: they expect the Integer ids of the file back. */
     static final String IDS_ARE_LONGS = "Pragh ids are always longs (44-bit keys); these tests expect the Integer ids"

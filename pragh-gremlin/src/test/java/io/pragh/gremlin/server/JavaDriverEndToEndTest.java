@@ -39,9 +39,14 @@ class JavaDriverEndToEndTest {
                         g.V(vertices.get(e[0]).id()).addE(RandomGraph.label(e[2])).to(__V(vertices.get(e[1]).id())).iterate();
                     }
                     assertEquals(graph.edges.size(), (long) g.E().count().next());
-                    for (long v = 0; v < graph.vertices; v++) {
-                        assertEquals(graph.twoHopWalks(v), (long) g.V(v).out().out().count().next(), "two-hop walks from " + v + " via " + serializer);
+                    for (int round = 0; round < 3; round++) {
+                        for (long v = 0; v < graph.vertices; v++) {
+                            assertEquals(graph.twoHopWalks(v), (long) g.V(v).out().out().count().next(), "two-hop walks from " + v + " via " + serializer);
+                        }
+                        Thread.sleep(250); // let the control plane end an interval and migrate
                     }
+                    assertTrue(((io.pragh.gremlin.structure.EmbeddedGraphStore) served.graph.store()).cluster()
+                        .migrationControl() != null, "the served graph runs the migration control plane");
                 } finally {
                     cluster.close();
                 }

@@ -1,0 +1,110 @@
+package io.pragh.bench.charts;
+
+import io.pragh.bench.traversal.Mode;
+import io.pragh.bench.traversal.ModeResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+
+/**
+ * PNG charts of a traversal benchmark run, one per figure: throughput as a multiple of {@code orig} and remote
+ * access rate, each with the paper's figure beside ours where the paper has one, and median / p99 latency.
+ *
+ * <pre>{@code
+ * List<Path> files = TraversalCharts.write(Path.of("charts"), report.results());
+ * }</pre>
+ */
+public final class TraversalCharts {
+    private static final int WIDTH = 800;
+    private static final int HEIGHT = 500;
+
+    private TraversalCharts() {
+    }
+
+    /** Writes the charts into {@code dir} (created if needed); returns the files written. */
+    public static List<Path> write(Path dir, Map<Mode, ModeResult> results) {
+        System.setProperty("java.awt.headless", "true");
+        try {
+            Files.createDirectories(dir);
+            List<Path> files = new ArrayList<>();
+            List<String> modes = new ArrayList<>();
+            results.keySet().forEach(m -> modes.add(m.reportName()));
+            files.add(save(dir.resolve("throughput.png"), speedup(results, modes)));
+            files.add(save(dir.resolve("latency.png"), latency(results, modes)));
+            files.add(save(dir.resolve("remote-access-rate.png"), remoteRate(results, modes)));
+            return files;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write charts to " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static CategoryChart speedup(Map<Mode, ModeResult> results, List<String> modes) {
+        CategoryChart c = chart("Throughput relative to orig", "x orig");
+        ModeResult orig = results.get(Mode.ORIG);
+        if (orig == null || orig.throughputQps() <= 0) {
+            c.addSeries("this run (q/s)", modes, values(results, ModeResult::throughputQps));
+            c.setYAxisTitle("queries / s");
+            return c;
+        }
+        c.addSeries("this run", modes, values(results, r -> r.throughputQps() / orig.throughputQps()));
+        Map<Mode, Double> paper = PaperFigures.throughputQps();
+        c.addSeries("paper (8 machines, RMAT26)", modes, paperValues(results, paper, paper.get(Mode.ORIG)));
+        return c;
+    }
+
+    private static CategoryChart latency(Map<Mode, ModeResult> results, List<String> modes) {
+        CategoryChart c = chart("Query latency (this run)", "ms");
+        c.addSeries("p50", modes, values(results, ModeResult::p50Ms));
+        c.addSeries("p99", modes, values(results, ModeResult::p99Ms));
+        return c;
+    }
+
+    private static CategoryChart remoteRate(Map<Mode, ModeResult> results, List<String> modes) {
+        CategoryChart c = chart("Remote access rate", "% of key and value accesses");
+        c.addSeries("this run", modes, values(results, r -> 100 * r.remoteAccessRate()));
+        List<Double> paper = new ArrayList<>();
+        for (Mode m : results.keySet()) {
+            paper.add(100 * PaperFigures.remoteAccessRate().getOrDefault(m, 0.0));
+        }
+        c.addSeries("paper (8 machines, RMAT26)", modes, paper);
+        return c;
+    }
+
+    private static List<Double> values(Map<Mode, ModeResult> results, ToDoubleFunction<ModeResult> f) {
+        List<Double> out = new ArrayList<>();
+        for (ModeResult r : results.values()) {
+            out.add(f.applyAsDouble(r));
+        }
+        return out;
+    }
+
+    private static List<Double> paperValues(Map<Mode, ModeResult> results, Map<Mode, Double> paper, double divisor) {
+        List<Double> out = new ArrayList<>();
+        for (Mode m : results.keySet()) {
+            out.add(paper.getOrDefault(m, 0.0) / divisor);
+        }
+        return out;
+    }
+
+    private static CategoryChart chart(String title, String yAxis) {
+        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("mode")
+            .yAxisTitle(yAxis).build();
+        c.getStyler().setLegendVisible(true);
+        c.getStyler().setAvailableSpaceFill(0.7);
+        return c;
+    }
+
+    private static Path save(Path file, CategoryChart chart) throws IOException {
+        String base = file.toString().replaceFirst("\\.png$", "");
+        BitmapEncoder.saveBitmap(chart, base, BitmapEncoder.BitmapFormat.PNG);
+        return file;
+    }
+}

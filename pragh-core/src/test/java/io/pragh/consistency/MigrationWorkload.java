@@ -1,0 +1,244 @@
+package io.pragh.consistency;
+
+import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.cluster.Machine;
+import io.pragh.graph.KHopTraversal;
+import io.pragh.keys.KeyLayout;
+import io.pragh.migration.Migrator;
+import io.pragh.store.Mutators;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A concurrent run against an embedded cluster that records its {@link History}: client threads issue GET, PUT and
+ * edge APPEND on a small hot key set through random machines (so every machine's location cache holds addresses of
+ * every key), while a driver thread keeps MIGRATE running to random machines, several machines at once. Each hot
+ * vertex has one register key (its VERTEX record) and one adjacency key (its OUT list); the vertices are chosen so
+ * that each machine is the home of one.
+ *
+ * <pre>{@code
+ * MigrationWorkload.Result r = new MigrationWorkload(cluster, 4, 6, 400, 50).run(3_000);
+ * HistoryChecker.Report report = HistoryChecker.check(r.ops());
+ * }</pre>
+ */
+final class MigrationWorkload {
+    /** Migrations the driver keeps in flight: one per machine's migration thread in the common case. */
+    private static final int MIGRATIONS_IN_FLIGHT = 4;
+    private static final int FINAL_READER = 1_000;
+    /**
+     * How the update protocol refuses an update it forwarded {@code MAX_HOPS} times without catching its value: the
+     * value migrated on faster than the forwards travelled (they queue behind delivery threads, which a loaded
+     * two-core host starves for tens of ms). The update was not applied, so the history records it as failed.
+     */
+    static final String OUTRUN = "times without finding its value";
+
+    private final EmbeddedCluster cluster;
+    private final long[] registers;
+    private final long[] adjacencies;
+    private final long[] keys;
+    private final int clients;
+    private final int maxEdgesPerKey;
+    private final int putPercent;
+    private final AtomicInteger[] appendsStarted;
+    private final History history = new History();
+    private final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<String> outrun = new ConcurrentLinkedQueue<>();
+    private volatile boolean stop;
+
+    /**
+     * What a run did; {@code ops} is the whole history, final reads included.
+     *
+     * @param errors operations that failed
+     * @param outrun updates refused because their value kept migrating away from them (see {@link #OUTRUN}): not
+     *               applied, a liveness limit of check-and-forward rather than a consistency failure; not in errors
+     */
+    record Result(List<History.Op> ops, List<String> errors, List<String> outrun, long migrated,
+                  long migrationsNotMoving, long freed, long elapsedMillis) {
+        long count(History.Kind kind) {
+            return ops.stream().filter(o -> o.kind() == kind).count();
+        }
+
+        String summary() {
+            return count(History.Kind.GET) + " GETs, " + count(History.Kind.PUT) + " PUTs, "
+                + count(History.Kind.APPEND) + " APPENDs (" + outrun.size() + " updates outrun by migrations), "
+                + migrated + " migrations (" + migrationsNotMoving + " already local or absent), " + freed
+                + " records freed by GC, in " + elapsedMillis + " ms";
+        }
+    }
+
+    /**
+     * @param vertices       hot vertices (two keys each); at least one per machine for an even spread
+     * @param clients        client threads
+     * @param maxEdgesPerKey APPENDs per adjacency key, so that adjacency values stay small
+     * @param putPercent     share of register operations that are PUTs (the rest are GETs)
+     */
+    MigrationWorkload(EmbeddedCluster cluster, int vertices, int clients, int maxEdgesPerKey, int putPercent) {
+        this.cluster = cluster;
+        this.clients = clients;
+        this.maxEdgesPerKey = maxEdgesPerKey;
+        this.putPercent = putPercent;
+        this.registers = new long[vertices];
+        this.adjacencies = new long[vertices];
+        this.keys = new long[2 * vertices];
+        this.appendsStarted = new AtomicInteger[vertices];
+        long vid = 1;
+        for (int i = 0; i < vertices; i++) {
+            int home = i % cluster.machineCount();
+            while (cluster.home(KeyLayout.key(vid, 0, KeyLayout.VERTEX)) != home) {
+                vid++;
+            }
+            registers[i] = KeyLayout.key(vid, 0, KeyLayout.VERTEX);
+            adjacencies[i] = KeyLayout.key(vid, 0, KeyLayout.OUT);
+            keys[2 * i] = registers[i];
+            keys[2 * i + 1] = adjacencies[i];
+            appendsStarted[i] = new AtomicInteger();
+            vid++;
+        }
+    }
+
+    Result run(long millis) throws InterruptedException {
+        long started = System.nanoTime();
+        History.Recorder setup = history.recorder(0);
+        for (long key : registers) {
+            long id = WrittenValue.id(0, (int) KeyLayout.vid(key));
+            long t0 = System.nanoTime();
+            cluster.homeOf(key).put(key, WrittenValue.encode(key, id));
+            setup.put(key, id, t0, System.nanoTime());
+        }
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 1; c <= clients; c++) {
+            int client = c;
+            threads.add(new Thread(() -> client(client), "history-client-" + c));
+        }
+        long[] migrationCounts = new long[2];
+        threads.add(new Thread(() -> migrations(migrationCounts), "history-migrations"));
+        for (Thread t : threads) {
+            t.setDaemon(true);
+            t.start();
+        }
+        Thread.sleep(millis);
+        stop = true;
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(30));
+            if (t.isAlive()) {
+                errors.add(t.getName() + " did not stop within 30 s of the end of the run");
+            }
+        }
+        finalReads();
+        long freed = 0;
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            freed += cluster.machine(m).store().reclaimer().freed();
+        }
+        return new Result(history.ops(), new ArrayList<>(errors), new ArrayList<>(outrun), migrationCounts[0],
+            migrationCounts[1], freed,
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    private void client(int client) {
+        History.Recorder rec = history.recorder(client);
+        SplittableRandom rnd = new SplittableRandom(client * 7919L);
+        int seq = 0;
+        int edgeSeq = 0;
+        while (!stop) {
+            Machine m = cluster.machine(rnd.nextInt(cluster.machineCount()));
+            int v = rnd.nextInt(registers.length);
+            if (rnd.nextBoolean()) {
+                long key = registers[v];
+                if (rnd.nextInt(100) < putPercent) {
+                    put(rec, m, key, WrittenValue.id(client, ++seq));
+                } else {
+                    get(rec, m, key);
+                }
+            } else {
+                long key = adjacencies[v];
+                if (rnd.nextInt(100) < 40 && appendsStarted[v].incrementAndGet() <= maxEdgesPerKey) {
+                    append(rec, m, key, ((long) client << 32) | ++edgeSeq);
+                } else {
+                    get(rec, m, key);
+                }
+            }
+        }
+    }
+
+    private void put(History.Recorder rec, Machine m, long key, long id) {
+        byte[] value = WrittenValue.encode(key, id);
+        long t0 = System.nanoTime();
+        try {
+            m.put(key, value);
+            rec.put(key, id, t0, System.nanoTime());
+        } catch (RuntimeException e) {
+            rec.failed(key, History.Kind.PUT, id, t0, e);
+            failed("PUT " + WrittenValue.describe(id) + " of key " + key + " on machine " + m.id() + ": " + e);
+        }
+    }
+
+    private void append(History.Recorder rec, Machine m, long key, long edge) {
+        byte[] arg = KHopTraversal.encode(edge);
+        long t0 = System.nanoTime();
+        try {
+            m.update(key, Mutators.APPEND, arg);
+            rec.append(key, edge, t0, System.nanoTime());
+        } catch (RuntimeException e) {
+            rec.failed(key, History.Kind.APPEND, edge, t0, e);
+            failed("APPEND " + Long.toHexString(edge) + " to key " + key + " on machine " + m.id() + ": " + e);
+        }
+    }
+
+    private void failed(String what) {
+        (what.contains(OUTRUN) ? outrun : errors).add(what);
+    }
+
+    private void get(History.Recorder rec, Machine m, long key) {
+        long t0 = System.nanoTime();
+        try {
+            byte[] v = m.get(key);
+            rec.get(key, t0, System.nanoTime(), v);
+        } catch (RuntimeException e) {
+            rec.failed(key, History.Kind.GET, 0, t0, e);
+            errors.add("GET of key " + key + " on machine " + m.id() + ": " + e);
+        }
+    }
+
+    /** Keeps several MIGRATEs in flight on random machines until the run stops; counts what they did. */
+    private void migrations(long[] counts) {
+        History.Recorder rec = history.recorder(clients + 1);
+        SplittableRandom rnd = new SplittableRandom(42);
+        record InFlight(long key, int target, long invoke, CompletableFuture<Migrator.Outcome> done) {
+        }
+        ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+        while (!stop || !inFlight.isEmpty()) {
+            if (!stop) {
+                long key = keys[rnd.nextInt(keys.length)];
+                int target = rnd.nextInt(cluster.machineCount());
+                inFlight.add(new InFlight(key, target, System.nanoTime(), cluster.machine(target).migrateAsync(key)));
+            }
+            if (inFlight.size() >= MIGRATIONS_IN_FLIGHT || stop) {
+                InFlight f = inFlight.poll();
+                try {
+                    Migrator.Outcome o = f.done().get(30, TimeUnit.SECONDS);
+                    rec.migrate(f.key(), f.target(), f.invoke(), System.nanoTime());
+                    counts[o == Migrator.Outcome.MIGRATED ? 0 : 1]++;
+                } catch (Exception e) {
+                    rec.failed(f.key(), History.Kind.MIGRATE, f.target(), f.invoke(), e);
+                    errors.add("MIGRATE of key " + f.key() + " to machine " + f.target() + ": " + e);
+                }
+            }
+        }
+    }
+
+    /** After the run: every machine reads every key, once nothing else runs (the final state). */
+    private void finalReads() {
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            History.Recorder rec = history.recorder(FINAL_READER + m);
+            for (long key : keys) {
+                get(rec, cluster.machine(m), key);
+            }
+        }
+    }
+}
