@@ -3,6 +3,11 @@ package io.pragh.bench;
 import io.pragh.bench.footprint.KeyRegionFootprint;
 import io.pragh.bench.pushdown.JanusGraphComparison;
 import io.pragh.bench.traversal.TraversalCommand;
+import io.pragh.bench.traversal.scenarios.DynamicWorkload;
+import io.pragh.bench.traversal.scenarios.MechanismTimeline;
+import io.pragh.bench.traversal.scenarios.PutLatencyCdf;
+import io.pragh.bench.traversal.scenarios.ScenarioCommand;
+import io.pragh.bench.traversal.scenarios.ScopeSweep;
 import java.io.PrintStream;
 import java.util.Arrays;
 
@@ -13,6 +18,7 @@ import java.util.Arrays;
  * <pre>{@code
  * ./pragh bench jmh GetLatency -f 1 -wi 2 -i 3
  * ./pragh bench traversal --machines 4 --scale 12 --duration 5
+ * ./pragh bench scope-sweep --machines 4 --scale 16 --scopes 10,12,14
  * ./pragh bench keys
  * ./pragh bench janusgraph -f 1 -wi 5 -w 2 -i 5 -r 2
  * }</pre>
@@ -25,6 +31,10 @@ public final class BenchCommand {
         out.println("usage: ./pragh bench <benchmark> [options]");
         out.println();
         out.println("  traversal [flags]      the paper's traversal benchmark (section 6); --help lists the flags");
+        out.println("  scope-sweep [flags]    traversal modes at scopes 2^10..2^16 (paper Fig. 11)");
+        out.println("  put-cdf [flags]        PUT latency CDF with and without migration, 50/50 mix (Fig. 12)");
+        out.println("  mechanisms [flags]     eager vs deferred migration throughput timeline (Fig. 14)");
+        out.println("  dynamic [flags]        timeline as the scope of start vertices moves (Fig. 15)");
         out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
         out.println("  keys [key counts]      bytes per key the key region costs");
         out.println("  janusgraph [--scale N] [--dir DIR] [jmh opts]");
@@ -50,6 +60,18 @@ public final class BenchCommand {
             }
             case "traversal" -> {
                 return TraversalCommand.run(rest, System.out, System.err);
+            }
+            case "scope-sweep" -> {
+                return ScenarioCommand.run(new ScopeSweep(), rest, System.out, System.err);
+            }
+            case "put-cdf" -> {
+                return ScenarioCommand.run(new PutLatencyCdf(), rest, System.out, System.err);
+            }
+            case "mechanisms" -> {
+                return ScenarioCommand.run(new MechanismTimeline(), rest, System.out, System.err);
+            }
+            case "dynamic" -> {
+                return ScenarioCommand.run(new DynamicWorkload(), rest, System.out, System.err);
             }
             case "janusgraph" -> {
                 return JanusGraphComparison.run(rest, System.out, System.err);

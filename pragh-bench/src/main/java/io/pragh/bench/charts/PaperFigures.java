@@ -2,6 +2,7 @@ package io.pragh.bench.charts;
 
 import io.pragh.bench.traversal.Mode;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -33,6 +34,29 @@ public final class PaperFigures {
         m.put(Mode.SPLIT, 0.43);
         m.put(Mode.SPLIT_CACHE, 0.020);
         m.put(Mode.IDEAL, 0.0);
+        return m;
+    }
+
+    /** Share of PUTs forwarded by check-and-forward in the 50/50 mix after migration (Fig. 12, section 6.1). */
+    public static final double FORWARDED_PUT_FRACTION = 0.0011;
+
+    /** The paper's monitoring interval, seconds; Fig. 14's timeline is in these. */
+    public static final double INTERVAL_SECONDS = 10;
+
+    /**
+     * Fig. 14 (section 6.3) as step lines in throughput relative to before migration (239K q/s), against time in
+     * monitoring intervals from the first report (0): eager jumps to 2,142K at once and to 2,362K after its second
+     * migration one interval later; deferred tracks for one interval, then jumps to 2,362K.
+     *
+     * @return by mechanism ("eager", "deferred"), the x values then the y values
+     */
+    public static Map<String, double[][]> mechanismTimeline() {
+        double before = 239_000;
+        double first = 2_142_000 / before;
+        double settled = 2_362_000 / before;
+        Map<String, double[][]> m = new LinkedHashMap<>();
+        m.put("eager", new double[][] {{-1, 0, 0, 1, 1, 3}, {1, 1, first, first, settled, settled}});
+        m.put("deferred", new double[][] {{-1, 1, 1, 3}, {1, 1, settled, settled}});
         return m;
     }
 }

@@ -2,15 +2,11 @@ package io.pragh.bench.charts;
 
 import io.pragh.bench.traversal.Mode;
 import io.pragh.bench.traversal.ModeResult;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 
@@ -23,27 +19,18 @@ import org.knowm.xchart.CategoryChartBuilder;
  * }</pre>
  */
 public final class TraversalCharts {
-    private static final int WIDTH = 800;
-    private static final int HEIGHT = 500;
-
     private TraversalCharts() {
     }
 
     /** Writes the charts into {@code dir} (created if needed); returns the files written. */
     public static List<Path> write(Path dir, Map<Mode, ModeResult> results) {
-        System.setProperty("java.awt.headless", "true");
-        try {
-            Files.createDirectories(dir);
-            List<Path> files = new ArrayList<>();
-            List<String> modes = new ArrayList<>();
-            results.keySet().forEach(m -> modes.add(m.reportName()));
-            files.add(save(dir.resolve("throughput.png"), speedup(results, modes)));
-            files.add(save(dir.resolve("latency.png"), latency(results, modes)));
-            files.add(save(dir.resolve("remote-access-rate.png"), remoteRate(results, modes)));
-            return files;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write charts to " + dir + ": " + e.getMessage(), e);
-        }
+        List<Path> files = new ArrayList<>();
+        List<String> modes = new ArrayList<>();
+        results.keySet().forEach(m -> modes.add(m.reportName()));
+        files.add(ChartFiles.save(dir.resolve("throughput.png"), speedup(results, modes)));
+        files.add(ChartFiles.save(dir.resolve("latency.png"), latency(results, modes)));
+        files.add(ChartFiles.save(dir.resolve("remote-access-rate.png"), remoteRate(results, modes)));
+        return files;
     }
 
     private static CategoryChart speedup(Map<Mode, ModeResult> results, List<String> modes) {
@@ -94,17 +81,12 @@ public final class TraversalCharts {
         return out;
     }
 
-    private static CategoryChart chart(String title, String yAxis) {
-        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("mode")
-            .yAxisTitle(yAxis).build();
+    /** A bar chart by mode, of the common size. */
+    static CategoryChart chart(String title, String yAxis) {
+        CategoryChart c = new CategoryChartBuilder().width(ChartFiles.WIDTH).height(ChartFiles.HEIGHT).title(title)
+            .xAxisTitle("mode").yAxisTitle(yAxis).build();
         c.getStyler().setLegendVisible(true);
         c.getStyler().setAvailableSpaceFill(0.7);
         return c;
-    }
-
-    private static Path save(Path file, CategoryChart chart) throws IOException {
-        String base = file.toString().replaceFirst("\\.png$", "");
-        BitmapEncoder.saveBitmap(chart, base, BitmapEncoder.BitmapFormat.PNG);
-        return file;
     }
 }

@@ -21,9 +21,9 @@ import org.HdrHistogram.Recorder;
  */
 final class QueryThread implements Runnable {
     /** What every query thread of one mode shares. */
-    record Workload(int[] scopeVertices, int vertexCount, StartVertexDistribution dist, double getRatio, int fanout,
-                    boolean batchedGets,
-                    long seed, Recorder latencies, LongAdder queries, LongAdder puts) {
+    record Workload(StartVertices startVertices, int vertexCount, StartVertexDistribution dist, double getRatio,
+                    int fanout, boolean batchedGets, long seed, Recorder latencies, Recorder putLatencies,
+                    LongAdder queries, LongAdder puts) {
     }
 
     private final Workload w;
@@ -62,7 +62,7 @@ final class QueryThread implements Runnable {
                 onMachine[m] = new KHopTraversal(cluster.machine(m).session(), w.batchedGets());
             }
             while (running) {
-                long start = w.scopeVertices()[w.dist().next(rng)];
+                long start = w.startVertices().at(w.dist().next(rng));
                 long key = KeyLayout.key(start, LABEL, KeyLayout.OUT);
                 int home = cluster.home(key);
                 boolean get = rng.nextDouble() < w.getRatio();
@@ -72,7 +72,11 @@ final class QueryThread implements Runnable {
                 } else {
                     insertEdge(cluster.machine(home), key, start, rng.nextInt(w.vertexCount()));
                 }
-                w.latencies().recordValue(System.nanoTime() - t0);
+                long latency = System.nanoTime() - t0;
+                w.latencies().recordValue(latency);
+                if (!get) {
+                    w.putLatencies().recordValue(latency);
+                }
                 w.queries().increment();
             }
         } catch (Throwable t) {

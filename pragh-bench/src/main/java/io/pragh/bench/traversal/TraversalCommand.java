@@ -30,10 +30,7 @@ public final class TraversalCommand {
             err.println("pragh bench traversal: " + e.getMessage());
             return 2;
         }
-        long t0 = System.nanoTime();
-        AdjacencyGraph graph = new RmatGenerator(config.scale(), RmatGenerator.EDGE_FACTOR, config.seed()).generate();
-        out.printf(Locale.ROOT, "graph: RMAT scale %d, %d vertices, %d distinct edges, generated in %.1f s%n",
-            config.scale(), graph.vertexCount(), graph.edgeCount(), (System.nanoTime() - t0) / 1e9);
+        AdjacencyGraph graph = generate(config, out);
         TraversalRunner runner;
         try {
             runner = new TraversalRunner(config, graph, out);
@@ -59,5 +56,14 @@ public final class TraversalCommand {
             }
         }
         return 0;
+    }
+
+    /** The RMAT graph of {@code config}'s scale and seed, with a line saying what was generated. */
+    public static AdjacencyGraph generate(TraversalConfig config, PrintStream out) {
+        long t0 = System.nanoTime();
+        AdjacencyGraph graph = new RmatGenerator(config.scale(), RmatGenerator.EDGE_FACTOR, config.seed()).generate();
+        out.printf(Locale.ROOT, "graph: RMAT scale %d, %d vertices, %d distinct edges, generated in %.1f s%n",
+            config.scale(), graph.vertexCount(), graph.edgeCount(), (System.nanoTime() - t0) / 1e9);
+        return graph;
     }
 }

@@ -1,11 +1,6 @@
 package io.pragh.bench.traversal;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,8 +16,6 @@ import java.util.Map;
  * }</pre>
  */
 public final class TraversalReport {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
     private final TraversalConfig config;
     private final Map<Mode, ModeResult> results = new LinkedHashMap<>();
 
@@ -48,23 +41,11 @@ public final class TraversalReport {
     }
 
     public String toJson() {
-        try {
-            return JSON.writeValueAsString(asMap());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonFile.toJson(asMap());
     }
 
     public void writeJson(Path file) {
-        try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, toJson() + "\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the JSON report to " + file + ": " + e.getMessage(), e);
-        }
+        JsonFile.write(file, asMap());
     }
 
     public void printTable(PrintStream out) {

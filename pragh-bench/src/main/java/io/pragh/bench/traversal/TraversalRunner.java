@@ -1,18 +1,10 @@
 package io.pragh.bench.traversal;
 
-import io.pragh.cluster.MigrationControl;
-
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.coordinator.CoordinatorConfig;
-import io.pragh.coordinator.Decisions;
-import io.pragh.fabric.FabricStats;
 import io.pragh.keys.KeyLayout;
 import io.pragh.keys.Placement;
-import io.pragh.monitor.MonitorConfig;
-import io.pragh.shard.ShardAccessCounts;
-import io.pragh.shard.ShardMover;
 import io.pragh.shard.ShardPlacement;
 import io.pragh.store.StoreConfig;
 import io.pragh.values.ValueRecord;
@@ -22,9 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -42,11 +31,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class TraversalRunner {
     /** Value region room for PUT churn: replaced records wait out the reclaim lease before reuse. */
     static final long CHURN_BYTES = 64L << 20;
-
-    /** What a migration phase moved. */
-    private record Moved(long keys, long bytes) {
-        static final Moved NOTHING = new Moved(0, 0);
-    }
 
     private final TraversalConfig config;
     private final AdjacencyGraph graph;
@@ -71,118 +55,37 @@ public final class TraversalRunner {
             StartVertexDistribution.of(config.dist(), config.scope()), config.fanout(), config.machines());
     }
 
+    /** Warm-up, the mode's migration, then the measurement, on a fresh cluster: one row of the report. */
     public ModeResult run(Mode mode) throws Exception {
+        try (ModeSession s = open(mode)) {
+            return s.runPhases().result();
+        }
+    }
+
+    /**
+     * A fresh cluster of the graph for {@code mode}, loaded, its query threads running on the configured scope;
+     * the caller drives the phases and closes it.
+     */
+    public ModeSession open(Mode mode) throws Exception {
         int machines = mode == Mode.IDEAL ? 1 : config.machines();
-        String tag = "[" + mode.reportName() + "]";
         ShardPlacement shards = mode == Mode.SHARD
             ? new ShardPlacement(machines, ShardPlacement.DEFAULT_SHARDS_PER_MACHINE) : null;
-        try (EmbeddedCluster cluster = build(mode, machines, shards)) {
+        EmbeddedCluster cluster = build(mode, machines, shards);
+        try {
             long t0 = System.nanoTime();
             long keys = load(cluster);
-            out.printf(Locale.ROOT, "%s loaded %d keys (%d adjacency entries) on %d machine(s) in %.1f s%n", tag, keys,
-                graph.edgeCount(), machines, (System.nanoTime() - t0) / 1e9);
-            QueryThread.Workload w = new QueryThread.Workload(scopeVertices, graph.vertexCount(),
-                StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
-                config.batchedGets(),
-                config.seed(), new Recorder(3), new LongAdder(), new LongAdder());
-            Clients clients = new Clients(w, cluster, config.threads());
-            clients.start();
-            try {
-                phase(tag, "warm-up", config.warmupSeconds(), w, clients);
-                Moved moved = switch (mode) {
-                    case SPLIT, SPLIT_CACHE -> splitMigration(tag, cluster, w, clients);
-                    case SHARD -> shardMigration(tag, cluster, shards, w, clients);
-                    default -> Moved.NOTHING;
-                };
-                w.latencies().getIntervalHistogram();
-                long q0 = w.queries().sum();
-                long p0 = w.puts().sum();
-                long f0 = forwardedUpdates(cluster);
-                FabricStats.Snapshot s0 = cluster.stats();
-                long m0 = System.nanoTime();
-                phase(tag, "measurement", config.durationSeconds(), w, clients);
-                double seconds = (System.nanoTime() - m0) / 1e9;
-                FabricStats.Snapshot s1 = cluster.stats();
-                Histogram h = w.latencies().getIntervalHistogram();
-                long queries = w.queries().sum() - q0;
-                return new ModeResult(queries / seconds, ms(h.getValueAtPercentile(50)),
-                    ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)),
-                    s1.minus(s0).remoteAccessRate(), moved.keys(), (double) moved.keys() / keys, moved.bytes(),
-                    forwardedUpdates(cluster) - f0, w.puts().sum() - p0, queries);
-            } finally {
-                clients.stop();
-            }
+            out.printf(Locale.ROOT, "[%s] loaded %d keys (%d adjacency entries) on %d machine(s) in %.1f s%n",
+                mode.reportName(), keys, graph.edgeCount(), machines, (System.nanoTime() - t0) / 1e9);
+            return new ModeSession(config, mode, cluster, shards, keys, scopeVertices, graph.vertexCount(), out);
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
         }
     }
 
-    /** Monitoring intervals (one eager, two deferred by default), each followed by the migrations it approved. */
-    private Moved splitMigration(String tag, EmbeddedCluster cluster, QueryThread.Workload w, Clients clients)
-        throws Exception {
-        MonitorConfig monitorConfig = MonitorConfig.defaults()
-            .withIntervalMillis(Math.max(1, (long) (config.intervalSeconds() * 1000)));
-        MigrationControl control = new MigrationControl(cluster, monitorConfig,
-            CoordinatorConfig.defaults().withMechanism(config.mechanism()));
-        control.start();
-        for (int i = 1; i <= config.intervals(); i++) {
-            phase(tag, "monitoring interval " + i, config.intervalSeconds(), w, clients);
-            Decisions d = control.endInterval();
-            out.printf(Locale.ROOT, "%s interval %d: %d migrations approved, %d keys to track, %d to untrack%n", tag, i,
-                d.approvals().size(), d.track().size(), d.untrack().size());
-            long t0 = System.nanoTime();
-            long before = control.migratedKeys();
-            long moved = control.awaitMigrations(120_000) - before;
-            out.printf(Locale.ROOT, "%s migration: %d values moved in %.2f s while queries ran (%d bytes in all)%n",
-                tag, moved, (System.nanoTime() - t0) / 1e9, control.migratedBytes());
-            clients.check();
-        }
-        return new Moved(control.migratedKeys(), control.migratedBytes());
-    }
-
-    /** One interval of full per-shard tracking, then the optimal plan applied with the clients paused. */
-    private Moved shardMigration(String tag, EmbeddedCluster cluster, ShardPlacement shards, QueryThread.Workload w,
-                                 Clients clients) throws Exception {
-        ShardAccessCounts counts = new ShardAccessCounts(shards);
-        for (int m = 0; m < cluster.machineCount(); m++) {
-            cluster.machine(m).store().setAccessObserver(counts.observerFor(m));
-        }
-        phase(tag, "monitoring interval", config.intervalSeconds(), w, clients);
-        for (int m = 0; m < cluster.machineCount(); m++) {
-            cluster.machine(m).store().setAccessObserver(null);
-        }
-        clients.stop();
-        long t0 = System.nanoTime();
-        ShardMover mover = new ShardMover(cluster, shards);
-        int moved = mover.apply(counts.plan());
-        out.printf(Locale.ROOT, "%s migration: %d of %d shards (%d keys, %d bytes) moved in %.2f s, clients paused%n",
-            tag, moved, shards.shards(), mover.keysMoved(), mover.bytesMoved(), (System.nanoTime() - t0) / 1e9);
-        clients.start();
-        return new Moved(mover.keysMoved(), mover.bytesMoved());
-    }
-
-    private void phase(String tag, String name, double seconds, QueryThread.Workload w, Clients clients)
-        throws InterruptedException {
-        long start = System.nanoTime();
-        long end = start + (long) (seconds * 1e9);
-        long lastQueries = w.queries().sum();
-        long lastT = start;
-        while (true) {
-            long now = System.nanoTime();
-            if (now >= end) {
-                break;
-            }
-            Thread.sleep(Math.max(1, Math.min(1000, (end - now) / 1_000_000)));
-            clients.check();
-            long t = System.nanoTime();
-            long q = w.queries().sum();
-            out.printf(Locale.ROOT, "%s %-22s %5.1f/%.1f s %12.0f q/s%n", tag, name, (t - start) / 1e9, seconds,
-                (q - lastQueries) / ((t - lastT) / 1e9));
-            lastQueries = q;
-            lastT = t;
-        }
-    }
-
-    private static double ms(long nanos) {
-        return nanos / 1e6;
+    /** The vertices with edges, by id: the scope's pool (a scope is a prefix; a dynamic window a slice). */
+    public int[] verticesWithEdges() {
+        return graph.verticesWithEdges();
     }
 
     /**
@@ -247,60 +150,5 @@ public final class TraversalRunner {
             }));
         }
         return parts.stream().mapToLong(CompletableFuture::join).sum();
-    }
-
-    /** The query threads of one mode; stopped and started again (a new generation) around a shard move. */
-    private static final class Clients {
-        private final QueryThread.Workload w;
-        private final EmbeddedCluster cluster;
-        private final int count;
-        private final List<QueryThread> queries = new ArrayList<>();
-        private final List<Thread> threads = new ArrayList<>();
-        private int generation;
-
-        Clients(QueryThread.Workload w, EmbeddedCluster cluster, int count) {
-            this.w = w;
-            this.cluster = cluster;
-            this.count = count;
-        }
-
-        void start() {
-            for (int i = 0; i < count; i++) {
-                QueryThread q = new QueryThread(i, generation, w, cluster);
-                Thread t = new Thread(q, "pragh-bench-query-" + generation + "-" + i);
-                t.setDaemon(true);
-                queries.add(q);
-                threads.add(t);
-                t.start();
-            }
-            generation++;
-        }
-
-        void stop() throws InterruptedException {
-            queries.forEach(QueryThread::stop);
-            for (Thread t : threads) {
-                t.join(10_000);
-            }
-            check();
-            queries.clear();
-            threads.clear();
-        }
-
-        void check() {
-            for (QueryThread q : queries) {
-                if (q.failure() != null) {
-                    throw new IllegalStateException("a query thread failed: " + q.failure(), q.failure());
-                }
-            }
-        }
-    }
-
-    /** Updates the homes forwarded to a migrated value's host (the store counts them where it forwards). */
-    private static long forwardedUpdates(EmbeddedCluster cluster) {
-        long n = 0;
-        for (int m = 0; m < cluster.machineCount(); m++) {
-            n += cluster.machine(m).store().forwardedUpdates();
-        }
-        return n;
     }
 }

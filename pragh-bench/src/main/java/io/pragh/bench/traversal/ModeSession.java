@@ -1,0 +1,311 @@
+package io.pragh.bench.traversal;
+
+import io.pragh.bench.workload.StartVertexDistribution;
+import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.cluster.MigrationControl;
+import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.coordinator.Decisions;
+import io.pragh.fabric.FabricStats;
+import io.pragh.monitor.MonitorConfig;
+import io.pragh.shard.ShardAccessCounts;
+import io.pragh.shard.ShardMover;
+import io.pragh.shard.ShardPlacement;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * One mode on one loaded cluster, its query threads running: the phases of the benchmark (timed phases with
+ * progress once a second, the mode's migration, the measurement) as steps a scenario composes. {@link
+ * #runPhases} is the traversal benchmark's sequence; the scenarios add a timeline sampler, a scope shift or
+ * automatic migration around the same steps.
+ *
+ * <pre>{@code
+ * try (ModeSession s = runner.open(Mode.SPLIT_CACHE)) {
+ *     ModeResult r = s.runPhases().result();
+ * }
+ * }</pre>
+ */
+public final class ModeSession implements AutoCloseable {
+    /** What a migration step moved. */
+    public record Moved(long keys, long bytes) {
+        public static final Moved NOTHING = new Moved(0, 0);
+    }
+
+    /** A measurement phase: the report's row, and the latency histograms of all queries and of PUTs alone. */
+    public record Measurement(ModeResult result, Histogram latencies, Histogram putLatencies) {
+    }
+
+    private final TraversalConfig config;
+    private final Mode mode;
+    private final EmbeddedCluster cluster;
+    private final ShardPlacement shards;
+    private final long keys;
+    private final String tag;
+    private final PrintStream out;
+    private final StartVertices startVertices;
+    private final QueryThread.Workload w;
+    private final Clients clients;
+    private TimelineSampler timeline;
+    private MigrationControl automatic;
+
+    ModeSession(TraversalConfig config, Mode mode, EmbeddedCluster cluster, ShardPlacement shards, long keys,
+                int[] scopeVertices, int vertexCount, PrintStream out) {
+        this.config = config;
+        this.mode = mode;
+        this.cluster = cluster;
+        this.shards = shards;
+        this.keys = keys;
+        this.tag = "[" + mode.reportName() + "]";
+        this.out = out;
+        this.startVertices = new StartVertices(scopeVertices);
+        this.w = new QueryThread.Workload(startVertices, vertexCount,
+            StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
+            config.batchedGets(), config.seed(), new Recorder(3), new Recorder(3), new LongAdder(), new LongAdder());
+        this.clients = new Clients(w, cluster, config.threads());
+        clients.start();
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    public EmbeddedCluster cluster() {
+        return cluster;
+    }
+
+    /** Keys loaded (adjacency lists of the vertices with edges). */
+    public long keys() {
+        return keys;
+    }
+
+    public StartVertices startVertices() {
+        return startVertices;
+    }
+
+    /** Starts sampling throughput and remote access rate every {@code tickSeconds}; stopped on close. */
+    public TimelineSampler startTimeline(double tickSeconds) {
+        if (timeline != null) {
+            throw new IllegalStateException("the timeline is already sampled");
+        }
+        timeline = new TimelineSampler(cluster, w.queries(), tickSeconds);
+        return timeline;
+    }
+
+    /** Warm-up, the mode's migration, the measurement: the traversal benchmark's sequence. */
+    public Measurement runPhases() throws Exception {
+        phase("warm-up", config.warmupSeconds());
+        return measure(migrate());
+    }
+
+    /** The mode's migration: split's monitoring intervals, shard's tracked interval and move; else nothing. */
+    public Moved migrate() throws Exception {
+        return switch (mode) {
+            case SPLIT, SPLIT_CACHE -> splitMigration();
+            case SHARD -> shardMigration();
+            default -> Moved.NOTHING;
+        };
+    }
+
+    /** The measurement phase of {@code --duration}; {@code moved} is what the migration before it moved. */
+    public Measurement measure(Moved moved) throws Exception {
+        w.latencies().getIntervalHistogram();
+        w.putLatencies().getIntervalHistogram();
+        long q0 = w.queries().sum();
+        long p0 = w.puts().sum();
+        long f0 = forwardedUpdates();
+        FabricStats.Snapshot s0 = cluster.stats();
+        long m0 = System.nanoTime();
+        phase("measurement", config.durationSeconds());
+        double seconds = (System.nanoTime() - m0) / 1e9;
+        FabricStats.Snapshot s1 = cluster.stats();
+        Histogram h = w.latencies().getIntervalHistogram();
+        Histogram puts = w.putLatencies().getIntervalHistogram();
+        long queries = w.queries().sum() - q0;
+        ModeResult r = new ModeResult(queries / seconds, ms(h.getValueAtPercentile(50)),
+            ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)),
+            s1.minus(s0).remoteAccessRate(), moved.keys(), (double) moved.keys() / keys, moved.bytes(),
+            forwardedUpdates() - f0, w.puts().sum() - p0, queries);
+        return new Measurement(r, h, puts);
+    }
+
+    /**
+     * Split modes only: monitors and a coordinator that migrate by themselves, on instant reports and at the end of
+     * every {@code --interval}, until the session closes.
+     */
+    public MigrationControl startAutomaticMigration() {
+        if (mode != Mode.SPLIT && mode != Mode.SPLIT_CACHE) {
+            throw new IllegalStateException(mode.reportName() + " does not migrate by itself");
+        }
+        automatic = migrationControl();
+        automatic.startAutomatic();
+        return automatic;
+    }
+
+    private MigrationControl migrationControl() {
+        MonitorConfig monitorConfig = MonitorConfig.defaults()
+            .withIntervalMillis(Math.max(1, (long) (config.intervalSeconds() * 1000)));
+        return new MigrationControl(cluster, monitorConfig,
+            CoordinatorConfig.defaults().withMechanism(config.mechanism()));
+    }
+
+    /** Monitoring intervals (one eager, two deferred by default), each followed by the migrations it approved. */
+    private Moved splitMigration() throws Exception {
+        MigrationControl control = migrationControl();
+        control.start();
+        for (int i = 1; i <= config.intervals(); i++) {
+            phase("monitoring interval " + i, config.intervalSeconds());
+            Decisions d = control.endInterval();
+            out.printf(Locale.ROOT, "%s interval %d: %d migrations approved, %d keys to track, %d to untrack%n", tag, i,
+                d.approvals().size(), d.track().size(), d.untrack().size());
+            event("interval " + i + " ends: " + d.approvals().size() + " migrations approved, " + d.track().size()
+                + " keys to track");
+            label("migration " + i);
+            long t0 = System.nanoTime();
+            long before = control.migratedKeys();
+            long moved = control.awaitMigrations(120_000) - before;
+            out.printf(Locale.ROOT, "%s migration: %d values moved in %.2f s while queries ran (%d bytes in all)%n",
+                tag, moved, (System.nanoTime() - t0) / 1e9, control.migratedBytes());
+            event("migration " + i + " done: " + moved + " values moved");
+            clients.check();
+        }
+        return new Moved(control.migratedKeys(), control.migratedBytes());
+    }
+
+    /** One interval of full per-shard tracking, then the optimal plan applied with the clients paused. */
+    private Moved shardMigration() throws Exception {
+        ShardAccessCounts counts = new ShardAccessCounts(shards);
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            cluster.machine(m).store().setAccessObserver(counts.observerFor(m));
+        }
+        phase("monitoring interval", config.intervalSeconds());
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            cluster.machine(m).store().setAccessObserver(null);
+        }
+        label("shard move");
+        clients.stop();
+        long t0 = System.nanoTime();
+        ShardMover mover = new ShardMover(cluster, shards);
+        int moved = mover.apply(counts.plan());
+        out.printf(Locale.ROOT, "%s migration: %d of %d shards (%d keys, %d bytes) moved in %.2f s, clients paused%n",
+            tag, moved, shards.shards(), mover.keysMoved(), mover.bytesMoved(), (System.nanoTime() - t0) / 1e9);
+        event("shard move done: " + moved + " shards");
+        clients.start();
+        return new Moved(mover.keysMoved(), mover.bytesMoved());
+    }
+
+    /** Runs the queries for {@code seconds}, printing the phase, elapsed time and throughput once a second. */
+    public void phase(String name, double seconds) throws InterruptedException {
+        label(name);
+        long start = System.nanoTime();
+        long end = start + (long) (seconds * 1e9);
+        long lastQueries = w.queries().sum();
+        long lastT = start;
+        while (true) {
+            long now = System.nanoTime();
+            if (now >= end) {
+                break;
+            }
+            Thread.sleep(Math.max(1, Math.min(1000, (end - now) / 1_000_000)));
+            clients.check();
+            long t = System.nanoTime();
+            long q = w.queries().sum();
+            out.printf(Locale.ROOT, "%s %-22s %5.1f/%.1f s %12.0f q/s%n", tag, name, (t - start) / 1e9, seconds,
+                (q - lastQueries) / ((t - lastT) / 1e9));
+            lastQueries = q;
+            lastT = t;
+        }
+    }
+
+    /** Records an event on the timeline, if one is sampled. */
+    public void event(String what) {
+        if (timeline != null) {
+            timeline.event(what);
+        }
+    }
+
+    private void label(String phase) {
+        if (timeline != null) {
+            timeline.phase(phase);
+        }
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+
+    /** Updates the homes forwarded to a migrated value's host (the store counts them where it forwards). */
+    private long forwardedUpdates() {
+        long n = 0;
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            n += cluster.machine(m).store().forwardedUpdates();
+        }
+        return n;
+    }
+
+    /** Stops the query threads, the timeline and automatic migration, then the cluster. */
+    @Override
+    public void close() throws Exception {
+        try {
+            clients.stop();
+        } finally {
+            if (timeline != null) {
+                timeline.stop();
+            }
+            if (automatic != null) {
+                automatic.close();
+            }
+            cluster.close();
+        }
+    }
+
+    /** The query threads of one mode; stopped and started again (a new generation) around a shard move. */
+    private static final class Clients {
+        private final QueryThread.Workload w;
+        private final EmbeddedCluster cluster;
+        private final int count;
+        private final List<QueryThread> queries = new ArrayList<>();
+        private final List<Thread> threads = new ArrayList<>();
+        private int generation;
+
+        Clients(QueryThread.Workload w, EmbeddedCluster cluster, int count) {
+            this.w = w;
+            this.cluster = cluster;
+            this.count = count;
+        }
+
+        void start() {
+            for (int i = 0; i < count; i++) {
+                QueryThread q = new QueryThread(i, generation, w, cluster);
+                Thread t = new Thread(q, "pragh-bench-query-" + generation + "-" + i);
+                t.setDaemon(true);
+                queries.add(q);
+                threads.add(t);
+                t.start();
+            }
+            generation++;
+        }
+
+        void stop() throws InterruptedException {
+            queries.forEach(QueryThread::stop);
+            for (Thread t : threads) {
+                t.join(10_000);
+            }
+            check();
+            queries.clear();
+            threads.clear();
+        }
+
+        void check() {
+            for (QueryThread q : queries) {
+                if (q.failure() != null) {
+                    throw new IllegalStateException("a query thread failed: " + q.failure(), q.failure());
+                }
+            }
+        }
+    }
+}
