@@ -1,5 +1,6 @@
 package io.pragh.bench.traversal;
 
+import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.cluster.MigrationControl;
@@ -54,7 +55,7 @@ public final class ModeSession implements AutoCloseable {
     private MigrationControl automatic;
 
     ModeSession(TraversalConfig config, Mode mode, EmbeddedCluster cluster, ShardPlacement shards, long keys,
-                int[] scopeVertices, int vertexCount, PrintStream out) {
+                int[] scopeVertices, AdjacencyGraph graph, PrintStream out) {
         this.config = config;
         this.mode = mode;
         this.cluster = cluster;
@@ -63,7 +64,7 @@ public final class ModeSession implements AutoCloseable {
         this.tag = "[" + mode.reportName() + "]";
         this.out = out;
         this.startVertices = new StartVertices(scopeVertices);
-        this.w = new QueryThread.Workload(startVertices, vertexCount,
+        this.w = new QueryThread.Workload(startVertices, graph,
             StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
             config.batchedGets(), config.seed(), new Recorder(3), new Recorder(3), new LongAdder(), new LongAdder());
         this.clients = new Clients(w, cluster, config.threads());

@@ -76,7 +76,7 @@ public final class TraversalRunner {
             long keys = load(cluster);
             out.printf(Locale.ROOT, "[%s] loaded %d keys (%d adjacency entries) on %d machine(s) in %.1f s%n",
                 mode.reportName(), keys, graph.edgeCount(), machines, (System.nanoTime() - t0) / 1e9);
-            return new ModeSession(config, mode, cluster, shards, keys, scopeVertices, graph.vertexCount(), out);
+            return new ModeSession(config, mode, cluster, shards, keys, scopeVertices, graph, out);
         } catch (Exception | Error e) {
             cluster.close();
             throw e;
@@ -124,6 +124,23 @@ public final class TraversalRunner {
         return b.build();
     }
 
+    /**
+     * The value of {@code v}'s adjacency list as loaded, one long per neighbour, followed by {@code extra} unless it
+     * is negative.
+     */
+    static byte[] adjacencyValue(AdjacencyGraph graph, int v, long extra) {
+        int d = graph.degree(v);
+        byte[] value = new byte[8 * (extra < 0 ? d : d + 1)];
+        UnsafeBuffer buf = new UnsafeBuffer(value);
+        for (int i = 0; i < d; i++) {
+            buf.putLong(8 * i, graph.neighbour(v, i));
+        }
+        if (extra >= 0) {
+            buf.putLong(8 * d, extra);
+        }
+        return value;
+    }
+
     /** PUTs every adjacency list at its home, from two loader threads; returns the number of keys. */
     private long load(EmbeddedCluster cluster) {
         int loaders = 2;
@@ -137,11 +154,7 @@ public final class TraversalRunner {
                     if (d == 0) {
                         continue;
                     }
-                    byte[] value = new byte[8 * d];
-                    UnsafeBuffer buf = new UnsafeBuffer(value);
-                    for (int i = 0; i < d; i++) {
-                        buf.putLong(8 * i, graph.neighbour(v, i));
-                    }
+                    byte[] value = adjacencyValue(graph, v, -1);
                     long key = KeyLayout.key(v, QueryThread.LABEL, KeyLayout.OUT);
                     cluster.homeOf(key).put(key, value);
                     n++;

@@ -52,8 +52,7 @@ public final class ScenarioCommand {
     }
 
     static String usage(Scenario s) {
-        return s.usage() + "\n"
-            + "  and every flag of ./pragh bench traversal (./pragh bench traversal --help), except: "
-            + String.join(", ", s.refusedFlags().keySet());
+        return s.usage() + "\n  and every flag of ./pragh bench traversal (./pragh bench traversal --help)"
+            + (s.refusedFlags().isEmpty() ? "" : ", except " + String.join(", ", s.refusedFlags().keySet()));
     }
 }
