@@ -21,7 +21,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * modes monitoring interval(s) each followed by its migration, then the measurement, printing progress once a
  * second. Orig, split and shard run without a location cache; split's monitors then count remote accesses in their
  * tables; shard tracks every access per shard and moves whole shards with its clients paused (the core's shard
- * mover does not take writes during a move), which costs the baseline nothing in the measurement.
+ * mover does not take writes during a move), which costs the baseline nothing in the measurement. {@link #open}
+ * hands the loaded cluster to a caller that drives the phases itself (the scenarios).
  *
  * <pre>{@code
  * TraversalRunner runner = new TraversalRunner(config, graph, System.out);

@@ -131,10 +131,7 @@ public final class DynamicWorkload implements Scenario {
                 o.putAll(run.timeline().asMap());
                 modes.put(mode.reportName(), o);
             });
-            Map<String, Object> root = new LinkedHashMap<>();
-            root.put("config", args.asMap());
-            root.put("modes", modes);
-            return root;
+            return args.report("modes", modes);
         }
 
         @Override

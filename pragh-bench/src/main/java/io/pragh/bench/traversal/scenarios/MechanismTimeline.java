@@ -98,10 +98,7 @@ public final class MechanismTimeline implements Scenario {
                 o.put("result", run.result().asMap());
                 mechanisms.put(name, o);
             });
-            Map<String, Object> root = new LinkedHashMap<>();
-            root.put("config", args.asMap());
-            root.put("mechanisms", mechanisms);
-            return root;
+            return args.report("mechanisms", mechanisms);
         }
 
         @Override

@@ -113,10 +113,7 @@ public final class PutLatencyCdf implements Scenario {
                 o.put("result", m.result().asMap());
                 modes.put(mode.reportName(), o);
             });
-            Map<String, Object> root = new LinkedHashMap<>();
-            root.put("config", args.asMap());
-            root.put("modes", modes);
-            return root;
+            return args.report("modes", modes);
         }
 
         @Override

@@ -141,4 +141,12 @@ public final class ScenarioArgs {
         own.forEach((flag, value) -> m.put(flag.substring(2).replace('-', '_'), value));
         return m;
     }
+
+    /** A scenario's JSON report: {@code config} (see {@link #asMap}), then the results under {@code name}. */
+    public Map<String, Object> report(String name, Map<String, Object> results) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("config", asMap());
+        root.put(name, results);
+        return root;
+    }
 }

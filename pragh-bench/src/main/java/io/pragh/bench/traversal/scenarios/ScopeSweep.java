@@ -55,6 +55,8 @@ public final class ScopeSweep implements Scenario {
     public Result run(ScenarioArgs args, AdjacencyGraph graph, PrintStream out) throws Exception {
         List<Integer> exponents = args.integers("--scopes", 0, 30);
         int available = graph.verticesWithEdges().length;
+        out.printf(Locale.ROOT, "%d vertices with edges: scopes up to 2^%d fit%n", available,
+            31 - Integer.numberOfLeadingZeros(available));
         for (int e : exponents) {
             if ((1 << e) > available) {
                 throw new IllegalArgumentException("--scopes " + e + ": 2^" + e + " = " + (1 << e) + " exceeds the "
@@ -86,10 +88,7 @@ public final class ScopeSweep implements Scenario {
                 row.forEach((mode, r) -> modes.put(mode.reportName(), r.asMap()));
                 scopes.put(Integer.toString(scope), modes);
             });
-            Map<String, Object> root = new LinkedHashMap<>();
-            root.put("config", args.asMap());
-            root.put("scopes", scopes);
-            return root;
+            return args.report("scopes", scopes);
         }
 
         @Override
