@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code ./pragh bench dynamic} (paper Fig. 15): the workload moves to a new, non-overlapping scope of start
@@ -62,7 +63,7 @@ public final class DynamicWorkload implements Scenario {
     }
 
     @Override
-    public Result run(ScenarioArgs args, AdjacencyGraph graph, PrintStream out) throws Exception {
+    public Result run(ScenarioArgs args, Supplier<AdjacencyGraph> graphs, PrintStream out) throws Exception {
         TraversalConfig c = args.config();
         int windows = args.integer("--windows", 1, 1 << 20);
         double tick = args.decimal("--tick", 0.01);
@@ -72,6 +73,7 @@ public final class DynamicWorkload implements Scenario {
                     + "split and split-cache (shard moves shards with clients paused, once per plan)");
             }
         }
+        AdjacencyGraph graph = graphs.get();
         int[] pool = graph.verticesWithEdges();
         if ((long) windows * c.scope() > pool.length) {
             throw new IllegalArgumentException("--windows " + windows + " x --scope " + c.scope() + " exceeds the "

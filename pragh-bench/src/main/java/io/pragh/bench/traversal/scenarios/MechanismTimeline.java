@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code ./pragh bench mechanisms} (paper Fig. 14): the throughput timeline of eager and deferred migration, one
@@ -62,7 +63,7 @@ public final class MechanismTimeline implements Scenario {
     }
 
     @Override
-    public Result run(ScenarioArgs args, AdjacencyGraph graph, PrintStream out) throws Exception {
+    public Result run(ScenarioArgs args, Supplier<AdjacencyGraph> graphs, PrintStream out) throws Exception {
         List<String> mechanisms = args.names("--mechanisms", MECHANISMS);
         double tick = args.decimal("--tick", 0.01);
         List<Mode> modes = args.config().modes();
@@ -70,6 +71,7 @@ public final class MechanismTimeline implements Scenario {
             throw new IllegalArgumentException("--modes must be one of split, split-cache here, got "
                 + modes.stream().map(Mode::reportName).toList());
         }
+        AdjacencyGraph graph = graphs.get();
         Map<String, Run> runs = new LinkedHashMap<>();
         for (String mechanism : mechanisms) {
             TraversalConfig c = args.configWith("--mechanism", mechanism);

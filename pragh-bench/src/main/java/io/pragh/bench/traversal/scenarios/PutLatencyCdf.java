@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -58,11 +59,12 @@ public final class PutLatencyCdf implements Scenario {
     }
 
     @Override
-    public Result run(ScenarioArgs args, AdjacencyGraph graph, PrintStream out) throws Exception {
+    public Result run(ScenarioArgs args, Supplier<AdjacencyGraph> graphs, PrintStream out) throws Exception {
         TraversalConfig c = args.config();
         if (c.getRatio() >= 1) {
             throw new IllegalArgumentException("--get-ratio " + c.getRatio() + " leaves no PUTs to measure");
         }
+        AdjacencyGraph graph = graphs.get();
         TraversalRunner runner = new TraversalRunner(c, graph, out);
         Map<Mode, ModeSession.Measurement> results = new LinkedHashMap<>();
         for (Mode m : c.modes()) {

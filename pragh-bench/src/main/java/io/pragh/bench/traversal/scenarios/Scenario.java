@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * One scenario of the traversal benchmark: its own flags (with defaults), the traversal flags it defaults
@@ -31,8 +32,12 @@ public interface Scenario {
     /** Traversal flags this scenario sets itself, with the reason given when a user passes one. */
     Map<String, String> refusedFlags();
 
-    /** Runs the scenario, printing progress; bad settings (for this graph) throw IllegalArgumentException early. */
-    Result run(ScenarioArgs args, AdjacencyGraph graph, PrintStream out) throws Exception;
+    /**
+     * Runs the scenario, printing progress. Bad settings throw IllegalArgumentException before anything runs: the
+     * scenario checks its own flags before it asks for the graph (generating it may take a while), and the settings
+     * that depend on the graph right after.
+     */
+    Result run(ScenarioArgs args, Supplier<AdjacencyGraph> graph, PrintStream out) throws Exception;
 
     /** What a scenario measured. */
     interface Result {

@@ -3,7 +3,6 @@ package io.pragh.bench.traversal.scenarios;
 import io.pragh.bench.traversal.JsonFile;
 import io.pragh.bench.traversal.TraversalCommand;
 import io.pragh.bench.traversal.TraversalConfig;
-import io.pragh.bench.workload.AdjacencyGraph;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
@@ -25,12 +24,11 @@ public final class ScenarioCommand {
             return 0;
         }
         ScenarioArgs parsed;
-        AdjacencyGraph graph;
         Scenario.Result result;
         try {
             parsed = ScenarioArgs.parse(scenario, args);
-            graph = TraversalCommand.generate(parsed.config(), out);
-            result = scenario.run(parsed, graph, out);
+            TraversalConfig c = parsed.config();
+            result = scenario.run(parsed, () -> TraversalCommand.generate(c, out), out);
         } catch (IllegalArgumentException e) {
             err.println("pragh bench " + scenario.name() + ": " + e.getMessage());
             err.println("(./pragh bench " + scenario.name() + " --help lists the flags)");

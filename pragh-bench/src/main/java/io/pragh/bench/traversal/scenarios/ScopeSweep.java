@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code ./pragh bench scope-sweep} (paper Fig. 11): the traversal benchmark's modes at growing scopes of start
@@ -32,7 +33,8 @@ public final class ScopeSweep implements Scenario {
         return String.join("\n",
             "usage: ./pragh bench scope-sweep [flags]   (paper Fig. 11: throughput and remote access rate per scope)",
             "  --scopes LIST           scopes as powers of two, comma-separated exponents (default 10,12,14,16);",
-            "                          a scope must not exceed the graph's vertices with edges (scale 16 has ~2^15)",
+            "                          a scope must not exceed the graph's vertices with edges (scale 16 has",
+            "                          ~47K, scale 17 ~90K)",
             "  --modes LIST            default here: orig,split-cache");
     }
 
@@ -52,8 +54,9 @@ public final class ScopeSweep implements Scenario {
     }
 
     @Override
-    public Result run(ScenarioArgs args, AdjacencyGraph graph, PrintStream out) throws Exception {
+    public Result run(ScenarioArgs args, Supplier<AdjacencyGraph> graphs, PrintStream out) throws Exception {
         List<Integer> exponents = args.integers("--scopes", 0, 30);
+        AdjacencyGraph graph = graphs.get();
         int available = graph.verticesWithEdges().length;
         out.printf(Locale.ROOT, "%d vertices with edges: scopes up to 2^%d fit%n", available,
             31 - Integer.numberOfLeadingZeros(available));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,9 +49,11 @@ class PutLatencyCdfTest {
     @Test
     void aMixWithoutPutsIsRefusedByName() throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         int status = ScenarioCommand.run(new PutLatencyCdf(), new String[] {"--scale", "8", "--get-ratio", "1"},
-            new PrintStream(OutputStream.nullOutputStream()), new PrintStream(err, true));
+            new PrintStream(out, true), new PrintStream(err, true));
         assertEquals(2, status);
         assertTrue(err.toString().contains("--get-ratio 1.0 leaves no PUTs"), err.toString());
+        assertEquals("", out.toString(), "refused before the graph was generated");
     }
 }
