@@ -3,6 +3,7 @@ package io.pragh.bench.charts;
 import io.pragh.bench.traversal.Mode;
 import io.pragh.bench.traversal.ModeResult;
 import io.pragh.bench.traversal.TimelineSampler;
+import java.awt.Color;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,9 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * PNG charts of the traversal benchmark's scenarios: the scope sweep (Fig. 11), the PUT latency CDF and forwarded
@@ -105,6 +109,9 @@ public final class ScenarioCharts {
                     column(points, p -> p.throughputQps() / before.throughputQps()));
             }
         });
+        timelines.values().stream().findFirst().ifPresent(t -> markEvents(absolute, t.events(), "interval ",
+            "intervals end (" + timelines.keySet().iterator().next() + ")", t.points().stream()
+                .mapToDouble(TimelineSampler.Point::throughputQps).max().orElse(0)));
         PaperFigures.mechanismTimeline().forEach((name, xy) -> {
             if (timelines.containsKey(name)) {
                 relative.addSeries("paper " + name, xy[0], xy[1]);
@@ -119,16 +126,44 @@ public final class ScenarioCharts {
         XYChart throughput = ChartFiles.xy("Dynamic workload: throughput (paper Fig. 15 gives no numbers)", "s",
             "queries / s");
         XYChart remote = ChartFiles.xy("Dynamic workload: remote access rate", "s", "% of key and value accesses");
-        timelines.forEach((name, t) -> {
-            List<TimelineSampler.Point> points = t.points();
+        double maxQps = 0;
+        for (Map.Entry<String, TimelineSampler> e : timelines.entrySet()) {
+            List<TimelineSampler.Point> points = e.getValue().points();
             if (!points.isEmpty()) {
                 double[] x = column(points, TimelineSampler.Point::seconds);
-                throughput.addSeries(name, x, column(points, TimelineSampler.Point::throughputQps));
-                remote.addSeries(name, x, column(points, p -> 100 * p.remoteAccessRate()));
+                double[] qps = column(points, TimelineSampler.Point::throughputQps);
+                throughput.addSeries(e.getKey(), x, qps);
+                remote.addSeries(e.getKey(), x, column(points, p -> 100 * p.remoteAccessRate()));
+                for (double q : qps) {
+                    maxQps = Math.max(maxQps, q);
+                }
             }
-        });
+        }
+        if (!timelines.isEmpty()) {
+            // Every mode changes scope on the same schedule from its own start; the first one's times stand for all.
+            List<TimelineSampler.Event> events = timelines.values().iterator().next().events();
+            markEvents(throughput, events, "window ", "scope changes", maxQps);
+            markEvents(remote, events, "window ", "scope changes", 100);
+        }
         return List.of(ChartFiles.save(dir.resolve("dynamic-throughput.png"), throughput),
             ChartFiles.save(dir.resolve("dynamic-remote-access-rate.png"), remote));
+    }
+
+    /** A vertical dashed line from 0 to {@code top} at each event whose text starts with {@code prefix}. */
+    private static void markEvents(XYChart c, List<TimelineSampler.Event> events, String prefix, String label,
+                                   double top) {
+        int n = 0;
+        for (TimelineSampler.Event e : events) {
+            if (e.what().startsWith(prefix)) {
+                XYSeries line = c.addSeries(n == 0 ? label : label + " " + n, new double[] {e.seconds(), e.seconds()},
+                    new double[] {0, top});
+                line.setMarker(SeriesMarkers.NONE);
+                line.setLineColor(Color.GRAY);
+                line.setLineStyle(SeriesLines.DASH_DASH);
+                line.setShowInLegend(n == 0);
+                n++;
+            }
+        }
     }
 
     private static List<Mode> modes(Map<Integer, Map<Mode, ModeResult>> byScope) {
