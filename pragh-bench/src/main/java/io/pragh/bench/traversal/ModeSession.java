@@ -64,7 +64,7 @@ public final class ModeSession implements AutoCloseable {
         this.tag = "[" + mode.reportName() + "]";
         this.out = out;
         this.startVertices = new StartVertices(scopeVertices);
-        this.w = new QueryThread.Workload(startVertices, graph,
+        this.w = new QueryThread.Workload(startVertices, graph, graph.verticesWithEdges(),
             StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
             config.batchedGets(), config.seed(), new Recorder(3), new Recorder(3), new LongAdder(), new LongAdder());
         this.clients = new Clients(w, cluster, config.threads());

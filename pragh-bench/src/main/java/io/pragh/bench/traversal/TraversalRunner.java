@@ -118,6 +118,7 @@ public final class TraversalRunner {
         EmbeddedCluster.Builder b = EmbeddedCluster.builder().machines(machines).workersPerMachine(1).pinThreads(false)
             .keysPerMachine(maxKeys + maxKeys / 4 + 1024).valueBytesPerMachine(valueBytes)
             .remoteLatencyNs(config.remoteLatencyNs())
+            .mutator(CappedEdgeInsert.ID, new CappedEdgeInsert())
             .cacheBytes(mode == Mode.SPLIT_CACHE || mode == Mode.IDEAL ? (long) config.cacheMb() << 20 : 0);
         if (shards != null) {
             b.placement(shards);
@@ -125,19 +126,13 @@ public final class TraversalRunner {
         return b.build();
     }
 
-    /**
-     * The value of {@code v}'s adjacency list as loaded, one long per neighbour, followed by {@code extra} unless it
-     * is negative.
-     */
-    static byte[] adjacencyValue(AdjacencyGraph graph, int v, long extra) {
+    /** The value of {@code v}'s adjacency list as loaded, one long per neighbour. */
+    static byte[] adjacencyValue(AdjacencyGraph graph, int v) {
         int d = graph.degree(v);
-        byte[] value = new byte[8 * (extra < 0 ? d : d + 1)];
+        byte[] value = new byte[8 * d];
         UnsafeBuffer buf = new UnsafeBuffer(value);
         for (int i = 0; i < d; i++) {
             buf.putLong(8 * i, graph.neighbour(v, i));
-        }
-        if (extra >= 0) {
-            buf.putLong(8 * d, extra);
         }
         return value;
     }
@@ -155,7 +150,7 @@ public final class TraversalRunner {
                     if (d == 0) {
                         continue;
                     }
-                    byte[] value = adjacencyValue(graph, v, -1);
+                    byte[] value = adjacencyValue(graph, v);
                     long key = KeyLayout.key(v, QueryThread.LABEL, KeyLayout.OUT);
                     cluster.homeOf(key).put(key, value);
                     n++;
