@@ -218,7 +218,19 @@ public final class TraversalRunner {
         if (shards != null) {
             b.placement(shards);
         }
-        return b.build();
+        if (!config.tcp()) {
+            return b.build();
+        }
+        // --fabric tcp: every machine on its own loopback TCP fabric; the cluster owns and closes them.
+        LoopbackTcpFabrics tcp = LoopbackTcpFabrics.open(machines);
+        try {
+            out.printf(Locale.ROOT, "[%s] fabric: tcp, machines on %s (real loopback latency; --remote-latency-ns"
+                + " not used)%n", mode.reportName(), tcp.ports());
+            return b.fabricPerMachine(tcp::fabric).build();
+        } catch (RuntimeException | Error e) {
+            tcp.close();
+            throw e;
+        }
     }
 
     /** PUTs every adjacency list at its home, from two loader threads; returns the number of keys. */
