@@ -218,19 +218,8 @@ public final class TraversalRunner {
         if (shards != null) {
             b.placement(shards);
         }
-        if (!config.tcp()) {
-            return b.build();
-        }
-        // --fabric tcp: every machine on its own loopback TCP fabric; the cluster owns and closes them.
-        LoopbackTcpFabrics tcp = LoopbackTcpFabrics.open(machines);
-        try {
-            out.printf(Locale.ROOT, "[%s] fabric: tcp, machines on %s (real loopback latency; --remote-latency-ns"
-                + " not used)%n", mode.reportName(), tcp.ports());
-            return b.fabricPerMachine(tcp::fabric).build();
-        } catch (RuntimeException | Error e) {
-            tcp.close();
-            throw e;
-        }
+        // --fabric tcp: every machine on its own loopback TCP fabric, owned and closed by the cluster.
+        return config.tcp() ? LoopbackTcpFabrics.cluster(b, machines, "[" + mode.reportName() + "]", out) : b.build();
     }
 
     /** PUTs every adjacency list at its home, from two loader threads; returns the number of keys. */
