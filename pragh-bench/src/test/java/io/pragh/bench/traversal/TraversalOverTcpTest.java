@@ -46,7 +46,7 @@ class TraversalOverTcpTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = TraversalCommand.run(new String[] {"--fabric", "tcp", "--machines", "3", "--scale", "8",
-            "--scope", "64", "--fanout", "20", "--duration", "1", "--warmup", "0.5", "--interval", "0.5",
+            "--scope", "64", "--fanout", "20", "--duration", "0.8", "--warmup", "0.4", "--interval", "0.4",
             "--threads", "2", "--cache-mb", "1", "--json", json.toString()},
             new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String log = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
