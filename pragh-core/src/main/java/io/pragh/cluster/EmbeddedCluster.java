@@ -223,8 +223,8 @@ public final class EmbeddedCluster implements AutoCloseable {
          * Attaches machine {@code i} to {@code factory.apply(i)} instead of one in-process fabric shared by all, e.g. a
          * TCP fabric per machine on its own loopback port, each already told its peers' addresses. The factory is
          * called once per machine, in id order, while the cluster is built; the cluster owns what it returns and
-         * closes every distinct fabric once on {@link #close} (or when the build fails). {@link #remoteLatencyNs} is
-         * not used: the latency is whatever the given fabrics have.
+         * closes every distinct fabric once on {@link EmbeddedCluster#close} (or when the build fails).
+         * {@link #remoteLatencyNs} is not used: the latency is whatever the given fabrics have.
          *
          * <pre>{@code
          * TcpFabric[] tcp = ...;                       // one per machine, bound, peers' ports known

@@ -8,6 +8,8 @@ import io.pragh.keys.KeyRegion;
 import io.pragh.migration.Migrator;
 import io.pragh.store.Session;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -31,7 +33,9 @@ import org.openjdk.jmh.infra.Control;
  * Migration throughput against payload size (paper Fig. 13): values per second that one or two migration threads on
  * machine 0 pull from machine 1 (their home) over the in-process fabric at its default emulated latency, each thread
  * running its own pipelined {@link Migrator} (depth {@value Migrator#DEFAULT_DEPTH}) as a machine's migration thread
- * does. The paper's experiment migrates remote values to the local machine "at full speed" with 1 and 24 threads.
+ * does. The paper's experiment migrates remote values to the local machine "at full speed" with 1 and 24 threads;
+ * {@code oneThread} and {@code twoThreads} ({@code @Threads(1)}, {@code @Threads(2)}) are ours, two threads sharing
+ * machine 0's value region, reclaim rings and fence as parallel migration threads of one machine do.
  *
  * <p>Every invocation migrates a batch of the thread's own keys (about 1 MiB of payload, 32 to 4096 keys) from
  * machine 1 to machine 0, and each one really moves: before it, untimed, machine 1's own migrator pulls the batch
@@ -59,10 +63,14 @@ public class MigrationThroughputBenchmark {
     static final int HOME = 1;
     /** Threads of the widest benchmark; each gets a disjoint key pool. */
     static final int MAX_THREADS = 2;
-    /** Payload one invocation moves, so a batch spans many pipeline rounds at every size. */
-    static final long BATCH_BYTES = 1 << 20;
-    static final int MIN_BATCH = 32;
-    static final int MAX_BATCH = 4096;
+    /**
+     * Payload one invocation moves: a batch spans at least one full pipeline round and at most 16, so an invocation
+     * stays far shorter than the 100 ms cache lease even on a busy host (a batch outliving its cached addresses
+     * would time lookups instead of migrations).
+     */
+    static final long BATCH_BYTES = 256 << 10;
+    static final int MIN_BATCH = Migrator.DEFAULT_DEPTH;
+    static final int MAX_BATCH = 16 * Migrator.DEFAULT_DEPTH;
     /** Vertex ids of thread pool p start at p * POOL_STRIDE + 1. */
     static final long POOL_STRIDE = 1L << 24;
 
@@ -74,6 +82,8 @@ public class MigrationThroughputBenchmark {
 
         EmbeddedCluster cluster;
         final AtomicInteger pools = new AtomicInteger();
+        /** Every thread's pool, checked here after each iteration: a thread-scoped check could race the trial's close. */
+        final List<MigrationThread> threads = new CopyOnWriteArrayList<>();
 
         @Setup(Level.Trial)
         public void open() {
@@ -82,6 +92,22 @@ public class MigrationThroughputBenchmark {
             cluster = EmbeddedCluster.builder().machines(2).workersPerMachine(1).pinThreads(false)
                 .keysPerMachine(4L * MAX_THREADS * MAX_BATCH).valueBytesPerMachine(1L << 30).cacheBytes(16 << 20)
                 .leases(100, 200).build();
+        }
+
+        /** Fails the run unless values moved and every thread's last batch is on machine 0 with its original bytes. */
+        @TearDown(Level.Iteration)
+        public void check() {
+            long moved = 0;
+            for (MigrationThread t : threads) {
+                moved += t.movedThisIteration;
+                t.movedThisIteration = 0;
+                if (t.atTarget) {
+                    t.checkArrived();
+                }
+            }
+            if (moved == 0) {
+                throw new IllegalStateException("no value migrated in this iteration");
+            }
         }
 
         int batchKeys() {
@@ -132,8 +158,9 @@ public class MigrationThroughputBenchmark {
         Migrator toHome;
         Session refresher;
         Migrator.Outcome[] outcomes;
-        boolean atTarget;
-        long movedThisIteration;
+        volatile boolean atTarget;
+        /** Written by this thread, read by the iteration teardown after JMH's end-of-iteration barrier. */
+        volatile long movedThisIteration;
         EmbeddedCluster cluster;
 
         @Setup(Level.Trial)
@@ -159,6 +186,7 @@ public class MigrationThroughputBenchmark {
             refresher = cluster.machine(TARGET).store().newSession();
             outcomes = new Migrator.Outcome[n];
             atTarget = false;
+            c.threads.add(this);
         }
 
         /** Untimed: the batch goes back home and machine 0 caches the home addresses. */
@@ -182,20 +210,8 @@ public class MigrationThroughputBenchmark {
             }
         }
 
-        @Setup(Level.Iteration)
-        public void markIteration() {
-            movedThisIteration = 0;
-        }
-
-        /** Fails the run unless values moved and the last batch is on machine 0 with its original bytes. */
-        @TearDown(Level.Iteration)
-        public void check() {
-            if (movedThisIteration == 0) {
-                throw new IllegalStateException("no value migrated in this iteration");
-            }
-            if (!atTarget) {
-                return;
-            }
+        /** Throws unless the home's address words name machine 0 and machine 0 reads the original bytes. */
+        void checkArrived() {
             KeyRegion homeKeys = cluster.machine(HOME).store().keys();
             for (long key : keys) {
                 int host = Address.host(homeKeys.address(homeKeys.find(key)), HOME);
