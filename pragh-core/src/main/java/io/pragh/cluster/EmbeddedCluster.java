@@ -17,13 +17,21 @@ import io.pragh.store.Mutators;
 import io.pragh.store.StoreConfig;
 import io.pragh.store.ValueMutator;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 /**
  * A whole Pragh cluster inside one JVM: N machines, each with its own off-heap regions, location cache, worker
  * threads, migration thread and GC thread, connected by the in-process fabric (one-sided operations touch peers'
- * memory directly, charged an emulated RDMA latency). This is the API a JVM application embeds.
+ * memory directly, charged an emulated RDMA latency). This is the API a JVM application embeds. A benchmark may
+ * instead give every machine a fabric of its own ({@link Builder#fabricPerMachine}), e.g. a TCP fabric on a loopback
+ * port, so the same embedded cluster runs over real sockets.
  *
  * <pre>{@code
  * try (EmbeddedCluster cluster = EmbeddedCluster.builder().machines(4).build()) {
@@ -39,7 +47,8 @@ import java.util.concurrent.CompletableFuture;
  * }</pre>
  */
 public final class EmbeddedCluster implements AutoCloseable {
-    private final InProcessFabric fabric;
+    /** Fabric of each machine; the same instance for every machine unless built with a fabric per machine. */
+    private final Fabric[] fabrics;
     private final Machine[] machines;
     private final Placement placement;
     private final Graph graph;
@@ -47,12 +56,20 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private EmbeddedCluster(Builder b) {
         Address.checkMachineCount(b.machines);
-        this.fabric = new InProcessFabric(b.machines, b.remoteLatencyNs);
+        this.fabrics = new Fabric[b.machines];
+        if (b.fabricPerMachine == null) {
+            Arrays.fill(fabrics, new InProcessFabric(b.machines, b.remoteLatencyNs));
+        }
         this.placement = b.placement != null ? b.placement : Placement.hashed(b.machines);
         this.machines = new Machine[b.machines];
         boolean pin = b.pin != null ? b.pin : WorkerPool.pinningPays(b.machines * b.workersPerMachine);
         try {
             for (int i = 0; i < b.machines; i++) {
+                if (b.fabricPerMachine != null) {
+                    fabrics[i] = Objects.requireNonNull(b.fabricPerMachine.apply(i),
+                        "fabricPerMachine returned no fabric for machine " + i);
+                }
+                Fabric fabric = fabrics[i];
                 MachineStore store = new MachineStore(i, b.machines, b.config, placement, b.mutators);
                 Durability durability = null;
                 try {
@@ -116,8 +133,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         return machines[placement.home(key)];
     }
 
+    /** Machine 0's fabric: the one fabric of every machine, unless built with {@link Builder#fabricPerMachine}. */
     public Fabric fabric() {
-        return fabric;
+        return fabrics[0];
+    }
+
+    /** The fabric machine {@code id} is attached to. */
+    public Fabric fabric(int id) {
+        machine(id); // range check with the usual message
+        return fabrics[id];
     }
 
     /** Graph operations (edges, k-hop traversals) over this cluster. */
@@ -154,13 +178,19 @@ public final class EmbeddedCluster implements AutoCloseable {
         return all;
     }
 
-    /** Stops every thread and frees all off-heap memory. */
+    /** Stops every thread (the fabrics' included) and frees all off-heap memory. */
     @Override
     public void close() {
         if (migrationControl != null) {
             migrationControl.close();
         }
-        fabric.close();
+        // A fabric shared by several machines is closed once.
+        Set<Fabric> closed = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Fabric f : fabrics) {
+            if (f != null && closed.add(f)) {
+                f.close();
+            }
+        }
         for (Machine m : machines) {
             if (m != null) {
                 m.close();
@@ -187,6 +217,24 @@ public final class EmbeddedCluster implements AutoCloseable {
         private long snapshotEveryMillis = 60_000;
         private MonitorConfig monitorConfig;
         private CoordinatorConfig coordinatorConfig;
+        private IntFunction<? extends Fabric> fabricPerMachine;
+
+        /**
+         * Attaches machine {@code i} to {@code factory.apply(i)} instead of one in-process fabric shared by all, e.g. a
+         * TCP fabric per machine on its own loopback port, each already told its peers' addresses. The factory is
+         * called once per machine, in id order, while the cluster is built; the cluster owns what it returns and
+         * closes every distinct fabric once on {@link EmbeddedCluster#close} (or when the build fails).
+         * {@link #remoteLatencyNs} is not used: the latency is whatever the given fabrics have.
+         *
+         * <pre>{@code
+         * TcpFabric[] tcp = ...;                       // one per machine, bound, peers' ports known
+         * EmbeddedCluster c = EmbeddedCluster.builder().machines(tcp.length).fabricPerMachine(i -> tcp[i]).build();
+         * }</pre>
+         */
+        public Builder fabricPerMachine(IntFunction<? extends Fabric> factory) {
+            this.fabricPerMachine = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
 
         /**
          * Turns on split migration by itself: a monitor on every machine and a coordinator that approves migrations

@@ -64,6 +64,7 @@ public final class TraversalCommand {
         AdjacencyGraph graph = new RmatGenerator(config.scale(), RmatGenerator.EDGE_FACTOR, config.seed()).generate();
         out.printf(Locale.ROOT, "graph: RMAT scale %d, %d vertices, %d distinct edges, generated in %.1f s%n",
             config.scale(), graph.vertexCount(), graph.edgeCount(), (System.nanoTime() - t0) / 1e9);
+        out.println(config.fabricDescription());
         return graph;
     }
 }

@@ -37,11 +37,15 @@ import java.util.Map;
  * @param json            JSON report file, or null
  * @param charts          chart directory, or null
  * @param batchedGets     each hop's GETs as one batch (true) or one at a time (false, the paper's engine)
+ * @param fabric          {@value #INPROCESS} (one in-process fabric, emulated latency) or {@value #TCP} (a TCP fabric
+ *                        per machine on 127.0.0.1, real loopback latency)
  */
 public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
                               List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
                               int intervals, long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
-                              Path json, Path charts, boolean batchedGets) {
+                              Path json, Path charts, boolean batchedGets, String fabric) {
+    public static final String INPROCESS = "inprocess";
+    public static final String TCP = "tcp";
 
     public static final String USAGE = String.join("\n",
         "usage: ./pragh bench traversal [flags]",
@@ -56,7 +60,10 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "  --warmup SECONDS        warm-up phase (default 2)",
         "  --interval SECONDS      monitoring interval before migration (default 2; the paper's is 10)",
         "  --intervals N           monitoring intervals, each followed by its migrations (default 1 eager, 2 deferred)",
-        "  --remote-latency-ns NS  emulated remote one-sided latency (default " + InProcessFabric.DEFAULT_REMOTE_LATENCY_NS + ")",
+        "  --remote-latency-ns NS  emulated remote one-sided latency of the in-process fabric (default "
+            + InProcessFabric.DEFAULT_REMOTE_LATENCY_NS + ")",
+        "  --fabric inprocess|tcp  one in-process fabric (default), or a TCP fabric per machine on 127.0.0.1 with the",
+        "                          real loopback latency (own port, Netty event loops and secret handshake per machine)",
         "  --threads N             query threads, the same in every mode (default: available processors)",
         "  --seed N                seed of the graph and the queries (default 42)",
         "  --gets one|batch        a hop's GETs one at a time, each waited for, as the paper's engine reads (default one),",
@@ -81,6 +88,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         check(remoteLatencyNs >= 0, "--remote-latency-ns", remoteLatencyNs, ">= 0");
         check(threads >= 1, "--threads", threads, ">= 1");
         check(cacheMb >= 1 && cacheMb <= 1024, "--cache-mb", cacheMb, "1..1024");
+        check(INPROCESS.equals(fabric) || TCP.equals(fabric), "--fabric", fabric, INPROCESS + " or " + TCP);
         modes = List.copyOf(modes);
     }
 
@@ -115,6 +123,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--json", null);
         v.put("--charts", null);
         v.put("--gets", "one");
+        v.put("--fabric", INPROCESS);
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (!v.containsKey(flag)) {
@@ -137,6 +146,10 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         if (!mechanism.equals("eager") && !mechanism.equals("deferred")) {
             throw new IllegalArgumentException("--mechanism " + mechanism + " is invalid: must be eager or deferred");
         }
+        if (TCP.equals(v.get("--fabric")) && List.of(args).contains("--remote-latency-ns")) {
+            throw new IllegalArgumentException("--remote-latency-ns applies to --fabric " + INPROCESS + " only: over "
+                + TCP + " the latency is the real loopback one");
+        }
         String gets = v.get("--gets");
         if (!gets.equals("one") && !gets.equals("batch")) {
             throw new IllegalArgumentException("--gets " + gets + " is invalid: must be one or batch");
@@ -147,7 +160,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
             v.get("--intervals") != null ? integer(v, "--intervals") : mechanism.equals("deferred") ? 2 : 1,
             whole(v, "--remote-latency-ns"),
             integer(v, "--threads"), whole(v, "--seed"), Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)),
-            integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"), gets.equals("batch"));
+            integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"), gets.equals("batch"), v.get("--fabric"));
     }
 
     private static long whole(Map<String, String> v, String flag) {
@@ -196,7 +209,9 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         m.put("warmup", warmupSeconds);
         m.put("interval", intervalSeconds);
         m.put("intervals", intervals);
-        m.put("remote_latency_ns", remoteLatencyNs);
+        // Over tcp no latency is emulated: the figure would be a lie, so it is null and the note says why.
+        m.put("remote_latency_ns", tcp() ? null : remoteLatencyNs);
+        m.put("remote_latency", tcp() ? "real loopback TCP" : "emulated");
         m.put("threads", threads);
         m.put("seed", seed);
         m.put("mechanism", mechanism.name().toLowerCase(Locale.ROOT));
@@ -204,6 +219,19 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         m.put("json", json == null ? null : json.toString());
         m.put("charts", charts == null ? null : charts.toString());
         m.put("gets", batchedGets ? "batch" : "one");
+        m.put("fabric", fabric);
         return m;
+    }
+
+    /** One line for the run's header: which fabric, and whether its remote latency is emulated or real. */
+    public String fabricDescription() {
+        return tcp() ? "fabric: tcp, one TcpFabric per machine on 127.0.0.1; remote latency: real loopback TCP"
+            + " (--remote-latency-ns applies to the in-process fabric only)"
+            : "fabric: in-process; remote latency: emulated, " + remoteLatencyNs + " ns per one-sided operation";
+    }
+
+    /** Whether every machine talks over its own loopback TCP fabric. */
+    public boolean tcp() {
+        return TCP.equals(fabric);
     }
 }

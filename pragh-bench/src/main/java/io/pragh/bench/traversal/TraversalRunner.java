@@ -123,7 +123,8 @@ public final class TraversalRunner {
         if (shards != null) {
             b.placement(shards);
         }
-        return b.build();
+        // --fabric tcp: every machine on its own loopback TCP fabric, owned and closed by the cluster.
+        return config.tcp() ? LoopbackTcpFabrics.cluster(b, machines, "[" + mode.reportName() + "]", out) : b.build();
     }
 
     /** The value of {@code v}'s adjacency list as loaded, one long per neighbour. */

@@ -58,6 +58,26 @@ class TraversalConfigTest {
     }
 
     @Test
+    void theFabricIsInProcessUnlessTcpIsAskedAndTcpRefusesAnEmulatedLatency() {
+        TraversalConfig inProcess = TraversalConfig.defaults();
+        assertEquals("inprocess", inProcess.fabric());
+        assertEquals("inprocess", inProcess.asMap().get("fabric"));
+        assertEquals(inProcess.remoteLatencyNs(), inProcess.asMap().get("remote_latency_ns"));
+        assertEquals("emulated", inProcess.asMap().get("remote_latency"));
+
+        TraversalConfig tcp = TraversalConfig.parse("--fabric", "tcp");
+        assertTrue(tcp.tcp());
+        assertEquals("tcp", tcp.asMap().get("fabric"));
+        assertEquals(null, tcp.asMap().get("remote_latency_ns"), "no emulated latency over tcp");
+        assertEquals("real loopback TCP", tcp.asMap().get("remote_latency"));
+        assertTrue(tcp.fabricDescription().contains("real loopback"), tcp.fabricDescription());
+
+        assertTrue(refusal("--fabric", "rdma").contains("--fabric"));
+        String both = refusal("--fabric", "tcp", "--remote-latency-ns", "500");
+        assertTrue(both.contains("--remote-latency-ns") && both.contains("loopback"), both);
+    }
+
+    @Test
     void chartsNeedADirectory() {
         assertTrue(refusal("--charts").contains("needs a value"));
     }
