@@ -119,10 +119,9 @@ final class ClientHandler extends FramedHandler {
     }
 
     @Override
-    void onTlsFailed(String reason) {
-        // Certificates do not heal by retrying: a peer outside the cluster's CA stays outside.
+    void onTlsFailed(String reason, boolean retryable) {
         ready.completeExceptionally(new FabricException("machine " + fabric.machine() + " cannot reach "
-            + describePeer() + ": " + reason, false));
+            + describePeer() + ": " + reason, retryable));
     }
 
     @Override

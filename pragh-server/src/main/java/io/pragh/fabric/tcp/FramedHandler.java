@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import java.io.IOException;
 import javax.net.ssl.SSLException;
 import java.lang.System.Logger.Level;
@@ -175,13 +176,16 @@ abstract class FramedHandler extends ChannelInboundHandlerAdapter implements Fra
         if (!tlsFailureLogged) {
             tlsFailureLogged = true;
             LOG.log(Level.WARNING, "closing fabric connection with " + describePeer() + ": " + reason);
-            onTlsFailed(reason);
+            onTlsFailed(reason, cause instanceof SslHandshakeTimeoutException);
         }
         closeQuietly(reason);
     }
 
-    /** The TLS layer refused the peer or was refused by it; nothing else can pass on this connection. */
-    void onTlsFailed(String reason) {
+    /**
+     * The TLS layer refused the peer or was refused by it; nothing else can pass on this connection. Only a handshake
+     * that ran out of time may pass on another attempt (a busy peer); a refused certificate stays refused.
+     */
+    void onTlsFailed(String reason, boolean retryable) {
     }
 
     private static SSLException sslCause(Throwable t) {

@@ -31,7 +31,8 @@ import java.util.Map;
  *
  * <pre>{@code
  * ClusterConfig config = ClusterConfig.load(Path.of("cluster.yaml"));
- * try (TcpFabric fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id))) {
+ * try (TcpFabric fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id),
+ *                                      config.tls())) {
  *     ...
  * }
  * }</pre>

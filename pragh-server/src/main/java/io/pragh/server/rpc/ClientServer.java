@@ -159,8 +159,13 @@ public final class ClientServer implements AutoCloseable {
         }
 
         @Override
-        public void channelActive(ChannelHandlerContext c) {
+        public void handlerAdded(ChannelHandlerContext c) {
+            // Set here, not in channelActive: a TLS failure may be reported before or without the channel going active.
             this.ctx = c;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext c) {
             serverNonce = Handshake.nonce();
             ByteBuf hello = c.alloc().buffer(ClientProtocol.HELLO_LENGTH);
             hello.writeByte(ClientProtocol.HELLO).writeInt(machine.id()).writeBytes(serverNonce);
