@@ -90,7 +90,7 @@ final class ClientHandler extends FramedHandler {
         clientNonce = Handshake.nonce();
         ByteBuf auth = ctx.alloc().buffer(FrameWriter.size(Frame.AUTH_BODY));
         FrameWriter.auth(auth, fabric.machine(), target, clientNonce,
-            Handshake.clientProof(fabric.secret(), serverNonce, clientNonce, fabric.machine(), target));
+            Handshake.FABRIC.clientProof(fabric.secret(), serverNonce, clientNonce, fabric.machine(), target));
         ctx.write(auth, ctx.voidPromise());
     }
 
@@ -100,8 +100,8 @@ final class ClientHandler extends FramedHandler {
             throw new FrameException("AUTH_OK out of turn");
         }
         byte[] proof = Handshake.bytes(in, macIndex, Frame.MAC_BYTES);
-        if (!ClusterSecret.sameMac(proof,
-            Handshake.serverProof(fabric.secret(), serverNonce, clientNonce, fabric.machine(), target))) {
+        if (!Handshake.matches(proof,
+            Handshake.FABRIC.serverProof(fabric.secret(), serverNonce, clientNonce, fabric.machine(), target))) {
             handshakeFailed(describePeer() + " did not prove it holds the cluster secret", false);
             return;
         }
@@ -116,6 +116,12 @@ final class ClientHandler extends FramedHandler {
         LOG.log(Level.WARNING, "machine " + fabric.machine() + ": " + reason);
         ready.completeExceptionally(new FabricException(reason, retryable));
         closeWithReason(reason);
+    }
+
+    @Override
+    void onTlsFailed(String reason, boolean retryable) {
+        ready.completeExceptionally(new FabricException("machine " + fabric.machine() + " cannot reach "
+            + describePeer() + ": " + reason, retryable));
     }
 
     @Override

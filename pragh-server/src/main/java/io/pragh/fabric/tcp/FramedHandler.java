@@ -4,7 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import java.io.IOException;
+import javax.net.ssl.SSLException;
 import java.lang.System.Logger.Level;
 
 /**
@@ -25,6 +28,7 @@ abstract class FramedHandler extends ChannelInboundHandlerAdapter implements Fra
     private boolean paused;
     private boolean closing;
     private String closeReason;
+    private boolean tlsFailureLogged;
 
     /** "machine 2 at /127.0.0.1:40000": who is on the other side, for logs and errors. */
     abstract String describePeer();
@@ -157,9 +161,50 @@ abstract class FramedHandler extends ChannelInboundHandlerAdapter implements Fra
         ctx.close();
     }
 
+    /** A failed TLS handshake (no certificate, one from another CA, plaintext on a TLS port) closes with one line. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext context, Object evt) {
+        if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+            tlsFailed(done.cause());
+            return;
+        }
+        context.fireUserEventTriggered(evt);
+    }
+
+    private void tlsFailed(Throwable cause) {
+        String reason = "TLS failed: " + cause.getMessage();
+        if (!tlsFailureLogged) {
+            tlsFailureLogged = true;
+            LOG.log(Level.WARNING, "closing fabric connection with " + describePeer() + ": " + reason);
+            onTlsFailed(reason, cause instanceof SslHandshakeTimeoutException);
+        }
+        closeQuietly(reason);
+    }
+
+    /**
+     * The TLS layer refused the peer or was refused by it; nothing else can pass on this connection. Only a handshake
+     * that ran out of time may pass on another attempt (a busy peer); a refused certificate stays refused.
+     */
+    void onTlsFailed(String reason, boolean retryable) {
+    }
+
+    private static SSLException sslCause(Throwable t) {
+        for (int depth = 0; t != null && depth < 4; depth++, t = t.getCause()) {
+            if (t instanceof SSLException ssl) {
+                return ssl;
+            }
+        }
+        return null;
+    }
+
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        if (cause instanceof IOException) {
+        SSLException ssl = sslCause(cause);
+        if (ssl != null) {
+            // With TLS 1.3 the connecting side learns that its certificate was refused only from an alert after its
+            // own handshake finished, so a TLS failure can arrive here as well as through the handshake event.
+            tlsFailed(ssl);
+        } else if (cause instanceof IOException) {
             // A peer that went away mid-stream; the disconnect itself is reported by onDisconnected.
             closeQuietly("connection lost: " + cause.getMessage());
         } else {

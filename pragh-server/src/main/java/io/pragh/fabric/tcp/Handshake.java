@@ -5,22 +5,44 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 
 /**
- * Mutual proof of the cluster secret when a connection opens. The server greets with a fresh nonce (HELLO); the
- * client answers with its own nonce and an HMAC binding both nonces and both machine ids (AUTH); the server checks
- * it and proves itself with an HMAC over the same material under another label (AUTH_OK). Fresh nonces on both
- * sides make a recorded handshake useless on another connection; the ids stop a proof for one pair of machines from
- * being replayed as another.
+ * Mutual proof of the cluster secret when a connection opens, the one piece of code both kinds of cluster port use
+ * (the fabric port between machines, {@link #FABRIC}, and the client port, {@link #CLIENT_PORT}). The server greets
+ * with a fresh nonce; the client answers with its own nonce and an HMAC binding both nonces and both ids; the server
+ * checks it and proves itself with an HMAC over the same material under another label. Fresh nonces on both sides
+ * make a recorded handshake useless on another connection; the ids stop a proof for one pair of machines from being
+ * replayed as another; the per-port prefix of the labels stops a proof made for one kind of port from being relayed
+ * to the other.
+ *
+ * <pre>{@code
+ * byte[] serverNonce = Handshake.nonce();                       // sent by the server
+ * byte[] clientNonce = Handshake.nonce();                       // sent back by the client, with:
+ * byte[] proof = Handshake.CLIENT_PORT.clientProof(secret, serverNonce, clientNonce, Handshake.CLIENT_ID, 2);
+ * boolean admitted = Handshake.matches(proof,
+ *     Handshake.CLIENT_PORT.clientProof(secret, serverNonce, clientNonce, Handshake.CLIENT_ID, 2));
+ * }</pre>
  */
-final class Handshake {
-    private static final SecureRandom RANDOM = new SecureRandom();
-    private static final byte[] CLIENT_LABEL = "pragh-fabric-v1 client".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] SERVER_LABEL = "pragh-fabric-v1 server".getBytes(StandardCharsets.US_ASCII);
+public final class Handshake {
+    /** The fabric port: machines proving themselves to each other. */
+    public static final Handshake FABRIC = new Handshake("pragh-fabric-v1");
+    /** The client RPC port: a client (not a machine) proving itself to a machine, and the machine to it. */
+    public static final Handshake CLIENT_PORT = new Handshake("pragh-client-v1");
+    /** The id a client that is not a machine of the cluster proves itself under (no machine id reaches it). */
+    public static final int CLIENT_ID = 0xFFFF;
+    public static final int NONCE_BYTES = Frame.NONCE_BYTES;
+    public static final int MAC_BYTES = Frame.MAC_BYTES;
 
-    private Handshake() {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final byte[] clientLabel;
+    private final byte[] serverLabel;
+
+    private Handshake(String port) {
+        this.clientLabel = (port + " client").getBytes(StandardCharsets.US_ASCII);
+        this.serverLabel = (port + " server").getBytes(StandardCharsets.US_ASCII);
     }
 
-    static byte[] nonce() {
-        byte[] n = new byte[Frame.NONCE_BYTES];
+    public static byte[] nonce() {
+        byte[] n = new byte[NONCE_BYTES];
         RANDOM.nextBytes(n);
         return n;
     }
@@ -36,12 +58,17 @@ final class Handshake {
     }
 
     /** What the client sends to prove it holds the secret. */
-    static byte[] clientProof(ClusterSecret secret, byte[] serverNonce, byte[] clientNonce, int client, int server) {
-        return secret.mac(CLIENT_LABEL, serverNonce, clientNonce, ids(client, server));
+    public byte[] clientProof(ClusterSecret secret, byte[] serverNonce, byte[] clientNonce, int client, int server) {
+        return secret.mac(clientLabel, serverNonce, clientNonce, ids(client, server));
     }
 
     /** What the server answers to prove it holds the secret too. */
-    static byte[] serverProof(ClusterSecret secret, byte[] serverNonce, byte[] clientNonce, int client, int server) {
-        return secret.mac(SERVER_LABEL, serverNonce, clientNonce, ids(client, server));
+    public byte[] serverProof(ClusterSecret secret, byte[] serverNonce, byte[] clientNonce, int client, int server) {
+        return secret.mac(serverLabel, serverNonce, clientNonce, ids(client, server));
+    }
+
+    /** Whether a received proof is the expected one; constant-time, so a forger learns nothing from the timing. */
+    public static boolean matches(byte[] received, byte[] expected) {
+        return ClusterSecret.sameMac(received, expected);
     }
 }

@@ -68,8 +68,8 @@ final class ServerHandler extends FramedHandler {
         }
         byte[] clientNonce = Handshake.bytes(in, nonceIndex, Frame.NONCE_BYTES);
         byte[] proof = Handshake.bytes(in, macIndex, Frame.MAC_BYTES);
-        if (!ClusterSecret.sameMac(proof,
-            Handshake.clientProof(fabric.secret(), serverNonce, clientNonce, client, server))) {
+        if (!Handshake.matches(proof,
+            Handshake.FABRIC.clientProof(fabric.secret(), serverNonce, clientNonce, client, server))) {
             refuse("authentication failed: the peer does not hold the cluster secret");
             return;
         }
@@ -77,7 +77,7 @@ final class ServerHandler extends FramedHandler {
         handshakeTimer.cancel(false);
         authenticated(fabric.maxFrame());
         ByteBuf ok = ctx.alloc().buffer(FrameWriter.size(Frame.AUTH_OK_BODY));
-        FrameWriter.authOk(ok, Handshake.serverProof(fabric.secret(), serverNonce, clientNonce, client, server));
+        FrameWriter.authOk(ok, Handshake.FABRIC.serverProof(fabric.secret(), serverNonce, clientNonce, client, server));
         ctx.write(ok, ctx.voidPromise());
     }
 

@@ -43,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 public final class TcpFabric implements Fabric {
     private final int machine;
     private final ClusterSecret secret;
+    private final ClusterTls tls;
     private final TcpFabricOptions options;
     private final PeerLink[] links;
     private final EventLoopGroup group;
@@ -60,8 +61,18 @@ public final class TcpFabric implements Fabric {
 
     /** Binds this machine's fabric port (its entry in {@code machines}, or {@code options.bindAddress()}). */
     public TcpFabric(int machine, List<InetSocketAddress> machines, ClusterSecret secret, TcpFabricOptions options) {
+        this(machine, machines, secret, options, null);
+    }
+
+    /**
+     * As above, and with {@code tls} not null every connection runs in mutual TLS first: a peer must present a
+     * certificate from the cluster's CA and then still prove the cluster secret (README, "Security", says why both).
+     */
+    public TcpFabric(int machine, List<InetSocketAddress> machines, ClusterSecret secret, TcpFabricOptions options,
+                     ClusterTls tls) {
         Objects.requireNonNull(machines, "machines");
         this.secret = Objects.requireNonNull(secret, "secret");
+        this.tls = tls;
         this.options = Objects.requireNonNull(options, "options");
         Address.checkMachineCount(machines.size());
         if (machine < 0 || machine >= machines.size()) {
@@ -90,6 +101,9 @@ public final class TcpFabric implements Fabric {
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
+                    if (tls != null) {
+                        ch.pipeline().addLast(tls.serverHandler(ch.alloc(), options.handshakeTimeout()));
+                    }
                     ch.pipeline().addLast(new ServerHandler(TcpFabric.this));
                 }
             });
@@ -204,6 +218,14 @@ public final class TcpFabric implements Fabric {
     }
 
     ChannelFuture connect(InetSocketAddress address, ClientHandler handler) {
-        return clientBootstrap.clone().handler(handler).connect(address);
+        if (tls == null) {
+            return clientBootstrap.clone().handler(handler).connect(address);
+        }
+        return clientBootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                ch.pipeline().addLast(tls.clientHandler(ch.alloc(), address, options.handshakeTimeout()), handler);
+            }
+        }).connect(address);
     }
 }

@@ -2,7 +2,9 @@
  * The TCP fabric: the Fabric SPI over Netty for hosts without RDMA, one process per machine. One-sided READ, WRITE
  * and CAS travel as request frames and are performed by the target's Netty event-loop threads directly on its
  * registered regions, never by its worker threads; two-sided messages go to a per-machine delivery thread. Peers
- * prove they hold the cluster secret before any other frame is accepted, and every frame is validated.
+ * prove they hold the cluster secret before any other frame is accepted ({@code Handshake}, which the client port
+ * of {@code io.pragh.server.rpc} uses too), optionally inside mutual TLS ({@code ClusterTls}; {@code DevCertificates}
+ * makes a throwaway CA for local clusters and tests), and every frame is validated.
  *
  * <p>Layering inside: {@code Frame*} classes are the wire format (pure, fuzzed), {@code FramedHandler} and its
  * client and server subclasses speak it on a channel, {@code PeerLink}, {@code TcpEndpoint} and {@code TcpOpBatch}

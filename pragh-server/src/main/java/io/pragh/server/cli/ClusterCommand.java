@@ -1,5 +1,7 @@
 package io.pragh.server.cli;
 
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.pragh.server.config.ConfigException;
 import io.pragh.server.rpc.MachineClient;
 import java.io.PrintStream;
@@ -14,6 +16,7 @@ import java.util.Map;
  * <pre>{@code
  * ./pragh cluster start --machines 3 --dir /tmp/c [--gremlin-port-base 8182] [--sync none|batch|always]
  *                       [--zookeeper HOST:PORT]      # default: starts a local ZooKeeper in /tmp/c
+ *                       [--tls on]                   # mutual TLS on every port, throwaway CA in /tmp/c/tls
  * ./pragh cluster status --dir /tmp/c
  * ./pragh cluster kill 1 --dir /tmp/c          # kill -9
  * ./pragh cluster restart 1 --dir /tmp/c       # returns once machine 1 recovered and serves
@@ -28,6 +31,8 @@ public final class ClusterCommand {
     }
 
     public static void main(String[] args) {
+        // The clients' TLS runs on Netty's SslContext: its logging goes where the servers' does (see ServerCommand).
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         System.exit(run(args, System.out, System.err));
     }
 
@@ -76,8 +81,12 @@ public final class ClusterCommand {
                     if (sync != null) {
                         s = s.withSync(sync);
                     }
+                    String tls = flags.remove("--tls");
+                    if (tls != null && !tls.equals("on") && !tls.equals("off")) {
+                        throw new IllegalArgumentException("--tls takes on or off, got '" + tls + "'");
+                    }
                     noMore(flags, machineArg);
-                    LocalCluster c = LocalCluster.openOrCreate(dir, s);
+                    LocalCluster c = LocalCluster.openOrCreate(dir, s, "on".equals(tls));
                     c.startAll(LocalCluster.tieServersToCaller(), START_TIMEOUT_MILLIS);
                     out.println("pragh: " + c.machineCount() + " machines serve; config " + dir.resolve(
                         LocalCluster.CONFIG) + ", logs and pid files in " + c.directory());
@@ -183,6 +192,7 @@ public final class ClusterCommand {
         return """
             usage: ./pragh cluster start --machines N --dir DIR [--gremlin-port-base P] [--sync none|batch|always]
                                        [--zookeeper HOST:PORT | --zookeeper none]   (default: a local ZooKeeper)
+                                       [--tls on]   (mutual TLS on every port; a throwaway CA in DIR/tls)
                    ./pragh cluster status --dir DIR
                    ./pragh cluster kill I --dir DIR         (kill -9 of machine I)
                    ./pragh cluster restart I --dir DIR      (returns once I recovered and serves)

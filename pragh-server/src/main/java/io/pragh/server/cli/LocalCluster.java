@@ -1,5 +1,6 @@
 package io.pragh.server.cli;
 
+import io.pragh.fabric.tcp.DevCertificates;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
 import io.pragh.server.rpc.ClientException;
@@ -119,6 +120,14 @@ public final class LocalCluster {
 
     /** Writes a new cluster file in {@code dir} (which must not hold one yet) with free loopback ports. */
     public static LocalCluster create(Path dir, Settings s) {
+        return create(dir, s, false);
+    }
+
+    /**
+     * As {@link #create(Path, Settings)}; with {@code tls}, every port runs in mutual TLS under a throwaway CA made
+     * in {@code dir/tls} ({@link DevCertificates}).
+     */
+    public static LocalCluster create(Path dir, Settings s, boolean tls) {
         Path file = dir.resolve(CONFIG);
         if (Files.exists(file)) {
             throw new IllegalArgumentException(dir + " already holds a cluster (" + CONFIG + "); use another --dir"
@@ -143,7 +152,8 @@ public final class LocalCluster {
             .append(", reclaimRingSlots: 4096}\n")
             .append("dataDirectory: data\n")
             .append("durability: {sync: ").append(s.sync()).append(", snapshotInterval: 30s}\n")
-            .append("security: {clusterSecret: \"").append(HexFormat.of().formatHex(secret)).append("\"}\n")
+            .append("security: {clusterSecret: \"").append(HexFormat.of().formatHex(secret)).append("\"")
+            .append(tls ? devTls(dir) : "").append("}\n")
             .append("fabric: {kind: tcp, requestTimeout: ").append(s.requestTimeout())
             .append(", connectTimeout: 500ms, reconnectBackoff: 200ms, inboxBytes: 4MiB, ioThreads: 1}\n");
         if (zookeeper != null) {
@@ -168,13 +178,30 @@ public final class LocalCluster {
         return new LocalCluster(dir);
     }
 
+    /** Makes the throwaway CA and node certificate; the {@code tls} entry of the security section that uses them. */
+    private static String devTls(Path dir) {
+        Path tlsDir = dir.toAbsolutePath().resolve("tls");
+        try {
+            DevCertificates.create(tlsDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the cluster's TLS certificates in " + tlsDir + ": "
+                + e.getMessage(), e);
+        }
+        return ", tls: {certificate: tls/node.pem, key: tls/node-key.pem, trust: tls/ca.pem}";
+    }
+
     /**
      * The cluster in {@code dir} if there is one (started again on its data, which must have {@code s.machines()}
      * machines), else a new one.
      */
     public static LocalCluster openOrCreate(Path dir, Settings s) {
+        return openOrCreate(dir, s, false);
+    }
+
+    /** As {@link #openOrCreate(Path, Settings)}; {@code tls} applies to a new cluster only (see {@link #create}). */
+    public static LocalCluster openOrCreate(Path dir, Settings s, boolean tls) {
         if (!Files.exists(dir.resolve(CONFIG))) {
-            return create(dir, s);
+            return create(dir, s, tls);
         }
         LocalCluster c = open(dir);
         if (c.machineCount() != s.machines()) {
@@ -313,7 +340,7 @@ public final class LocalCluster {
     /** Waits until machine {@code i} answers PING on its client port; fails at once if its process died. */
     public MachineClient.Status awaitServing(int i, long timeoutMillis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        try (MachineClient c = new MachineClient(clientAddress(i), 1_000)) {
+        try (MachineClient c = new MachineClient(clientAddress(i), 1_000, config.secret(), config.tls())) {
             while (true) {
                 try {
                     return c.ping();
@@ -412,7 +439,7 @@ public final class LocalCluster {
             Optional<ProcessHandle> p = process(i);
             String line = "machine " + i + ": " + (p.isPresent() ? "pid " + p.get().pid() + " running" : "not running");
             if (p.isPresent()) {
-                try (MachineClient c = new MachineClient(clientAddress(i), 2_000)) {
+                try (MachineClient c = new MachineClient(clientAddress(i), 2_000, config.secret(), config.tls())) {
                     MachineClient.Status s = c.ping();
                     line += ", serving clients on " + clientAddress(i) + ", " + s.homeKeys() + " home keys, "
                         + s.restoredValues() + " values restored after peers' crashes";
@@ -440,7 +467,7 @@ public final class LocalCluster {
 
     /** A client of every machine, routing by key home. */
     public ClusterClient client(int timeoutMillis) {
-        return new ClusterClient(clientAddresses(), timeoutMillis);
+        return new ClusterClient(clientAddresses(), timeoutMillis, config.secret(), config.tls());
     }
 
     private static int[] freePorts(int n) {

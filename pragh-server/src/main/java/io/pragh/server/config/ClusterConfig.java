@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.pragh.address.Address;
 import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.fabric.tcp.TcpFabricOptions;
 import io.pragh.store.StoreConfig;
 import java.io.IOException;
@@ -30,7 +31,8 @@ import java.util.Map;
  *
  * <pre>{@code
  * ClusterConfig config = ClusterConfig.load(Path.of("cluster.yaml"));
- * try (TcpFabric fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id))) {
+ * try (TcpFabric fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id),
+ *                                      config.tls())) {
  *     ...
  * }
  * }</pre>
@@ -41,12 +43,14 @@ import java.util.Map;
  * @param policy        migration policy
  * @param dataDirectory where machines keep their logs and snapshots (relative paths are relative to the file)
  * @param secret        the cluster secret (from {@code security.clusterSecret} or {@code security.clusterSecretFile})
+ * @param tls           mutual TLS for the fabric and client ports ({@code security.tls}), or null when not configured
  * @param fabric        fabric kind and TCP options
  * @param durability    when the write-ahead log syncs and how often snapshots are taken
  * @param membership    the ZooKeeper ensemble that tracks live machines (optional)
  */
 public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
-                            MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, FabricConfig fabric,
+                            MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, ClusterTls tls,
+                            FabricConfig fabric,
                             DurabilityConfig durability, MembershipConfig membership) {
     public ClusterConfig {
         machines = List.copyOf(machines);
@@ -77,11 +81,14 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
         MigrationPolicy policy = MigrationPolicy.read(root.section("policy"));
         Path data = baseDir.resolve(root.string("dataDirectory", null)).normalize();
-        ClusterSecret secret = readSecret(root.section("security"), baseDir);
+        ConfigNode security = root.section("security");
+        ClusterSecret secret = readSecret(security, baseDir);
+        ClusterTls tls = readTls(security.section("tls"), baseDir);
         FabricConfig fabric = FabricConfig.read(root.section("fabric"));
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
         MembershipConfig membership = MembershipConfig.read(root.section("membership"));
-        return new ClusterConfig(machines, store, leases, policy, data, secret, fabric, durability, membership);
+        return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
+            membership);
     }
 
     private static JsonNode readTree(String yaml, String source) {
@@ -169,7 +176,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
     }
 
     private static ClusterSecret readSecret(ConfigNode n, Path baseDir) {
-        n.allow("clusterSecret", "clusterSecretFile");
+        n.allow("clusterSecret", "clusterSecretFile", "tls");
         if (n.has("clusterSecret") == n.has("clusterSecretFile")) {
             throw n.error(null, "set exactly one of clusterSecret and clusterSecretFile (the file keeps the secret"
                 + " out of the config)");
@@ -193,6 +200,30 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
             }
         }
         return secret;
+    }
+
+    /**
+     * {@code security.tls}: absent means no TLS; present, all three files are required, read and checked now, so a
+     * missing file, a key that is not PKCS#8 or does not match the certificate fails the start naming its key.
+     */
+    private static ClusterTls readTls(ConfigNode n, Path baseDir) {
+        if (n.isAbsent()) {
+            return null;
+        }
+        n.allow("certificate", "key", "trust");
+        Path certificate = baseDir.resolve(n.string("certificate", null));
+        Path key = baseDir.resolve(n.string("key", null));
+        Path trust = baseDir.resolve(n.string("trust", null));
+        try {
+            return ClusterTls.fromPem(certificate, key, trust);
+        } catch (ClusterTls.InvalidPem e) {
+            String at = switch (e.part()) {
+                case CERTIFICATE -> "certificate";
+                case KEY -> "key";
+                case TRUST -> "trust";
+            };
+            throw n.error(at, e.getMessage());
+        }
     }
 
     public int machineCount() {

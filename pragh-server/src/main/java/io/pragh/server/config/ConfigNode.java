@@ -63,6 +63,11 @@ final class ConfigNode {
         return v == null || v.isNull() ? null : v;
     }
 
+    /** Whether this mapping is absent from the file (a {@link #section} that was not written). */
+    boolean isAbsent() {
+        return node == null;
+    }
+
     boolean has(String key) {
         return value(key) != null;
     }

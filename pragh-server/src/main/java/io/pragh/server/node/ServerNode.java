@@ -85,7 +85,8 @@ public final class ServerNode implements AutoCloseable {
             durability = Durability.open(config.dataDirectory(id), config.durability().sync(),
                 config.durability().snapshotInterval().toMillis(), store);
             recovery = new CrashRecovery(store, durability);
-            fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id));
+            fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id),
+                config.tls());
             resolveLater(config, fabric);
             store.attach(fabric);
             long timeout = operationTimeoutMillis(config);
@@ -113,7 +114,7 @@ public final class ServerNode implements AutoCloseable {
                 String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
                 CrashRecovery r = recovery;
                 rpc = ClientServer.start(machine, new InetSocketAddress(host, self.clientPort()), timeout,
-                    r::restoredTotal);
+                    r::restoredTotal, config.secret(), config.tls());
             }
             return new ServerNode(config, id, fabric, machine, recovery, membership, coordination, rpc, acknowledged,
                 t0);

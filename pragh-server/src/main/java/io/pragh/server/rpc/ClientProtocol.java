@@ -1,11 +1,25 @@
 package io.pragh.server.rpc;
 
+import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.Handshake;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.agrona.DirectBuffer;
 
 /**
  * The wire format of the client RPC. Every frame is a 4-byte big-endian length followed by that many bytes; one
  * request is answered before the next is read (one request in flight per connection).
+ *
+ * <p>A connection opens with the cluster-secret handshake of the fabric ({@link Handshake#CLIENT_PORT}), before any
+ * request is read; a frame that is not a valid AUTH, or a proof that is wrong, closes the connection:
+ * <pre>
+ *  server:  | HELLO (1) | machine id (4) | server nonce (16) |
+ *  client:  | AUTH (1)  | client nonce (16) | proof (32) |      Handshake.CLIENT_PORT.clientProof(secret,
+ *                                                                 serverNonce, clientNonce, CLIENT_ID, machine id)
+ *  server:  | OK (1) | proof (32) |                             ...serverProof(...): the machine holds it too
+ *           or | ERROR (1) | reason |, then the close
+ * </pre>
+ * With TLS configured the whole exchange runs inside mutual TLS.
  *
  * <pre>
  *  request:  | op (1) | operands (fixed per op, see below) |
@@ -31,6 +45,16 @@ public final class ClientProtocol {
     public static final byte ADD_EDGE = 5;
     public static final byte K_HOP = 6;
     public static final byte MIGRATE = 7;
+
+    /** First frame of the client in the handshake; far from the request ops so that new ops do not meet it. */
+    public static final byte AUTH = 64;
+    /** The server's greeting (a frame of the server, never a request). */
+    public static final byte HELLO = 65;
+    public static final int HELLO_LENGTH = 1 + 4 + Handshake.NONCE_BYTES;
+    public static final int AUTH_LENGTH = 1 + Handshake.NONCE_BYTES + Handshake.MAC_BYTES;
+    /** The frame limit (after the length) until the client proved the secret: an unauthenticated peer cannot make
+     * the server buffer. */
+    public static final int HANDSHAKE_MAX_FRAME = AUTH_LENGTH;
 
     public static final byte OK = 0;
     /** The key has no value (GET only). */
@@ -100,6 +124,40 @@ public final class ClientProtocol {
         return null;
     }
 
+    /** Why a frame is not a HELLO of a client port, or null when it is one. */
+    public static String checkHello(byte[] hello) {
+        return hello.length == HELLO_LENGTH && hello[0] == HELLO ? null
+            : "a frame of " + hello.length + " bytes instead of a client port's greeting (HELLO)";
+    }
+
+    /** The machine id a HELLO names. */
+    public static int helloMachine(byte[] hello) {
+        return ((hello[1] & 0xff) << 24) | ((hello[2] & 0xff) << 16) | ((hello[3] & 0xff) << 8) | (hello[4] & 0xff);
+    }
+
+    /** The AUTH frame that answers {@code hello} with a fresh nonce and a proof under {@code secret}. */
+    public static byte[] auth(ClusterSecret secret, byte[] hello) {
+        byte[] serverNonce = Arrays.copyOfRange(hello, 5, HELLO_LENGTH);
+        byte[] clientNonce = Handshake.nonce();
+        byte[] proof = Handshake.CLIENT_PORT.clientProof(secret, serverNonce, clientNonce, Handshake.CLIENT_ID,
+            helloMachine(hello));
+        byte[] auth = new byte[AUTH_LENGTH];
+        auth[0] = AUTH;
+        System.arraycopy(clientNonce, 0, auth, 1, clientNonce.length);
+        System.arraycopy(proof, 0, auth, 1 + clientNonce.length, proof.length);
+        return auth;
+    }
+
+    /** Whether the server's answer to {@code auth} is OK with the machine's own proof of {@code secret}. */
+    public static boolean serverProved(ClusterSecret secret, byte[] hello, byte[] auth, byte[] answer) {
+        if (answer.length != 1 + Handshake.MAC_BYTES || answer[0] != OK) {
+            return false;
+        }
+        byte[] expected = Handshake.CLIENT_PORT.serverProof(secret, Arrays.copyOfRange(hello, 5, HELLO_LENGTH),
+            Arrays.copyOfRange(auth, 1, 1 + Handshake.NONCE_BYTES), Handshake.CLIENT_ID, helloMachine(hello));
+        return Handshake.matches(Arrays.copyOfRange(answer, 1, answer.length), expected);
+    }
+
     static String name(byte op) {
         return switch (op) {
             case PING -> "PING";
@@ -109,6 +167,7 @@ public final class ClientProtocol {
             case ADD_EDGE -> "ADD_EDGE";
             case K_HOP -> "K_HOP";
             case MIGRATE -> "MIGRATE";
+            case AUTH -> "AUTH";
             default -> "op " + (op & 0xFF);
         };
     }

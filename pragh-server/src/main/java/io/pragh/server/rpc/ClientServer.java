@@ -15,16 +15,22 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.pragh.address.Address;
 import io.pragh.cluster.Machine;
 import io.pragh.fabric.FabricException;
+import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.ClusterTls;
+import io.pragh.fabric.tcp.Handshake;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import io.pragh.store.Session;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -38,10 +44,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Serves the client RPC ({@link ClientProtocol}) of one machine on its own port. Requests run on the machine's
  * worker threads (reads, traversals) or complete asynchronously (updates, migrations), never on the event loop; a
  * request that needs a machine that is down is answered RETRY at once rather than left to time out, and every
- * request is bounded by {@code timeoutMillis}.
+ * request is bounded by {@code timeoutMillis}. No request is read before the client proved it holds the cluster
+ * secret (and, with TLS, presented a certificate from the cluster's CA); a client that fails that, sends anything
+ * else first or stays silent past {@code timeoutMillis} is disconnected with one log line.
  *
  * <pre>{@code
- * try (ClientServer rpc = ClientServer.start(machine, new InetSocketAddress("127.0.0.1", 7500), 5_000, () -> 0)) {
+ * try (ClientServer rpc = ClientServer.start(machine, new InetSocketAddress("127.0.0.1", 7500), 5_000, () -> 0,
+ *                                            secret, null)) {
  *     System.out.println("clients on " + rpc.localAddress());
  * }
  * }</pre>
@@ -53,12 +62,14 @@ public final class ClientServer implements AutoCloseable {
     private final java.util.function.LongSupplier restoredValues;
     private final long timeoutMillis;
     private final int maxValueBytes;
+    private final ClusterSecret secret;
     private final EventLoopGroup group;
     private final Channel channel;
 
     private ClientServer(Machine machine, InetSocketAddress bind, long timeoutMillis,
-                         java.util.function.LongSupplier restoredValues) {
+                         java.util.function.LongSupplier restoredValues, ClusterSecret secret, ClusterTls tls) {
         this.machine = machine;
+        this.secret = java.util.Objects.requireNonNull(secret, "secret");
         this.restoredValues = restoredValues;
         this.timeoutMillis = timeoutMillis;
         this.maxValueBytes = machine.store().config().maxValueBytes();
@@ -70,8 +81,12 @@ public final class ClientServer implements AutoCloseable {
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
-                    ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrame, 0, 4, 0, 4),
-                        new LengthFieldPrepender(4), new Connection());
+                    if (tls != null) {
+                        ch.pipeline().addLast(tls.serverHandler(ch.alloc(), Duration.ofMillis(timeoutMillis)));
+                    }
+                    ch.pipeline().addLast(FRAMES,
+                            frames(ClientProtocol.LENGTH_BYTES + ClientProtocol.HANDSHAKE_MAX_FRAME))
+                        .addLast(new LengthFieldPrepender(4), new Connection(maxFrame));
                 }
             }).bind(bind).awaitUninterruptibly();
         if (!bound.isSuccess()) {
@@ -86,10 +101,19 @@ public final class ClientServer implements AutoCloseable {
      * Listens on {@code bind} now; requests are served until {@link #close}.
      *
      * @param restoredValues what PING reports as values this machine restored after peers' crashes
+     * @param secret         the cluster secret every client must prove it holds
+     * @param tls            mutual TLS for every connection, or null for none
      */
     public static ClientServer start(Machine machine, InetSocketAddress bind, long timeoutMillis,
-                                     java.util.function.LongSupplier restoredValues) {
-        return new ClientServer(machine, bind, timeoutMillis, restoredValues);
+                                     java.util.function.LongSupplier restoredValues, ClusterSecret secret,
+                                     ClusterTls tls) {
+        return new ClientServer(machine, bind, timeoutMillis, restoredValues, secret, tls);
+    }
+
+    private static final String FRAMES = "frames";
+
+    private static LengthFieldBasedFrameDecoder frames(int maxFrame) {
+        return new LengthFieldBasedFrameDecoder(maxFrame, 0, 4, 0, 4);
     }
 
     public InetSocketAddress localAddress() {
@@ -116,19 +140,98 @@ public final class ClientServer implements AutoCloseable {
         }
     }
 
-    /** One client connection: requests are answered in order, one at a time (later ones wait in a queue). */
+    /**
+     * One client connection: first the handshake, then requests answered in order, one at a time (later ones wait in
+     * a queue).
+     */
     private final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
         private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
+        private final int maxFrame;
         private boolean busy;
         private ChannelHandlerContext ctx;
+        private byte[] serverNonce;
+        private boolean authenticated;
+        private boolean closing;
+        private ScheduledFuture<?> handshakeTimer;
+
+        Connection(int maxFrame) {
+            this.maxFrame = maxFrame;
+        }
 
         @Override
-        public void channelActive(ChannelHandlerContext c) {
+        public void handlerAdded(ChannelHandlerContext c) {
+            // Set here, not in channelActive: a TLS failure may be reported before or without the channel going active.
             this.ctx = c;
         }
 
         @Override
+        public void channelActive(ChannelHandlerContext c) {
+            serverNonce = Handshake.nonce();
+            ByteBuf hello = c.alloc().buffer(ClientProtocol.HELLO_LENGTH);
+            hello.writeByte(ClientProtocol.HELLO).writeInt(machine.id()).writeBytes(serverNonce);
+            c.writeAndFlush(hello);
+            handshakeTimer = c.executor().schedule(() -> {
+                if (!authenticated) {
+                    refuse("no valid handshake within " + timeoutMillis + " ms");
+                }
+            }, timeoutMillis, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext c) {
+            if (handshakeTimer != null) {
+                handshakeTimer.cancel(false);
+            }
+            c.fireChannelInactive();
+        }
+
+        /** Logs one line and closes; whatever the peer sends afterwards is ignored. */
+        private void refuse(String why) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+            LOG.log(System.Logger.Level.WARNING, "pragh: machine " + machine.id() + " closes the client connection"
+                + " from " + ctx.channel().remoteAddress() + ": " + why);
+            ctx.close();
+        }
+
+        private void authenticate(ByteBuf frame) {
+            if (frame.readableBytes() != ClientProtocol.AUTH_LENGTH
+                || frame.getByte(frame.readerIndex()) != ClientProtocol.AUTH) {
+                refuse("a frame of " + frame.readableBytes() + " bytes instead of the handshake (AUTH)");
+                return;
+            }
+            frame.skipBytes(1);
+            byte[] clientNonce = new byte[Handshake.NONCE_BYTES];
+            byte[] proof = new byte[Handshake.MAC_BYTES];
+            frame.readBytes(clientNonce).readBytes(proof);
+            if (!Handshake.matches(proof, Handshake.CLIENT_PORT.clientProof(secret, serverNonce, clientNonce,
+                Handshake.CLIENT_ID, machine.id()))) {
+                byte[] reason = ClientProtocol.text("refused: the client does not hold the cluster secret");
+                ctx.writeAndFlush(ctx.alloc().buffer(1 + reason.length).writeByte(ClientProtocol.ERROR)
+                    .writeBytes(reason));
+                refuse("authentication failed: the client does not hold the cluster secret");
+                return;
+            }
+            authenticated = true;
+            handshakeTimer.cancel(false);
+            // Only now may frames be as large as a value: an unauthenticated peer cannot make this side buffer.
+            ctx.pipeline().replace(FRAMES, FRAMES, frames(maxFrame));
+            ctx.writeAndFlush(ctx.alloc().buffer(1 + Handshake.MAC_BYTES).writeByte(ClientProtocol.OK).writeBytes(
+                Handshake.CLIENT_PORT.serverProof(secret, serverNonce, clientNonce, Handshake.CLIENT_ID,
+                    machine.id())));
+        }
+
+        @Override
         protected void channelRead0(ChannelHandlerContext c, ByteBuf frame) {
+            if (closing) {
+                return;
+            }
+            if (!authenticated) {
+                authenticate(frame);
+                return;
+            }
             byte[] request = new byte[frame.readableBytes()];
             frame.readBytes(request);
             if (busy) {
@@ -140,11 +243,26 @@ public final class ClientServer implements AutoCloseable {
         }
 
         @Override
+        public void userEventTriggered(ChannelHandlerContext c, Object evt) {
+            if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                refuse("TLS failed: " + done.cause().getMessage());
+                return;
+            }
+            c.fireUserEventTriggered(evt);
+        }
+
+        @Override
         public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-            String why = cause instanceof TooLongFrameException ? "a frame over the limit" : cause.toString();
-            LOG.log(System.Logger.Level.WARNING, "pragh: machine " + machine.id() + " closes the client connection from "
-                + c.channel().remoteAddress() + ": " + why);
-            c.close();
+            String why;
+            if (cause instanceof TooLongFrameException) {
+                why = authenticated ? "a frame over the limit" : "a frame over the handshake's limit before"
+                    + " authenticating (not a Pragh client?)";
+            } else if (cause.getCause() instanceof javax.net.ssl.SSLException ssl) {
+                why = "TLS failed: " + ssl.getMessage();
+            } else {
+                why = cause.toString();
+            }
+            refuse(why);
         }
 
         private void serve(byte[] request) {

@@ -1,5 +1,7 @@
 package io.pragh.server.rpc;
 
+import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.keys.KeyLayout;
 import io.pragh.keys.Placement;
 import java.net.InetSocketAddress;
@@ -8,10 +10,11 @@ import java.util.List;
 /**
  * A client of a whole cluster: each request goes to the home machine of its key (a traversal to its start vertex's
  * home, where it runs locally), so that no request pays an extra forwarding hop. Placement is the servers' own
- * ({@link Placement#hashed}).
+ * ({@link Placement#hashed}). Every connection authenticates with the cluster's secret (and TLS, when it has TLS).
  *
  * <pre>{@code
- * try (ClusterClient c = new ClusterClient(List.of(addr0, addr1, addr2), 5_000)) {
+ * ClusterConfig config = ClusterConfig.load(Path.of("cluster.yaml"));
+ * try (ClusterClient c = new ClusterClient(List.of(addr0, addr1, addr2), 5_000, config.secret(), config.tls())) {
  *     c.addEdge(1, 0, 2);
  *     long[] twoHop = c.kHop(1, 0, 2, 100);
  * }
@@ -21,10 +24,12 @@ public final class ClusterClient implements AutoCloseable {
     private final MachineClient[] machines;
     private final Placement placement;
 
-    public ClusterClient(List<InetSocketAddress> clientAddresses, int timeoutMillis) {
+    /** @param tls the cluster's mutual TLS, or null when its ports run without */
+    public ClusterClient(List<InetSocketAddress> clientAddresses, int timeoutMillis, ClusterSecret secret,
+                         ClusterTls tls) {
         machines = new MachineClient[clientAddresses.size()];
         for (int i = 0; i < machines.length; i++) {
-            machines[i] = new MachineClient(clientAddresses.get(i), timeoutMillis);
+            machines[i] = new MachineClient(clientAddresses.get(i), timeoutMillis, secret, tls);
         }
         placement = Placement.hashed(machines.length);
     }

@@ -1,5 +1,7 @@
 package io.pragh.server.rpc;
 
+import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.migration.Migrator;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -10,14 +12,17 @@ import java.io.BufferedOutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A blocking connection to one machine's client port. Thread-safe (one request at a time); reconnects on the next
  * request after a broken connection. Every call is bounded: connecting by the timeout, each answer by the timeout.
+ * Each connection first proves the cluster secret to the machine and checks the machine's proof in return (inside
+ * mutual TLS when {@code tls} is given); a refusal is a non-retryable {@link ClientException}.
  *
  * <pre>{@code
- * try (MachineClient m = new MachineClient(new InetSocketAddress("127.0.0.1", 7500), 5_000)) {
+ * try (MachineClient m = new MachineClient(new InetSocketAddress("127.0.0.1", 7500), 5_000, secret, null)) {
  *     m.put(key, bytes);
  *     byte[] v = m.get(key);
  * }
@@ -30,13 +35,21 @@ public final class MachineClient implements AutoCloseable {
 
     private final InetSocketAddress address;
     private final int timeoutMillis;
+    private final ClusterSecret secret;
+    private final ClusterTls tls;
     private Socket socket;
     private DataInputStream in;
     private DataOutputStream out;
 
-    public MachineClient(InetSocketAddress address, int timeoutMillis) {
+    /**
+     * @param secret the cluster's secret, proven to the machine before any request
+     * @param tls    the cluster's mutual TLS, or null when its ports run without
+     */
+    public MachineClient(InetSocketAddress address, int timeoutMillis, ClusterSecret secret, ClusterTls tls) {
         this.address = address;
         this.timeoutMillis = timeoutMillis;
+        this.secret = Objects.requireNonNull(secret, "secret");
+        this.tls = tls;
     }
 
     public InetSocketAddress address() {
@@ -130,12 +143,7 @@ public final class MachineClient implements AutoCloseable {
             out.writeInt(request.length);
             out.write(request);
             out.flush();
-            int len = in.readInt();
-            if (len < 1 || len > (1 << 30)) {
-                throw new IOException("answer of " + len + " bytes");
-            }
-            answer = new byte[len];
-            in.readFully(answer);
+            answer = frame();
         } catch (IOException e) {
             disconnect();
             String why = e instanceof EOFException ? "connection closed" : e.toString();
@@ -169,13 +177,56 @@ public final class MachineClient implements AutoCloseable {
             s.setTcpNoDelay(true);
             s.connect(address, timeoutMillis);
             s.setSoTimeout(timeoutMillis);
+            if (tls != null) {
+                s = tls.wrap(s, address);
+            }
             in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+            authenticate();
             socket = s;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
         }
+    }
+
+    /** The handshake of {@link ClientProtocol}: prove the secret, then check the machine's proof. */
+    private void authenticate() throws IOException {
+        byte[] hello = frame();
+        String notHello = ClientProtocol.checkHello(hello);
+        if (notHello != null) {
+            throw new ClientException(address + " is not a Pragh client port: it sent " + notHello, false);
+        }
+        int machine = ClientProtocol.helloMachine(hello);
+        byte[] auth = ClientProtocol.auth(secret, hello);
+        out.writeInt(auth.length);
+        out.write(auth);
+        out.flush();
+        byte[] answer;
+        try {
+            answer = frame();
+        } catch (EOFException e) {
+            throw new ClientException("machine " + machine + " at " + address + " closed the connection during the"
+                + " handshake", false, e);
+        }
+        if (answer[0] == ClientProtocol.ERROR) {
+            throw new ClientException("machine " + machine + " at " + address + " refused this client: "
+                + new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8), false);
+        }
+        if (!ClientProtocol.serverProved(secret, hello, auth, answer)) {
+            throw new ClientException(address + " did not prove it holds the cluster secret", false);
+        }
+    }
+
+    /** One length-prefixed frame from the machine. */
+    private byte[] frame() throws IOException {
+        int len = in.readInt();
+        if (len < 1 || len > (1 << 30)) {
+            throw new IOException("answer of " + len + " bytes");
+        }
+        byte[] b = new byte[len];
+        in.readFully(b);
+        return b;
     }
 
     private void disconnect() {

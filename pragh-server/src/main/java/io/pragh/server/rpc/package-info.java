@@ -3,7 +3,8 @@
  * (PING, PUT, GET, DELETE, edge insert, k-hop traversal, MIGRATE) for tests, the {@code ./pragh cluster} CLI and
  * applications that are not machines of the cluster. {@link ClientProtocol} is the wire format, {@link ClientServer}
  * the Netty side that runs requests on a {@code io.pragh.cluster.Machine}, {@link MachineClient} and
- * {@link ClusterClient} the blocking client. May depend on core ({@code io.pragh.cluster}, {@code io.pragh.store},
+ * {@link ClusterClient} the blocking client. A connection serves requests only after the client proved the cluster
+ * secret (the fabric's {@code Handshake}), optionally inside mutual TLS. May depend on core ({@code io.pragh.cluster}, {@code io.pragh.store},
  * {@code io.pragh.fabric}) and Netty; knows nothing of configuration files or processes.
  */
 package io.pragh.server.rpc;

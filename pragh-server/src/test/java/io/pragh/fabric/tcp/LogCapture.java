@@ -6,12 +6,20 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-/** Collects what the TCP fabric logs (System.Logger goes to java.util.logging by default) while a test runs. */
-final class LogCapture extends Handler implements AutoCloseable {
-    private final Logger logger = Logger.getLogger(FramedHandler.class.getPackageName());
+/**
+ * Collects what the TCP fabric (or another logger: the client port's) logs while a test runs; System.Logger goes to
+ * java.util.logging by default.
+ */
+public final class LogCapture extends Handler implements AutoCloseable {
+    private final Logger logger;
     private final List<String> lines = new CopyOnWriteArrayList<>();
 
     LogCapture() {
+        this(FramedHandler.class.getPackageName());
+    }
+
+    public LogCapture(String loggerName) {
+        logger = Logger.getLogger(loggerName);
         logger.addHandler(this);
     }
 
@@ -21,7 +29,7 @@ final class LogCapture extends Handler implements AutoCloseable {
     }
 
     /** Waits up to 10 s for a line containing {@code text}; the logging happens on an event loop. */
-    boolean saw(String text) throws InterruptedException {
+    public boolean saw(String text) throws InterruptedException {
         for (int i = 0; i < 1000; i++) {
             if (lines.stream().anyMatch(l -> l.contains(text))) {
                 return true;
@@ -31,7 +39,7 @@ final class LogCapture extends Handler implements AutoCloseable {
         return false;
     }
 
-    List<String> lines() {
+    public List<String> lines() {
         return lines;
     }
 

@@ -30,13 +30,18 @@ final class LoopbackCluster implements AutoCloseable {
     }
 
     static LoopbackCluster start(int machines, ClusterSecret secret, TcpFabricOptions options) {
+        return start(machines, secret, options, null);
+    }
+
+    /** With {@code tls} not null, every fabric runs its connections in mutual TLS. */
+    static LoopbackCluster start(int machines, ClusterSecret secret, TcpFabricOptions options, ClusterTls tls) {
         List<InetSocketAddress> unbound = new ArrayList<>();
         for (int m = 0; m < machines; m++) {
             unbound.add(loopback(0));
         }
         TcpFabric[] fabrics = new TcpFabric[machines];
         for (int m = 0; m < machines; m++) {
-            fabrics[m] = new TcpFabric(m, unbound, secret, options);
+            fabrics[m] = new TcpFabric(m, unbound, secret, options, tls);
         }
         for (TcpFabric f : fabrics) {
             for (int peer = 0; peer < machines; peer++) {

@@ -215,7 +215,8 @@ class PeerFailureTest {
         int client = a.getUnsignedShort(1 + 6);
         byte[] clientNonce = Handshake.bytes(a, 1 + 10, Frame.NONCE_BYTES);
         ByteBuf ok = Unpooled.buffer();
-        FrameWriter.authOk(ok, Handshake.serverProof(LoopbackCluster.SECRET, serverNonce, clientNonce, client, self));
+        FrameWriter.authOk(ok,
+            Handshake.FABRIC.serverProof(LoopbackCluster.SECRET, serverNonce, clientNonce, client, self));
         out.write(ok.array(), ok.readerIndex(), ok.readableBytes());
         while (in.read() >= 0) {
             // swallow every request

@@ -89,7 +89,7 @@ final class RawPeer implements AutoCloseable {
         byte[] clientNonce = Handshake.nonce();
         ByteBuf auth = Unpooled.buffer();
         FrameWriter.auth(auth, self, server, clientNonce,
-            Handshake.clientProof(secret, serverNonce, clientNonce, self, server));
+            Handshake.FABRIC.clientProof(secret, serverNonce, clientNonce, self, server));
         send(auth);
         return readFrame();
     }

@@ -188,7 +188,7 @@ class ServerHandlerTest {
             byte[] clientNonce = Handshake.nonce();
             ByteBuf auth = Unpooled.buffer();
             FrameWriter.auth(auth, 0, 5, clientNonce,
-                Handshake.clientProof(LoopbackCluster.SECRET, serverNonce, clientNonce, 0, 5));
+                Handshake.FABRIC.clientProof(LoopbackCluster.SECRET, serverNonce, clientNonce, 0, 5));
             peer.send(auth);
             assertEquals("refused: this is machine 1, not machine 5", peer.readUntilClosed());
         }

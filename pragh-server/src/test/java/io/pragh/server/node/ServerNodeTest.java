@@ -17,9 +17,7 @@ import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.ClientProtocol;
 import io.pragh.server.rpc.ClusterClient;
 import io.pragh.server.rpc.MachineClient;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.net.Socket;
+import io.pragh.server.rpc.RawClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
@@ -96,26 +94,17 @@ class ServerNodeTest {
     void malformedFramesAreRefusedAndOversizedOnesCloseTheConnection() throws Exception {
         LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(1));
         ServerNode[] nodes = start(local.config());
-        try (Socket s = new Socket(local.clientAddress(0).getAddress(), local.clientAddress(0).getPort())) {
-            s.setSoTimeout(10_000);
-            DataOutputStream out = new DataOutputStream(s.getOutputStream());
-            DataInputStream in = new DataInputStream(s.getInputStream());
-            out.writeInt(3);
-            out.write(new byte[] {ClientProtocol.GET, 1, 2});
-            out.flush();
-            byte[] answer = new byte[in.readInt()];
-            in.readFully(answer);
+        try (RawClient s = new RawClient(local.clientAddress(0))) {
+            assertEquals(ClientProtocol.OK, s.authenticate(local.config().secret())[0]);
+            s.send(ClientProtocol.GET, (byte) 1, (byte) 2);
+            byte[] answer = s.read();
             assertEquals(ClientProtocol.ERROR, answer[0]);
             assertTrue(new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8).contains("expected 9"));
-            out.writeInt(1);
-            out.write(ClientProtocol.PING);
-            out.flush();
-            answer = new byte[in.readInt()];
-            in.readFully(answer);
+            s.send(ClientProtocol.PING);
+            answer = s.read();
             assertEquals(ClientProtocol.OK, answer[0], "the connection survived the malformed request");
-            out.writeInt(Integer.MAX_VALUE);
-            out.flush();
-            assertEquals(-1, in.read(), "a frame over the limit closes the connection");
+            s.sendRaw(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+            assertTrue(s.closedByServer(), "a frame over the limit closes the connection");
         } finally {
             close(nodes);
         }
