@@ -188,7 +188,13 @@ public final class Migrator {
                 continue;
             }
             long key = keys[base + i];
-            if (!session.locate(key, true)) {
+            boolean found = session.locate(key, true);
+            if (found && session.home() != self && Address.host(session.address(), session.home()) == self) {
+                // A cached address naming this machine may be a copy a later migration moved on and invalidated;
+                // only the home's address word says the value is still here (else a migrate-back is dropped).
+                found = session.locate(key, false);
+            }
+            if (!found) {
                 close(i, outcomes, base, Outcome.ABSENT);
                 continue;
             }

@@ -81,6 +81,25 @@ class MigratorTest {
     }
 
     @Test
+    void aValueMovedOnByAnotherMachineCanBeMigratedBackDespiteAStaleCachedAddress() {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(100)
+                .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).build()) {
+            long key = KeyLayout.key(1, 0, KeyLayout.OUT);
+            int home = c.home(key);
+            Machine first = c.machine((home + 1) % 3);
+            Machine second = c.machine((home + 2) % 3);
+            c.machine(home).put(key, value(key, 1));
+            assertEquals(Migrator.Outcome.MIGRATED, first.migrate(key));
+            assertEquals(Migrator.Outcome.MIGRATED, second.migrate(key));
+            // first's cache still names its own, now invalidated, copy.
+            assertEquals(Migrator.Outcome.MIGRATED, first.migrate(key), "the value is on another machine");
+            assertEquals(first.id(), Address.host(c.machine(home).store().keys().address(
+                c.machine(home).store().keys().find(key)), home), "the home's address word names the migrator");
+            assertArrayEquals(value(key, 1), second.get(key));
+        }
+    }
+
+    @Test
     void updatesRacingWithMigrationsAreNeverLost() {
         try (EmbeddedCluster c = EmbeddedCluster.builder().machines(4).workersPerMachine(1).keysPerMachine(1000)
                 .valueBytesPerMachine(8 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).build()) {
