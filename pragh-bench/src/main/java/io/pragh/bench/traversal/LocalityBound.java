@@ -12,7 +12,9 @@ import java.util.Map;
  * The lowest remote access rate any placement of values could reach on a workload's two-hop GETs, with every key
  * lookup served locally (a perfect location cache) and each value on the one machine that reads it most: what is
  * left is contention, a value read from several machines. Computed exactly from the start-vertex probabilities,
- * so the benchmark's split-cache figure can be read against it.
+ * so the benchmark's split-cache figure can be read against it. It is the floor of the loaded graph: edge inserts
+ * put new neighbours among a hot low-degree vertex's first {@code fanout}, read by that vertex's queries alone and so
+ * easy to localise, which can take a run's measured rate below it.
  *
  * <pre>{@code
  * double floor = LocalityBound.remoteRateFloor(graph, scopeVertices, dist, fanout, machines);

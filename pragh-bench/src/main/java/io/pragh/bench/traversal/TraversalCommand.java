@@ -38,7 +38,8 @@ public final class TraversalCommand {
             err.println("pragh bench traversal: " + e.getMessage());
             return 2;
         }
-        out.printf(Locale.ROOT, "lowest remote access rate any value placement allows on these GETs: %.2f%%%n",
+        out.printf(Locale.ROOT, "lowest remote access rate any value placement allows on the loaded graph's two-hop"
+            + " GETs: %.2f%% (edge inserts then add neighbours to hot lists, which only their readers read)%n",
             100 * runner.remoteRateFloor());
         TraversalReport report = new TraversalReport(config);
         for (Mode mode : config.modes()) {
