@@ -26,6 +26,9 @@ import java.util.List;
  * {@code gremlin ws://127.0.0.1:8182/gremlin}.
  */
 public final class GremlinFrontEnd implements FrontEnd {
+    /** Gremlin Server evaluation threads per machine. */
+    static final int FORWARDING_POOL = 32;
+
     private PraghServer server;
     private HomeRouter router;
     private String where = "gremlin (not started)";
@@ -61,6 +64,11 @@ public final class GremlinFrontEnd implements FrontEnd {
         final ServeOptions options = new ServeOptions();
         options.host = host.bindHost();
         options.port = self.gremlinPort();
+        // A forwarded traversal holds a worker here while the home evaluates it on one of its own: with one worker
+        // per core, two machines forwarding to each other at once could hold every worker of both and wait out the
+        // evaluation timeout. Forwarding is one hop at most (the home runs what it gets), so more workers than
+        // concurrent forwarded requests are enough.
+        options.gremlinPool = FORWARDING_POOL;
         try {
             server = PraghServer.start(graph, options);
         } catch (Exception e) {

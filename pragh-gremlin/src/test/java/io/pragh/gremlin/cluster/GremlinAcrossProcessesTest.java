@@ -44,8 +44,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class GremlinAcrossProcessesTest {
     private static final int MACHINES = 3;
-    private static final int VERTICES = 30;
-    private static final int EDGES = 90;
+    private static final int VERTICES = 24;
+    private static final int EDGES = 64;
 
     @TempDir
     static Path dir;
