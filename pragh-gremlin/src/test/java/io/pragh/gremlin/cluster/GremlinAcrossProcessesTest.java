@@ -4,7 +4,9 @@ import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.keys.Placement;
 import io.pragh.server.cli.LocalCluster;
+import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.apache.tinkerpop.gremlin.driver.RequestOptions;
 import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
@@ -143,6 +145,18 @@ class GremlinAcrossProcessesTest {
         assertEquals(after.get(home).get("ranAtHome") + 1, direct.get(home).get("ranAtHome"));
         assertEquals(after.get(home).get("forwarded"), direct.get(home).get("forwarded"));
         assertNotEquals(home, receiver);
+        // A gremlin-lang script is routed as bytecode is: the strategy sees the traversal the script builds.
+        final Client client = drivers[receiver].connect();
+        try {
+            assertEquals(List.of(1L), client.submit("g.V(" + id + "L).out().count()",
+                RequestOptions.build().language("gremlin-lang").create()).all().join().stream()
+                .map(r -> r.getLong()).toList());
+        } finally {
+            client.close();
+        }
+        final List<Map<String, Long>> scripted = counters();
+        assertEquals(direct.get(receiver).get("forwarded") + 1, scripted.get(receiver).get("forwarded"));
+        assertEquals(direct.get(home).get("ranAtHome") + 1, scripted.get(home).get("ranAtHome"));
     }
 
     @SuppressWarnings("unchecked")
