@@ -114,11 +114,6 @@ public final class ClusterGraphStore implements GraphStore {
         }
     }
 
-    /** Whether {@code key}'s home is this machine (where {@link #callOnHome} work reads locally). */
-    public boolean isHome(final long key) {
-        return machine.store().placement().home(key) == machine.id();
-    }
-
     @Override
     public int machines() {
         return machine.store().machineCount();

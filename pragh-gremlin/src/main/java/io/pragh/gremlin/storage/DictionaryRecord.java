@@ -60,7 +60,7 @@ public final class DictionaryRecord {
         final boolean[] present = {false};
         final boolean isName = entry[0] == NAME;
         final String wanted = isName ? new String(entry, 3, entry.length - 3, StandardCharsets.UTF_8) : null;
-        final int wantedId = isName ? -1 : ((entry[1] & 0xFF) << 8) | (entry[2] & 0xFF);
+        final int wantedId = isName ? -1 : new ByteReader(entry, 1, 2).getShort();
         read(current, 0, new Visitor() {
             @Override
             public void name(final String name) {

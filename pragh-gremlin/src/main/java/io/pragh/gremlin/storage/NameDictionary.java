@@ -29,8 +29,8 @@ public final class NameDictionary {
     private final ConcurrentHashMap<String, Integer> ids = new ConcurrentHashMap<>();
     private volatile String[] names = new String[16];
     private volatile int[] edgeLabels = new int[0];
-    /** Guarded by this: how many bytes of the record have been applied, and how many names they held. */
-    private int applied;
+    /** How many bytes of the record have been applied (written under the lock), and how many names they held. */
+    private volatile int applied;
     private int count;
 
     public NameDictionary(final Shared shared) {
@@ -114,15 +114,21 @@ public final class NameDictionary {
         return edgeLabels;
     }
 
-    /** Applies what the record gained since it was last read. */
-    private synchronized void refresh() {
+    /**
+     * Applies what the record gained since it was last read. The GET runs outside the lock, so concurrent traversals
+     * asking for the edge labels do not queue behind one another's reads; a read older than what another thread
+     * already applied (shorter: the record only grows) has nothing new.
+     */
+    private void refresh() {
         final byte[] record = shared.read();
-        if (record == null || record.length == applied) {
-            return;
+        if (record != null && record.length > applied) {
+            apply(record);
         }
-        if (record.length < applied) {
-            throw new CorruptRecordException("the shared dictionary shrank from " + applied + " to " + record.length
-                + " bytes (it only ever grows)");
+    }
+
+    private synchronized void apply(final byte[] record) {
+        if (record.length <= applied) {
+            return;
         }
         DictionaryRecord.read(record, applied, new DictionaryRecord.Visitor() {
             @Override
