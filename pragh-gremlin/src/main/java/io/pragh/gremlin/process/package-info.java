@@ -1,7 +1,9 @@
 /**
  * Traversal strategies and steps specific to Pragh: {@link io.pragh.gremlin.process.PraghHopStrategy} fuses
  * {@code V(ids).out(..).in(..)...} chains (and their {@code ...outE().count()} form) into one
- * {@link io.pragh.gremlin.process.PraghHopStep} that walks the hops with GETs on the start vertex's home machine.
+ * {@link io.pragh.gremlin.process.PraghHopStep} that walks the hops with GETs on the start vertex's home machine;
+ * {@link io.pragh.gremlin.process.PraghRoutingStrategy}, before it, sends a traversal from {@code V(ids)} of one other
+ * home machine to that machine (multi-process clusters only).
  *
  * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.storage} and gremlin-core.
  */

@@ -47,6 +47,9 @@ public final class PraghServer implements AutoCloseable {
         s.host = options.host;
         s.port = options.port;
         s.evaluationTimeout = options.timeoutMillis;
+        if (options.gremlinPool > 0) {
+            s.gremlinPool = options.gremlinPool;
+        }
         s.graphManager = PraghGraphManager.class.getName();
         s.graphs = new HashMap<>(Map.of("graph", PraghGraphManager.HANDED_OVER + handOver));
         s.scriptEngines = new HashMap<>();

@@ -18,6 +18,8 @@ public final class ServeOptions {
     public boolean allowGroovy;
     public File credentials;
     public long timeoutMillis = 30_000;
+    /** Threads that evaluate requests; 0 keeps Gremlin Server's default (one per core). */
+    public int gremlinPool;
     public boolean help;
     /** Extra graph settings, {@code --set key=value}, e.g. {@code pragh.valueBytesPerMachine=1073741824}. */
     public final List<String[]> graphSettings = new ArrayList<>();

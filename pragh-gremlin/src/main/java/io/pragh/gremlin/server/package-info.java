@@ -5,6 +5,7 @@
  * vetted by {@link io.pragh.gremlin.server.SafeAuthorizer}), {@link io.pragh.gremlin.server.GraphLoader} loads a file
  * with a progress bar.
  *
- * <p>May depend on {@code io.pragh.gremlin.structure}, gremlin-server and gremlin-core; nothing depends on it.
+ * <p>May depend on {@code io.pragh.gremlin.structure}, gremlin-server and gremlin-core; only
+ * {@code io.pragh.gremlin.cluster} depends on it (each cluster machine runs a {@code PraghServer}).
  */
 package io.pragh.gremlin.server;

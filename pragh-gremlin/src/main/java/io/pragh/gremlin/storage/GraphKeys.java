@@ -6,7 +6,8 @@ import io.pragh.keys.KeyLayout;
  * The keys of a property graph: a vertex id plus what is asked of it, so every key of one vertex has the vertex's
  * home machine. VERTEX holds the {@link VertexRecord}; OUT and IN, per edge label, the {@link Adjacency}; EDGE, per
  * edge label, the {@link EdgePropertiesRecord} of the vertex's outgoing edges; EDGE_INDEX, keyed by an edge id, the
- * {@link EdgeIndexRecord} that finds the edge.
+ * {@link EdgeIndexRecord} that finds the edge; SHARED, the dictionary and the id block counter every graph over the
+ * store agrees on.
  *
  * <p>Example: {@code long k = GraphKeys.out(vid, dictionary.id("knows"));}
  */
@@ -16,6 +17,8 @@ public final class GraphKeys {
     public static final int IN = KeyLayout.IN;
     public static final int EDGE = KeyLayout.EDGE;
     public static final int EDGE_INDEX = KeyLayout.FIRST_PROVIDER_KIND;
+    /** What every graph over one store shares: the name dictionary and the id block counter. */
+    public static final int SHARED = KeyLayout.FIRST_PROVIDER_KIND + 1;
 
     /** Largest vertex or edge id a key can carry (44 bits). */
     public static final long MAX_ID = KeyLayout.MAX_VID;
@@ -43,6 +46,16 @@ public final class GraphKeys {
 
     public static long edgeIndex(final long edgeId) {
         return KeyLayout.key(edgeId, 0, EDGE_INDEX);
+    }
+
+    /** The {@link DictionaryRecord}. */
+    public static long dictionary() {
+        return KeyLayout.key(0, 0, SHARED);
+    }
+
+    /** The {@link IdBlocks} counter. */
+    public static long idBlocks() {
+        return KeyLayout.key(1, 0, SHARED);
     }
 
     public static long vid(final long key) {

@@ -12,22 +12,30 @@ import java.util.List;
  * <p>Example: {@code store.update(GraphKeys.vertex(v), GraphMutations.VERTEX, VertexOps.removeProperty(pid));}
  */
 public final class GraphMutations {
-    /** The first mutator id a provider may use; 0..15 belong to pragh-core. */
-    public static final int FIRST_ID = 16;
+    /**
+     * The first mutator id of the graph provider: 16..31 are left to server-side mutators (a server machine
+     * registers its crash-restore mutator at 16 and the provider's beside it).
+     */
+    public static final int FIRST_ID = 32;
     /** Removes the adjacency entries of one edge id; argument {@code edgeId:i64}. */
-    public static final int REMOVE_EDGE = 16;
+    public static final int REMOVE_EDGE = 32;
     /** Applies one {@link VertexOps} operation to a vertex record. */
-    public static final int VERTEX = 17;
+    public static final int VERTEX = 33;
     /** Applies one {@link EdgeOps} operation to an edge properties record. */
-    public static final int EDGE_PROPERTIES = 18;
+    public static final int EDGE_PROPERTIES = 34;
+    /** Adds one entry to the shared {@link DictionaryRecord}. */
+    public static final int DICTIONARY = 35;
+    /** Claims a block of ids from, or advances, the shared {@link IdBlocks} counter. */
+    public static final int ID_BLOCKS = 36;
 
     /** Every provider mutator, by id, for registration: {@code ids()[i]} runs {@code updates()[i]}. */
     public static int[] ids() {
-        return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES};
+        return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES, DICTIONARY, ID_BLOCKS};
     }
 
     public static RecordUpdate[] updates() {
-        return new RecordUpdate[] {GraphMutations::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties};
+        return new RecordUpdate[] {GraphMutations::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties,
+            DictionaryRecord::add, IdBlocks::apply};
     }
 
     private GraphMutations() {

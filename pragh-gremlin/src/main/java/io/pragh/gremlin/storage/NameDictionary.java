@@ -8,78 +8,150 @@ import java.util.concurrent.ConcurrentHashMap;
  * two bytes in a record. Ids start at 1 and are never reused. It also remembers which ids have been used as edge
  * labels: a vertex's edges of every label are found by asking its OUT or IN key for each of those.
  *
+ * <p>The dictionary lives in the store ({@link DictionaryRecord}, through {@link Shared}), so every graph over one
+ * store, in this process or another, gives a name the same id: a new name is added by a read-modify-write at the
+ * record's host, then read back. This object caches what it has read; a name or id it does not know, and the list
+ * of edge labels (which another process may have grown), are read again from the store.
+ *
  * <p>Example: {@code int knows = dictionary.intern("knows"); String s = dictionary.name(knows);}
  */
 public final class NameDictionary {
+    /** Where the shared record is kept. */
+    public interface Shared {
+        /** The current record, or null when nothing was ever added. */
+        byte[] read();
+
+        /** Runs {@link DictionaryRecord#add} with {@code entry} at the record's host; returns once acknowledged. */
+        void add(byte[] entry);
+    }
+
+    private final Shared shared;
     private final ConcurrentHashMap<String, Integer> ids = new ConcurrentHashMap<>();
     private volatile String[] names = new String[16];
     private volatile int[] edgeLabels = new int[0];
-    private int next = 1;
+    /** How many bytes of the record have been applied (written under the lock), and how many names they held. */
+    private volatile int applied;
+    private int count;
 
-    /** The id of {@code name}, assigning the next id on first sight. */
+    public NameDictionary(final Shared shared) {
+        this.shared = shared;
+    }
+
+    /** The id of {@code name}, adding it to the shared record on first sight. */
     public int intern(final String name) {
-        final Integer id = ids.get(name);
-        return id != null ? id : assign(name);
+        Integer id = ids.get(name);
+        if (id != null) {
+            return id;
+        }
+        refresh();
+        id = ids.get(name);
+        if (id != null) {
+            return id;
+        }
+        shared.add(DictionaryRecord.name(name));
+        refresh();
+        id = ids.get(name);
+        if (id == null) {
+            throw new IllegalStateException("more than " + GraphKeys.MAX_LABEL
+                + " distinct labels and property keys: '" + name + "' cannot be added");
+        }
+        return id;
     }
 
     /** The id of {@code name}, or -1 when it was never interned (so nothing can carry it). */
     public int id(final String name) {
-        final Integer id = ids.get(name);
+        Integer id = ids.get(name);
+        if (id == null) {
+            refresh();
+            id = ids.get(name);
+        }
         return id == null ? -1 : id;
     }
 
     public String name(final int id) {
-        final String[] n = names;
-        if (id <= 0 || id >= n.length || n[id] == null) {
+        String n = known(id);
+        if (n == null) {
+            refresh();
+            n = known(id);
+        }
+        if (n == null) {
             throw new CorruptRecordException("dictionary id " + id + " has no name");
         }
-        return n[id];
+        return n;
     }
 
-    /** Interns {@code label} and records that some edge carries it. */
+    private String known(final int id) {
+        final String[] n = names;
+        return id <= 0 || id >= n.length ? null : n[id];
+    }
+
+    /** Interns {@code label} and records (in the shared record) that some edge carries it. */
     public int internEdgeLabel(final String label) {
         final int id = intern(label);
-        final int[] known = edgeLabels;
-        for (final int k : known) {
-            if (k == id) {
-                return id;
-            }
+        if (isEdgeLabel(id)) {
+            return id;
         }
-        synchronized (this) {
-            for (final int k : edgeLabels) {
-                if (k == id) {
-                    return id;
-                }
-            }
-            final int[] grown = Arrays.copyOf(edgeLabels, edgeLabels.length + 1);
-            grown[grown.length - 1] = id;
-            edgeLabels = grown; // volatile publish: readers see a complete array
-        }
+        shared.add(DictionaryRecord.edgeLabel(id));
+        refresh();
         return id;
     }
 
-    /** Every id used as an edge label so far; callers must not modify the array. */
+    private boolean isEdgeLabel(final int id) {
+        for (final int k : edgeLabels) {
+            if (k == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Every id used as an edge label so far, by any graph over the store (one GET of the record to see whether
+     * another process added one); callers must not modify the array.
+     */
     public int[] edgeLabels() {
+        refresh();
         return edgeLabels;
     }
 
-    private synchronized int assign(final String name) {
-        final Integer raced = ids.get(name);
-        if (raced != null) {
-            return raced;
+    /**
+     * Applies what the record gained since it was last read. The GET runs outside the lock, so concurrent traversals
+     * asking for the edge labels do not queue behind one another's reads; a read older than what another thread
+     * already applied (shorter: the record only grows) has nothing new.
+     */
+    private void refresh() {
+        final byte[] record = shared.read();
+        if (record != null && record.length > applied) {
+            apply(record);
         }
-        if (next > GraphKeys.MAX_LABEL) {
-            throw new IllegalStateException("more than " + GraphKeys.MAX_LABEL
-                + " distinct labels and property keys: '" + name + "' cannot be added");
+    }
+
+    private synchronized void apply(final byte[] record) {
+        if (record.length <= applied) {
+            return;
         }
-        final int id = next++;
-        String[] n = names;
-        if (id >= n.length) {
-            n = Arrays.copyOf(n, n.length * 2);
-        }
-        n[id] = name;
-        names = n; // publish the name before the id becomes visible through the map
-        ids.put(name, id);
-        return id;
+        DictionaryRecord.read(record, applied, new DictionaryRecord.Visitor() {
+            @Override
+            public void name(final String name) {
+                final int id = ++count;
+                String[] n = names;
+                if (id >= n.length) {
+                    n = Arrays.copyOf(n, n.length * 2);
+                }
+                n[id] = name;
+                names = n; // publish the name before the id becomes visible through the map
+                ids.put(name, id);
+            }
+
+            @Override
+            public void edgeLabel(final int id) {
+                if (!isEdgeLabel(id)) {
+                    final int[] grown = Arrays.copyOf(edgeLabels, edgeLabels.length + 1);
+                    grown[grown.length - 1] = id;
+                    edgeLabels = grown; // volatile publish: readers see a complete array
+                }
+            }
+        });
+        applied = record.length;
     }
 }

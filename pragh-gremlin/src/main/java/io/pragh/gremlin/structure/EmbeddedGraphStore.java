@@ -5,8 +5,6 @@ import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.cluster.Machine;
 import io.pragh.gremlin.storage.GraphKeys;
-import io.pragh.gremlin.storage.GraphMutations;
-import io.pragh.gremlin.storage.RecordUpdate;
 import io.pragh.PraghException;
 import io.pragh.store.Mutators;
 import io.pragh.store.StoreConfig;
@@ -75,11 +73,7 @@ public final class EmbeddedGraphStore implements GraphStore {
             b.automaticMigration(MonitorConfig.defaults().withIntervalMillis(
                 conf.getLong(MIGRATION_INTERVAL_MILLIS, MonitorConfig.DEFAULT_INTERVAL_MILLIS)), CoordinatorConfig.defaults());
         }
-        final int[] ids = GraphMutations.ids();
-        final RecordUpdate[] updates = GraphMutations.updates();
-        for (int i = 0; i < ids.length; i++) {
-            b.mutator(ids[i], new MutatorAdapter(updates[i]));
-        }
+        MutatorAdapter.registerAll((mutator, id) -> b.mutator(id, mutator));
         return new EmbeddedGraphStore(b.build());
     }
 

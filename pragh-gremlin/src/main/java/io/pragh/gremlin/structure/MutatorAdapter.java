@@ -1,5 +1,6 @@
 package io.pragh.gremlin.structure;
 
+import io.pragh.gremlin.storage.GraphMutations;
 import io.pragh.gremlin.storage.RecordUpdate;
 import io.pragh.store.ValueMutator;
 import org.agrona.DirectBuffer;
@@ -11,9 +12,9 @@ import org.agrona.MutableDirectBuffer;
  * with the same inputs (recomputed if the inputs differ, so a store that interleaves calls still gets right bytes).
  * Record updates decode and re-encode their record: they are for property and removal paths, not the hot GET path.
  *
- * <p>Example: {@code builder.mutator(GraphMutations.VERTEX, new MutatorAdapter(GraphMutations.updates()[1]));}
+ * <p>Example: {@code MutatorAdapter.registerAll(builder::mutator); // every GraphMutations id with its update}
  */
-final class MutatorAdapter implements ValueMutator {
+public final class MutatorAdapter implements ValueMutator {
     private static final class Last {
         DirectBuffer cur;
         int curOff;
@@ -29,6 +30,15 @@ final class MutatorAdapter implements ValueMutator {
 
     MutatorAdapter(final RecordUpdate update) {
         this.update = update;
+    }
+
+    /** Hands every provider mutator of {@link GraphMutations} to {@code register}, with its id. */
+    public static void registerAll(final java.util.function.ObjIntConsumer<ValueMutator> register) {
+        final int[] ids = GraphMutations.ids();
+        final RecordUpdate[] updates = GraphMutations.updates();
+        for (int i = 0; i < ids.length; i++) {
+            register.accept(new MutatorAdapter(updates[i]), ids[i]);
+        }
     }
 
     @Override

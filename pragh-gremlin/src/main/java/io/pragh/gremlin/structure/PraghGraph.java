@@ -28,9 +28,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+import org.apache.tinkerpop.gremlin.structure.service.ServiceRegistry;
 
 import io.pragh.gremlin.process.PraghHopStrategy;
+import io.pragh.gremlin.process.PraghRoutingStrategy;
 
 /**
  * A TinkerPop {@link Graph} whose vertices, edges and properties live in a Pragh split store, by default an embedded
@@ -80,19 +81,35 @@ public final class PraghGraph implements Graph {
 
     static {
         TraversalStrategies.GlobalCache.registerStrategies(PraghGraph.class,
-            TraversalStrategies.GlobalCache.getStrategies(Graph.class).clone().addStrategies(PraghHopStrategy.instance()));
+            TraversalStrategies.GlobalCache.getStrategies(Graph.class).clone().addStrategies(PraghHopStrategy.instance(),
+                PraghRoutingStrategy.instance()));
     }
 
     private final Configuration configuration;
     private final GraphStore store;
-    private final NameDictionary names = new NameDictionary();
-    private final AtomicLong nextId = new AtomicLong(1);
+    private final NameDictionary names;
+    private final IdAllocator ids;
+    private final TraversalRouter router;
+    private final ServiceRegistry services = new ServiceRegistry();
     private final PraghFeatures features;
     private volatile boolean closed;
 
-    PraghGraph(final Configuration configuration, final GraphStore store) {
+    PraghGraph(final Configuration configuration, final GraphStore store, final TraversalRouter router) {
         this.configuration = configuration;
         this.store = store;
+        this.router = router;
+        this.names = new NameDictionary(new NameDictionary.Shared() {
+            @Override
+            public byte[] read() {
+                return store.get(GraphKeys.dictionary());
+            }
+
+            @Override
+            public void add(final byte[] entry) {
+                store.update(GraphKeys.dictionary(), GraphMutations.DICTIONARY, entry);
+            }
+        });
+        this.ids = new IdAllocator(store);
         this.features = new PraghFeatures(VertexProperty.Cardinality.valueOf(configuration.getString(DEFAULT_CARDINALITY, "single")));
     }
 
@@ -103,12 +120,32 @@ public final class PraghGraph implements Graph {
 
     /** A graph on a new embedded cluster configured by {@code configuration} ({@link #MACHINES}). */
     public static PraghGraph open(final Configuration configuration) {
-        return new PraghGraph(configuration, EmbeddedGraphStore.open(configuration));
+        return new PraghGraph(configuration, EmbeddedGraphStore.open(configuration), null);
     }
 
     /** A graph over a store the caller built (and this graph will close). */
     public static PraghGraph open(final Configuration configuration, final GraphStore store) {
-        return new PraghGraph(configuration, store);
+        return new PraghGraph(configuration, store, null);
+    }
+
+    /**
+     * A graph over a store the caller built (and this graph will close), whose traversals that start at vertices of
+     * one home machine run there, as {@code router} decides.
+     */
+    public static PraghGraph open(final Configuration configuration, final GraphStore store,
+                                  final TraversalRouter router) {
+        return new PraghGraph(configuration, store, router);
+    }
+
+    /** Where traversals that start at {@code V(ids)} run, or null when they all run here (an embedded store). */
+    public TraversalRouter router() {
+        return router;
+    }
+
+    /** Provider services callable with {@code g.call(name)}, such as a machine's routing counters. */
+    @Override
+    public ServiceRegistry getServiceRegistry() {
+        return services;
     }
 
     public GraphStore store() {
@@ -374,7 +411,7 @@ public final class PraghGraph implements Graph {
 
     /** A fresh id for a vertex, edge or vertex property. */
     long newId() {
-        return nextId.getAndIncrement();
+        return ids.next();
     }
 
     private long claimUserId(final Object supplied, final boolean vertex) {
@@ -387,7 +424,7 @@ public final class PraghGraph implements Graph {
             throw new IllegalArgumentException("id " + supplied + " (" + supplied.getClass().getSimpleName()
                 + ") is not usable: Pragh ids are integers in 0.." + GraphKeys.MAX_ID + " (or their decimal strings)");
         }
-        nextId.accumulateAndGet(id + 1, Math::max); // assigned ids never collide with supplied ones
+        ids.reserve(id); // assigned ids never collide with supplied ones
         return id;
     }
 

@@ -442,7 +442,8 @@ public final class LocalCluster {
                 try (MachineClient c = new MachineClient(clientAddress(i), 2_000, config.secret(), config.tls())) {
                     MachineClient.Status s = c.ping();
                     line += ", serving clients on " + clientAddress(i) + ", " + s.homeKeys() + " home keys, "
-                        + s.restoredValues() + " values restored after peers' crashes";
+                        + s.restoredValues() + " values restored after peers' crashes, gremlinPort "
+                        + config.machine(i).gremlinPort() + " (served when pragh-gremlin is on the class path)";
                 } catch (ClientException e) {
                     line += ", not answering on " + clientAddress(i) + " (" + e.getMessage() + ")";
                 }

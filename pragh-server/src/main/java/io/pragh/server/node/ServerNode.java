@@ -7,6 +7,8 @@ import io.pragh.fabric.tcp.TcpFabric;
 import io.pragh.keys.Placement;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
+import io.pragh.server.frontend.FrontEnd;
+import io.pragh.server.frontend.FrontEnds;
 import io.pragh.server.membership.ZooKeeperMembership;
 import io.pragh.server.rpc.ClientServer;
 import io.pragh.store.MachineStore;
@@ -38,12 +40,14 @@ public final class ServerNode implements AutoCloseable {
     private final ZooKeeperMembership membership;
     private final MigrationCoordination coordination;
     private final ClientServer rpc;
+    private final FrontEnds frontEnds;
     private final Set<Integer> acknowledgedRestart;
     private final long startMillis;
 
     private ServerNode(ClusterConfig config, int id, TcpFabric fabric, Machine machine, CrashRecovery recovery,
                        ZooKeeperMembership membership, MigrationCoordination coordination, ClientServer rpc,
-                       Set<Integer> acknowledged, long startMillis) {
+                       FrontEnds frontEnds, Set<Integer> acknowledged, long startMillis) {
+        this.frontEnds = frontEnds;
         this.membership = membership;
         this.coordination = coordination;
         this.config = config;
@@ -73,6 +77,9 @@ public final class ServerNode implements AutoCloseable {
         MachineConfig self = config.machine(id);
         int n = config.machineCount();
         Mutators mutators = Mutators.withBuiltins().register(RestoreMutator.ID, new RestoreMutator());
+        // Front ends on the class path (Gremlin) register their mutators before the store exists.
+        FrontEnds frontEnds = FrontEnds.load(ServerNode.class.getClassLoader());
+        frontEnds.registerMutators(mutators);
         MachineStore store = new MachineStore(id, n, config.storeConfig(), Placement.hashed(n), mutators);
         Durability durability = null;
         TcpFabric fabric = null;
@@ -110,16 +117,18 @@ public final class ServerNode implements AutoCloseable {
                 config.fabric().tcp().maxMessageBytes());
             Set<Integer> acknowledged = recovery.announceRestart(4 * timeout);
             coordination.start();
+            // Before the client port: a machine that answers PING also serves its front ends.
+            frontEnds.start(new FrontEnd.Host(machine, config, id, timeout));
             if (self.clientPort() != MachineConfig.NO_CLIENT_PORT) {
                 String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
                 CrashRecovery r = recovery;
                 rpc = ClientServer.start(machine, new InetSocketAddress(host, self.clientPort()), timeout,
                     r::restoredTotal, config.secret(), config.tls());
             }
-            return new ServerNode(config, id, fabric, machine, recovery, membership, coordination, rpc, acknowledged,
-                t0);
+            return new ServerNode(config, id, fabric, machine, recovery, membership, coordination, rpc, frontEnds,
+                acknowledged, t0);
         } catch (RuntimeException | Error e) {
-            closeAll(rpc, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
+            closeAll(rpc, frontEnds, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
                 machine == null ? store : null);
             throw e;
         }
@@ -169,6 +178,11 @@ public final class ServerNode implements AutoCloseable {
         return id;
     }
 
+    /** The cluster file this machine was started from. */
+    public ClusterConfig config() {
+        return config;
+    }
+
     public Machine machine() {
         return machine;
     }
@@ -196,7 +210,7 @@ public final class ServerNode implements AutoCloseable {
             + (r.tornBytes() > 0 ? ", " + r.tornBytes() + " torn bytes cut" : "") + "), peers acknowledged restart: "
             + acknowledgedRestart + (membership == null ? ", no membership service" : ", ZooKeeper "
             + config.membership().zookeeper() + (membership.isCoordinator() ? " (coordinator)" : ""))
-            + ", ready in " + (System.currentTimeMillis() - startMillis) + " ms";
+            + "; " + frontEnds.describe() + ", ready in " + (System.currentTimeMillis() - startMillis) + " ms";
     }
 
     /** The monitor of this machine and, when it is elected, the coordinator of the cluster's migrations. */
@@ -215,7 +229,7 @@ public final class ServerNode implements AutoCloseable {
      */
     @Override
     public void close() {
-        closeAll(rpc, coordination, membership, fabric, recovery, machine, null, null);
+        closeAll(rpc, frontEnds, coordination, membership, fabric, recovery, machine, null, null);
     }
 
     private static void closeAll(AutoCloseable... parts) {

@@ -33,6 +33,8 @@ import org.agrona.DirectBuffer;
  *  ADD_EDGE src vid (8), label (4), dst vid (8)     -> -
  *  K_HOP    start vid (8), label (4), hops (4), fanout (4)  -> count (4), vids (8 each, ascending)
  *  MIGRATE  key (8)                                 -> outcome ordinal (1) of io.pragh.migration.Migrator.Outcome
+ *  SCAN_KEYS kind (4), cursor (8), max keys (4)     -> next cursor (8, or -1 at the end), count (4), keys (8 each):
+ *                                                      home keys of one kind with a value, a page at a time
  * </pre>
  * A malformed request (unknown op, wrong length, out-of-range operand) gets an ERROR naming the fault and the
  * connection stays open; a frame longer than the server's limit closes the connection.
@@ -45,6 +47,7 @@ public final class ClientProtocol {
     public static final byte ADD_EDGE = 5;
     public static final byte K_HOP = 6;
     public static final byte MIGRATE = 7;
+    public static final byte SCAN_KEYS = 8;
 
     /** First frame of the client in the handshake; far from the request ops so that new ops do not meet it. */
     public static final byte AUTH = 64;
@@ -70,6 +73,11 @@ public final class ClientProtocol {
     public static final int MAX_HOPS = 8;
     /** Labels are 16 bits of a key (io.pragh.keys.KeyLayout). */
     public static final int MAX_LABEL = 0xFFFF;
+    /** Most keys one SCAN_KEYS page may ask for: a page stays far below any frame limit. */
+    public static final int MAX_SCAN_KEYS = 8192;
+    /** The cursor that starts a scan; a page answering it as its next cursor ends the scan. */
+    public static final long SCAN_START = 0;
+    public static final long SCAN_END = -1;
 
     private ClientProtocol() {
     }
@@ -81,6 +89,7 @@ public final class ClientProtocol {
             case GET, DELETE, MIGRATE -> 9;
             case ADD_EDGE -> 21;
             case K_HOP -> 21;
+            case SCAN_KEYS -> 17;
             case PUT -> -1;
             default -> 0;
         };
@@ -119,6 +128,19 @@ public final class ClientProtocol {
             }
             if (fanout < 1) {
                 return "K_HOP with fanout " + fanout + " (must be >= 1)";
+            }
+        }
+        if (op == SCAN_KEYS) {
+            int kind = b.getInt(off + 1);
+            int max = b.getInt(off + 13);
+            if (kind < 1 || kind > io.pragh.keys.KeyLayout.MAX_KIND) {
+                return "SCAN_KEYS of kind " + kind + " (1.." + io.pragh.keys.KeyLayout.MAX_KIND + ")";
+            }
+            if (b.getLong(off + 5) < SCAN_START) {
+                return "SCAN_KEYS from cursor " + b.getLong(off + 5) + " (a cursor is >= 0)";
+            }
+            if (max < 1 || max > MAX_SCAN_KEYS) {
+                return "SCAN_KEYS of " + max + " keys per page (1.." + MAX_SCAN_KEYS + ")";
             }
         }
         return null;
@@ -168,6 +190,7 @@ public final class ClientProtocol {
             case K_HOP -> "K_HOP";
             case MIGRATE -> "MIGRATE";
             case AUTH -> "AUTH";
+            case SCAN_KEYS -> "SCAN_KEYS";
             default -> "op " + (op & 0xFF);
         };
     }

@@ -305,6 +305,7 @@ public final class ClientServer implements AutoCloseable {
                 Mutators.APPEND, KHopTraversal.encode(b.getLong(13)));
             case ClientProtocol.GET -> get(b.getLong(1));
             case ClientProtocol.K_HOP -> kHop(b.getLong(1), b.getInt(9), b.getInt(13), b.getInt(17));
+            case ClientProtocol.SCAN_KEYS -> scanKeys(b.getInt(1), b.getLong(5), b.getInt(13));
             case ClientProtocol.MIGRATE -> machine.migrateAsync(b.getLong(1))
                 .thenApply(o -> new Reply(ClientProtocol.OK, new byte[] {(byte) o.ordinal()}));
             default -> CompletableFuture.completedFuture(Reply.error("unknown operation " + op));
@@ -325,6 +326,20 @@ public final class ClientServer implements AutoCloseable {
         return machine.submit(() -> {
             byte[] v = machine.get(key);
             return v == null ? Reply.ABSENT : new Reply(ClientProtocol.OK, v);
+        });
+    }
+
+    private CompletableFuture<Reply> scanKeys(int kind, long cursor, int max) {
+        return machine.submit(() -> {
+            HomeKeyScan.Page page = HomeKeyScan.page(machine.store().keys(), kind, cursor, max);
+            byte[] body = new byte[12 + 8 * page.keys().length];
+            UnsafeBuffer u = new UnsafeBuffer(body);
+            u.putLong(0, page.next());
+            u.putInt(8, page.keys().length);
+            for (int i = 0; i < page.keys().length; i++) {
+                u.putLong(12 + 8 * i, page.keys()[i]);
+            }
+            return new Reply(ClientProtocol.OK, body);
         });
     }
 

@@ -107,6 +107,28 @@ public final class MachineClient implements AutoCloseable {
         return vids;
     }
 
+    /**
+     * One page of this machine's home keys of {@code kind} from {@code cursor} ({@link ClientProtocol#SCAN_START}
+     * first, then each page's {@code next} until it is {@link ClientProtocol#SCAN_END}).
+     */
+    public HomeKeyScan.Page scanKeys(int kind, long cursor, int max) {
+        UnsafeBuffer u = new UnsafeBuffer(new byte[17]);
+        u.putByte(0, ClientProtocol.SCAN_KEYS);
+        u.putInt(1, kind);
+        u.putLong(5, cursor);
+        u.putInt(13, max);
+        UnsafeBuffer b = call(u.byteArray(), false);
+        int n = b.capacity() >= 12 ? b.getInt(8) : -1;
+        if (n < 0 || n > max || b.capacity() != 12 + 8L * n) {
+            throw new ClientException("malformed SCAN_KEYS answer of " + b.capacity() + " bytes from " + address, false);
+        }
+        long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = b.getLong(12 + 8 * i);
+        }
+        return new HomeKeyScan.Page(b.getLong(0), keys);
+    }
+
     /** MIGRATEs the key's value to this machine. */
     public Migrator.Outcome migrate(long key) {
         UnsafeBuffer b = call(keyed(ClientProtocol.MIGRATE, key), false);

@@ -1,6 +1,7 @@
 /**
  * The client RPC of a server process: a small length-prefixed binary protocol on each machine's {@code clientPort}
- * (PING, PUT, GET, DELETE, edge insert, k-hop traversal, MIGRATE) for tests, the {@code ./pragh cluster} CLI and
+ * (PING, PUT, GET, DELETE, edge insert, k-hop traversal, MIGRATE, paged scan of home keys) for tests, the
+ * {@code ./pragh cluster} CLI, front ends ({@link HomeKeyScan}) and
  * applications that are not machines of the cluster. {@link ClientProtocol} is the wire format, {@link ClientServer}
  * the Netty side that runs requests on a {@code io.pragh.cluster.Machine}, {@link MachineClient} and
  * {@link ClusterClient} the blocking client. A connection serves requests only after the client proved the cluster

@@ -1,0 +1,140 @@
+package io.pragh.gremlin.cluster;
+
+import io.pragh.cluster.Machine;
+import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.ClusterTls;
+import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.server.rpc.ClientProtocol;
+import io.pragh.server.rpc.HomeKeyScan;
+import io.pragh.server.rpc.MachineClient;
+import io.pragh.store.Mutators;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.LongConsumer;
+
+/**
+ * A {@link GraphStore} over one machine of a multi-process cluster: GETs go out from this machine (one-sided reads
+ * over the fabric when the value lives elsewhere), updates take the store's check-and-forward path to the value's
+ * host, and a scan of stored keys walks this machine's key region and pages through every other machine's home keys
+ * with the client RPC's SCAN_KEYS. Work handed to {@link #callOnHome} runs on the calling thread: the routing strategy
+ * has already brought a {@code V(id)} traversal to its home machine, so there its GETs are local; a traversal whose
+ * start vertices have several homes runs where it was received and reads the others' over the fabric.
+ *
+ * <p>Example: {@code GraphStore store = new ClusterGraphStore(node.machine(), clientAddresses, 5_000, config.secret(), config.tls());}
+ */
+public final class ClusterGraphStore implements GraphStore {
+    /** Keys per SCAN_KEYS page: bounds one answer to 32 KiB. */
+    static final int SCAN_PAGE = 4096;
+
+    private final Machine machine;
+    private final List<InetSocketAddress> clientAddresses;
+    private final MachineClient[] clients;
+    private final int timeoutMillis;
+    private final ClusterSecret secret;
+    private final ClusterTls tls;
+
+    /**
+     * @param clientAddresses every machine's client RPC address by id (null for a machine without one: scans that
+     *                        need it fail, naming it)
+     * @param secret          the cluster secret the client ports ask for
+     * @param tls             the cluster's TLS, or null when its ports are plain TCP
+     */
+    public ClusterGraphStore(final Machine machine, final List<InetSocketAddress> clientAddresses,
+                             final int timeoutMillis, final ClusterSecret secret, final ClusterTls tls) {
+        this.machine = machine;
+        this.secret = secret;
+        this.tls = tls;
+        this.clientAddresses = new ArrayList<>(clientAddresses);
+        this.clients = new MachineClient[clientAddresses.size()];
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    @Override
+    public byte[] get(final long key) {
+        return machine.get(key);
+    }
+
+    @Override
+    public void getAll(final long[] keys, final int count, final IndexedValues visitor) {
+        machine.session().getAll(keys, 0, count,
+            (index, key, value) -> visitor.accept(index, value == null ? null : value.toBytes()));
+    }
+
+    @Override
+    public void put(final long key, final byte[] value) {
+        machine.put(key, value);
+    }
+
+    @Override
+    public void append(final long key, final byte[] bytes) {
+        machine.update(key, Mutators.APPEND, bytes);
+    }
+
+    @Override
+    public void update(final long key, final int mutatorId, final byte[] argument) {
+        machine.update(key, mutatorId, argument);
+    }
+
+    @Override
+    public void delete(final long key) {
+        machine.delete(key);
+    }
+
+    @Override
+    public void forEachKey(final int kind, final LongConsumer action) {
+        for (int m = 0; m < machines(); m++) {
+            long cursor = ClientProtocol.SCAN_START;
+            do {
+                final HomeKeyScan.Page page = m == machine.id()
+                    ? HomeKeyScan.page(machine.store().keys(), kind, cursor, SCAN_PAGE)
+                    : client(m).scanKeys(kind, cursor, SCAN_PAGE);
+                for (final long key : page.keys()) {
+                    action.accept(key);
+                }
+                cursor = page.next();
+            } while (cursor != ClientProtocol.SCAN_END);
+        }
+    }
+
+    private synchronized MachineClient client(final int m) {
+        if (clients[m] == null) {
+            final InetSocketAddress a = clientAddresses.get(m);
+            if (a == null) {
+                throw new IllegalStateException("machine " + m + " has no clientPort in the cluster file: a scan of"
+                    + " every vertex or edge needs every machine's client port");
+            }
+            clients[m] = new MachineClient(a, timeoutMillis, secret, tls);
+        }
+        return clients[m];
+    }
+
+    @Override
+    public <T> T callOnHome(final long key, final Callable<T> work) {
+        try {
+            return work.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new io.pragh.PraghException("work on machine " + machine.id() + " failed: " + e, e);
+        }
+    }
+
+    @Override
+    public int machines() {
+        return machine.store().machineCount();
+    }
+
+    /** Closes the scan connections; the machine belongs to its server and stays up. */
+    @Override
+    public synchronized void close() {
+        for (int m = 0; m < clients.length; m++) {
+            if (clients[m] != null) {
+                clients[m].close();
+                clients[m] = null;
+            }
+        }
+    }
+}

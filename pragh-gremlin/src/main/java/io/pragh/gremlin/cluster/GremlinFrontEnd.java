@@ -1,0 +1,111 @@
+package io.pragh.gremlin.cluster;
+
+import io.pragh.gremlin.server.PraghServer;
+import io.pragh.gremlin.server.ServeOptions;
+import io.pragh.gremlin.structure.MutatorAdapter;
+import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.config.MachineConfig;
+import io.pragh.server.frontend.FrontEnd;
+import io.pragh.store.Mutators;
+import org.apache.commons.configuration2.BaseConfiguration;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Gremlin front end of a server machine: Gremlin Server (as {@code ./pragh serve} runs it: GraphBinary and
+ * GraphSON v3, {@code gremlin-lang} scripts, requests vetted) on the machine's {@code gremlinPort}, over a
+ * {@link PraghGraph} on {@link ClusterGraphStore}, with traversals that start at {@code V(id)} routed to the id's
+ * home machine by {@link HomeRouter}. Every machine registers the graph's mutators, since any machine may host a
+ * value a Gremlin update edits.
+ *
+ * <p>Example: on the class path of {@code ./pragh server}, it is found through
+ * {@code META-INF/services/io.pragh.server.frontend.FrontEnd}; its ready line reads
+ * {@code gremlin ws://127.0.0.1:8182/gremlin}.
+ */
+public final class GremlinFrontEnd implements FrontEnd {
+    /** Gremlin Server evaluation threads per machine. */
+    static final int FORWARDING_POOL = 32;
+
+    private PraghServer server;
+    private HomeRouter router;
+    private String where = "gremlin (not started)";
+
+    @Override
+    public String name() {
+        return "gremlin";
+    }
+
+    @Override
+    public void registerMutators(final Mutators mutators) {
+        MutatorAdapter.registerAll((mutator, id) -> mutators.register(id, mutator));
+    }
+
+    @Override
+    public void start(final Host host) throws Exception {
+        final ClusterConfig config = host.config();
+        final MachineConfig self = config.machine(host.id());
+        final List<InetSocketAddress> clients = new ArrayList<>();
+        final List<InetSocketAddress> gremlin = new ArrayList<>();
+        for (final MachineConfig m : config.machines()) {
+            clients.add(m.clientPort() == MachineConfig.NO_CLIENT_PORT ? null
+                : InetSocketAddress.createUnresolved(m.host(), m.clientPort()));
+            gremlin.add(InetSocketAddress.createUnresolved(m.host(), m.gremlinPort()));
+        }
+        router = new HomeRouter(host.id(), host.machine().store().placement(), gremlin);
+        final ClusterGraphStore store = new ClusterGraphStore(host.machine(), resolved(clients),
+            (int) host.timeoutMillis(), config.secret(), config.tls());
+        final BaseConfiguration conf = new BaseConfiguration();
+        conf.setProperty(PraghGraph.MACHINES, config.machineCount());
+        final PraghGraph graph = PraghGraph.open(conf, store, router);
+        graph.getServiceRegistry().registerService(new RoutingService(router));
+        final ServeOptions options = new ServeOptions();
+        options.host = host.bindHost();
+        options.port = self.gremlinPort();
+        // A forwarded traversal holds a worker here while the home evaluates it on one of its own: with one worker
+        // per core, two machines forwarding to each other at once could hold every worker of both and wait out the
+        // evaluation timeout. Forwarding is one hop at most (the home runs what it gets), so more workers than
+        // concurrent forwarded requests are enough.
+        options.gremlinPool = FORWARDING_POOL;
+        try {
+            server = PraghServer.start(graph, options);
+        } catch (Exception e) {
+            graph.close();
+            router.close();
+            throw new IllegalStateException("cannot serve Gremlin on " + options.host + ":" + options.port + ": "
+                + e.getMessage(), e);
+        }
+        where = "gremlin ws://" + options.host + ":" + options.port + "/gremlin";
+    }
+
+    /** Client addresses resolved now where they resolve (a scan connects to them later). */
+    private static List<InetSocketAddress> resolved(final List<InetSocketAddress> addresses) {
+        final List<InetSocketAddress> out = new ArrayList<>(addresses.size());
+        for (final InetSocketAddress a : addresses) {
+            out.add(a == null ? null : new InetSocketAddress(a.getHostString(), a.getPort()));
+        }
+        return out;
+    }
+
+    @Override
+    public String describe() {
+        return where;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (server != null) {
+                server.close();
+            }
+        } catch (Exception e) {
+            System.err.println("pragh: stopping Gremlin Server failed: " + e);
+        } finally {
+            if (router != null) {
+                router.close();
+            }
+        }
+    }
+}

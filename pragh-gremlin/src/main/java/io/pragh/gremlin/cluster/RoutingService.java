@@ -1,0 +1,58 @@
+package io.pragh.gremlin.cluster;
+
+import org.apache.tinkerpop.gremlin.structure.service.Service;
+import org.apache.tinkerpop.gremlin.structure.util.CloseableIterator;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code g.call("pragh.routing")}: one map with this machine's id and how many {@code V(id)} traversals it forwarded
+ * to their home machine and ran as the home. It starts a traversal of its own (no {@code V(id)}), so it is answered
+ * by the machine it is sent to.
+ *
+ * <p>Example: {@code Map m = g.call("pragh.routing").next(); // {machine=1, forwarded=3, ranAtHome=5}}
+ */
+final class RoutingService implements Service.ServiceFactory<Object, Map<String, Long>>,
+    Service<Object, Map<String, Long>> {
+    static final String NAME = "pragh.routing";
+
+    private final HomeRouter router;
+
+    RoutingService(final HomeRouter router) {
+        this.router = router;
+    }
+
+    @Override
+    public String getName() {
+        return NAME;
+    }
+
+    @Override
+    public Set<Type> getSupportedTypes() {
+        return Set.of(Type.Start);
+    }
+
+    @Override
+    public Service<Object, Map<String, Long>> createService(final boolean isStart, final Map params) {
+        if (!isStart) {
+            throw new UnsupportedOperationException(NAME + " starts a traversal: g.call(\"" + NAME + "\")");
+        }
+        return this;
+    }
+
+    @Override
+    public Type getType() {
+        return Type.Start;
+    }
+
+    @Override
+    public CloseableIterator<Map<String, Long>> execute(final ServiceCallContext ctx, final Map params) {
+        return CloseableIterator.of(List.of(router.counters()).iterator());
+    }
+
+    @Override
+    public void close() {
+    }
+}

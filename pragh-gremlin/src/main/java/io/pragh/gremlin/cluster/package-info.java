@@ -1,0 +1,13 @@
+/**
+ * Gremlin on each machine of a multi-process cluster ({@code ./pragh server}, {@code ./pragh cluster start}):
+ * {@link io.pragh.gremlin.cluster.GremlinFrontEnd}, the server's front end found through
+ * {@code META-INF/services}, serves a {@link io.pragh.gremlin.structure.PraghGraph} over
+ * {@link io.pragh.gremlin.cluster.ClusterGraphStore} (the local machine of the TCP fabric) on the machine's
+ * {@code gremlinPort}, and {@link io.pragh.gremlin.cluster.HomeRouter} sends traversals that start at {@code V(id)}
+ * to the id's home machine's Gremlin port.
+ *
+ * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.server}, {@code io.pragh.gremlin.storage},
+ * pragh-server ({@code io.pragh.server.frontend}, {@code io.pragh.server.config}, {@code io.pragh.server.rpc}),
+ * pragh-core and TinkerPop's driver; nothing depends on it (the server finds it at run time).
+ */
+package io.pragh.gremlin.cluster;

@@ -1,0 +1,115 @@
+package io.pragh.gremlin.process;
+
+import io.pragh.gremlin.structure.EmbeddedGraphStore;
+import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.gremlin.structure.TraversalRouter;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.process.remote.EmbeddedRemoteConnection;
+import org.apache.tinkerpop.gremlin.process.remote.RemoteConnection;
+import org.apache.tinkerpop.gremlin.process.remote.traversal.step.map.RemoteStep;
+import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two graphs over one store stand for two machines (even vertex ids homed on machine 0, odd on machine 1), each
+ * reaching the other through an in-JVM remote connection: a traversal from {@code V(id)} received by the machine that
+ * is not the id's home becomes one RemoteStep and runs on the home, with the same answer; one whose start vertices
+ * have two homes, or that starts elsewhere, runs where it was received.
+ */
+class PraghRoutingStrategyTest {
+    /** Homes by parity; counts what the strategy reported. */
+    private static final class ParityRouter implements TraversalRouter {
+        final int self;
+        final List<Integer> forwardedTo = new ArrayList<>();
+        int ranAtHome;
+        GraphTraversalSource[] machines;
+
+        ParityRouter(final int self) {
+            this.self = self;
+        }
+
+        @Override
+        public int self() {
+            return self;
+        }
+
+        @Override
+        public int homeOf(final long vid) {
+            return (int) (vid % 2);
+        }
+
+        @Override
+        public RemoteConnection connectionTo(final int machine) {
+            return new EmbeddedRemoteConnection(machines[machine]);
+        }
+
+        @Override
+        public void forwarded(final int home) {
+            forwardedTo.add(home);
+        }
+
+        @Override
+        public void ranAtHome() {
+            ranAtHome++;
+        }
+    }
+
+    @Test
+    void aTraversalFromVIdRunsOnTheHomeOfItsStartVertices() {
+        final GraphStore store = EmbeddedGraphStore.open(new BaseConfiguration());
+        final ParityRouter r0 = new ParityRouter(0);
+        final ParityRouter r1 = new ParityRouter(1);
+        final PraghGraph m0 = PraghGraph.open(new BaseConfiguration(), store, r0);
+        final PraghGraph m1 = PraghGraph.open(new BaseConfiguration(), store, r1);
+        try {
+            final GraphTraversalSource[] machines = {m0.traversal(), m1.traversal()};
+            r0.machines = machines;
+            r1.machines = machines;
+            final Vertex[] v = new Vertex[6];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = m0.addVertex(T.id, i);
+            }
+            for (int i = 0; i < v.length; i++) {
+                v[i].addEdge("next", v[(i + 1) % v.length]);
+                v[i].addEdge("skip", v[(i + 2) % v.length]);
+            }
+
+            final Traversal.Admin<?, ?> sent = machines[0].V(3).out().out().count().asAdmin();
+            sent.applyStrategies();
+            assertEquals(1, sent.getSteps().size(), "replaced by one step: " + sent.getSteps());
+            assertInstanceOf(RemoteStep.class, sent.getStartStep());
+            assertEquals(4L, sent.next(), "two hops from 3 along next/skip: 5, 4, 6 and 7 mod 6");
+            assertEquals(List.of(1), r0.forwardedTo, "machine 0 forwarded V(3) to its home, machine 1");
+            assertEquals(1, r1.ranAtHome, "machine 1 ran it as the home");
+            assertEquals(0, r0.ranAtHome);
+
+            assertEquals(4L, machines[0].V(2).out().out().count().next(), "V(2) is homed on machine 0: runs there");
+            assertEquals(1, r0.ranAtHome);
+            assertEquals(List.of(1), r0.forwardedTo);
+
+            assertEquals(List.of(3L, 4L), machines[1].V(2).out().id().order().toList());
+            assertEquals(List.of(0), r1.forwardedTo, "machine 1 forwarded V(2) to machine 0");
+
+            final Traversal.Admin<?, ?> twoHomes = machines[0].V(1, 2).out().count().asAdmin();
+            twoHomes.applyStrategies();
+            assertTrue(twoHomes.getSteps().stream().noneMatch(s -> s instanceof RemoteStep), "ids of two homes run"
+                + " where received: " + twoHomes.getSteps());
+            assertEquals(4L, twoHomes.next());
+            assertEquals(6L, machines[1].V().count().next(), "a scan of every vertex runs where received");
+            assertEquals(List.of(0), r1.forwardedTo);
+        } finally {
+            m0.close(); // closes the store both graphs share
+        }
+    }
+}
