@@ -64,6 +64,7 @@ public final class MachineStore implements AutoCloseable {
     private Endpoint endpoint;
     private ReclaimRings reclaimRings;
     private Reclaimer reclaimer;
+    private LeakScanner leakScanner;
     private volatile boolean closed;
 
     public MachineStore(int id, int machineCount, StoreConfig config, Placement placement, Mutators mutators) {
@@ -106,6 +107,10 @@ public final class MachineStore implements AutoCloseable {
         reclaimRings = new ReclaimRings(id, machineCount, config.reclaimRingSlots(), endpoint, reclaimRegion);
         reclaimer = new Reclaimer(id, reclaimRegion, machineCount, config.reclaimRingSlots(), values, config.leases());
         reclaimer.start();
+        leakScanner = new LeakScanner(this, config.leakScanMillis());
+        if (config.leakScanMillis() > 0) {
+            leakScanner.start();
+        }
     }
 
     public MachineMemory memory() {
@@ -162,6 +167,11 @@ public final class MachineStore implements AutoCloseable {
 
     public Reclaimer reclaimer() {
         return reclaimer;
+    }
+
+    /** The background leak scan (its thread runs only when {@link StoreConfig#leakScanMillis} is above 0). */
+    public LeakScanner leakScanner() {
+        return leakScanner;
     }
 
     /**
@@ -578,6 +588,9 @@ public final class MachineStore implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (leakScanner != null) {
+            leakScanner.close();
+        }
         if (reclaimer != null) {
             reclaimer.close();
         }

@@ -19,9 +19,7 @@ class DeadHostFailureTest {
     /** Key homed on machine 0 whose value migrated to machine 2. */
     private static long migratedKey(TestStores c) {
         long key = c.keyHomedOn(0, 1);
-        c.put(0, key, VALUE);
-        c.migrate(key, 2);
-        assertEquals(2, Address.host(c.addressAtHome(key), 0));
+        assertEquals(2, Address.host(c.placedOn(2, key, VALUE), 0));
         return key;
     }
 

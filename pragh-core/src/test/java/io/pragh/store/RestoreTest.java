@@ -36,9 +36,7 @@ class RestoreTest {
             int trials = 150;
             for (int t = 1; t <= trials; t++) {
                 long key = c.keyHomedOn(0, t);
-                c.put(0, key, longBuf(DURABLE_MARK).byteArray());
-                c.migrate(key, 2);
-                long lost = c.addressAtHome(key);
+                long lost = c.placedOn(2, key, longBuf(DURABLE_MARK).byteArray());
                 assertEquals(2, Address.host(lost, 0), "the value lives on machine 2 before it dies");
                 c.fabric.setReachable(2, false);
 
@@ -87,9 +85,7 @@ class RestoreTest {
     void aRestoreLosesToAWordThatAlreadyMovedOn() {
         try (TestStores c = new TestStores(3)) {
             long key = c.keyHomedOn(0, 1);
-            c.put(0, key, longBuf(1).byteArray());
-            c.migrate(key, 2);
-            long lost = c.addressAtHome(key);
+            long lost = c.placedOn(2, key, longBuf(1).byteArray());
             byte[] first = longBuf(7).byteArray();
             assertTrue(c.stores[0].restore(key, lost, 1, new UnsafeBuffer(first), 0, 8).join());
             byte[] second = longBuf(9).byteArray();
@@ -104,9 +100,7 @@ class RestoreTest {
     void aRestoreOfADeletedKeyClearsItsWord() {
         try (TestStores c = new TestStores(3)) {
             long key = c.keyHomedOn(0, 1);
-            c.put(0, key, longBuf(1).byteArray());
-            c.migrate(key, 2);
-            long lost = c.addressAtHome(key);
+            long lost = c.placedOn(2, key, longBuf(1).byteArray());
             assertTrue(c.stores[0].restore(key, lost, 1, null, 0, 0).join());
             assertNull(c.stores[1].newSession().get(key));
             assertEquals(Address.NONE, c.addressAtHome(key));
@@ -117,9 +111,7 @@ class RestoreTest {
     void aRestoreStartsANewIncarnationAboveTheDurableVersion() {
         try (TestStores c = new TestStores(3)) {
             long key = c.keyHomedOn(0, 1);
-            c.put(0, key, longBuf(1).byteArray());
-            c.migrate(key, 2);
-            long lost = c.addressAtHome(key);
+            long lost = c.placedOn(2, key, longBuf(1).byteArray());
             long durableVersion = io.pragh.values.ValueRecord.firstVersion(1_000) + 5;
             assertTrue(c.stores[0].restore(key, lost, durableVersion, new UnsafeBuffer(longBuf(3).byteArray()), 0, 8)
                 .join());

@@ -20,11 +20,16 @@ final class TestStores implements AutoCloseable {
     }
 
     TestStores(int machines, Leases leases) {
+        this(machines, leases, 0);
+    }
+
+    /** @param leakScanMillis interval of every machine's leak scan thread; 0 for none (tests call scanOnce) */
+    TestStores(int machines, Leases leases, long leakScanMillis) {
         this.fabric = new InProcessFabric(machines, 0);
         this.placement = Placement.hashed(machines);
         this.stores = new MachineStore[machines];
         StoreConfig config = StoreConfig.defaults().withKeys(4_000).withValueBytes(4 << 20).withChunkBytes(1 << 20)
-            .withCacheBytes(64 << 10).withReclaimRingSlots(1 << 12).withLeases(leases);
+            .withCacheBytes(64 << 10).withReclaimRingSlots(1 << 12).withLeases(leases).withLeakScanMillis(leakScanMillis);
         Mutators mutators = Mutators.withBuiltins();
         for (int i = 0; i < machines; i++) {
             stores[i] = new MachineStore(i, machines, config, placement, mutators);
@@ -54,11 +59,32 @@ final class TestStores implements AutoCloseable {
         }
     }
 
+    /** Writes {@code value} from the key's home, migrates it to {@code target} and returns its address there. */
+    long placedOn(int target, long key, byte[] value) {
+        put(placement.home(key), key, value);
+        migrate(key, target);
+        return addressAtHome(key);
+    }
+
     /** The key's address word at its home. */
     long addressAtHome(long key) {
         MachineStore home = stores[placement.home(key)];
         long slot = home.keys().find(key);
         return slot < 0 ? io.pragh.address.Address.NONE : home.keys().address(slot);
+    }
+
+    /**
+     * What a migration to {@code target} interrupted after its copy leaves behind: a complete record of the key at a
+     * fresh offset there, which no address word names. Returns its offset in units.
+     */
+    long plantInterruptedCopy(int target, long key, byte[] value, long version) {
+        MachineStore s = stores[target];
+        long units = io.pragh.values.ValueRecord.unitsFor(value.length);
+        long offsetUnits = s.values().allocate(units);
+        UnsafeBuffer v = new UnsafeBuffer(value);
+        s.writeRecord(key, version, offsetUnits, units, value.length, 0, s.mutators().get(Mutators.SET), v, 0, -1, v,
+            0, value.length);
+        return offsetUnits;
     }
 
     @Override
