@@ -29,7 +29,8 @@ final class TestStores implements AutoCloseable {
         this.placement = Placement.hashed(machines);
         this.stores = new MachineStore[machines];
         StoreConfig config = StoreConfig.defaults().withKeys(4_000).withValueBytes(4 << 20).withChunkBytes(1 << 20)
-            .withCacheBytes(64 << 10).withReclaimRingSlots(1 << 12).withLeases(leases).withLeakScanMillis(leakScanMillis);
+            .withCacheBytes(64 << 10).withReclaimRingSlots(1 << 12).withLeases(leases)
+            .withLeakScanMillis(leakScanMillis);
         Mutators mutators = Mutators.withBuiltins();
         for (int i = 0; i < machines; i++) {
             stores[i] = new MachineStore(i, machines, config, placement, mutators);
