@@ -108,9 +108,11 @@ class DurabilityTest {
         }
     }
 
-    @Test
-    void aTornRecordAtTheEndOfTheLogIsCutOffAndEverythingBeforeItKept() throws IOException {
-        long key = vertex(4);
+    /**
+     * Logs "kept" for {@code key}, stops the cluster, and appends 7 bytes of a record cut short (a crash mid-write)
+     * to the key's home's last log segment; returns that segment.
+     */
+    private Path keptThenTorn(long key) throws IOException {
         int home;
         try (EmbeddedCluster c = open(SyncPolicy.ALWAYS)) {
             home = c.home(key);
@@ -120,7 +122,15 @@ class DurabilityTest {
         List<Long> starts = Segments.walStarts(machineDir);
         Path last = Segments.walFile(machineDir, starts.get(starts.size() - 1));
         Files.write(last, new byte[] {40, 0, 0, 0, 1, 2, 3}, StandardOpenOption.APPEND);
+        return last;
+    }
+
+    @Test
+    void aTornRecordAtTheEndOfTheLogIsCutOffAndEverythingBeforeItKept() throws IOException {
+        long key = vertex(4);
+        keptThenTorn(key);
         try (EmbeddedCluster c = open(SyncPolicy.ALWAYS)) {
+            int home = c.home(key);
             assertArrayEquals(bytes("kept"), c.machine(1).get(key));
             assertEquals(7, c.machine(home).durability().recovered().tornBytes());
             c.machine(1).put(key, bytes("and writable again"));
@@ -200,17 +210,9 @@ class DurabilityTest {
     @Test
     void aReadOfDurableValuesStopsAtATornTailWithoutCuttingIt() throws IOException {
         long key = vertex(4);
-        int home;
-        try (EmbeddedCluster c = open(SyncPolicy.ALWAYS)) {
-            home = c.home(key);
-            c.machine(0).put(key, bytes("kept"));
-        }
-        Path machineDir = dir.resolve("machine-" + home);
-        List<Long> starts = Segments.walStarts(machineDir);
-        Path last = Segments.walFile(machineDir, starts.get(starts.size() - 1));
-        Files.write(last, new byte[] {40, 0, 0, 0, 1, 2, 3}, StandardOpenOption.APPEND);
+        Path last = keptThenTorn(key);
         long size = Files.size(last);
-        var d = Recovery.durableValues(machineDir, io.pragh.store.Mutators.withBuiltins(), k -> k == key);
+        var d = Recovery.durableValues(last.getParent(), io.pragh.store.Mutators.withBuiltins(), k -> k == key);
         assertArrayEquals(bytes("kept"), d.get(key).value());
         assertEquals(size, Files.size(last), "a read-only replay leaves the torn bytes for recovery to cut");
     }
