@@ -228,7 +228,8 @@ public final class CrashRecovery implements AutoCloseable {
     /**
      * Values of the crashed machine's keys that had migrated here are orphans once it reloaded its partition from its
      * log: its address words no longer name them. They are found through the location cache (the migrator cached
-     * their addresses; entries evicted meanwhile are missed, which a value-region scan in the core would fix) and
+     * their addresses; entries evicted meanwhile are missed here and left to the store's background
+     * {@link io.pragh.store.LeakScanner}, which finds every record no address word names) and
      * each is reclaimed only if its home, asked now, names another record and the record still holds the key.
      * While the crashed machine is still down nothing can be asked, and nothing is reclaimed.
      */
