@@ -59,6 +59,7 @@ public final class MigrationCoordination implements AutoCloseable {
     private final Thread ticker;
     private final List<MonitorReport> periodic = new ArrayList<>();
     private final AtomicLong approvals = new AtomicLong();
+    private volatile long seededTargets = -1;
     private Coordinator coordinator;
     private volatile boolean closed;
 
@@ -96,6 +97,14 @@ public final class MigrationCoordination implements AutoCloseable {
     /** Migrations this machine approved while it was the coordinator. */
     public long approvals() {
         return approvals.get();
+    }
+
+    /**
+     * Recorded migration targets this machine's coordinator was seeded with when it last took over, or -1 when it
+     * has not coordinated yet.
+     */
+    public long seededTargets() {
+        return seededTargets;
     }
 
     private int coordinatorId() {
@@ -212,6 +221,7 @@ public final class MigrationCoordination implements AutoCloseable {
         if (membership != null) {
             Map<Long, Integer> recorded = membership.recordedTargets();
             recorded.forEach((key, target) -> apply(c.seedHost(key, target)));
+            seededTargets = recorded.size();
             if (!recorded.isEmpty()) {
                 System.err.println("pragh: machine " + store.id() + " coordinates, seeded with " + recorded.size()
                     + " recorded migration targets");

@@ -71,4 +71,52 @@ class MigrationCoordinationTest {
             }
         }
     }
+
+    /**
+     * A coordinator that takes over a cluster whose earlier coordinator approved migrations learns their targets from
+     * ZooKeeper (paper section 5: the coordinator is stateless because the record is durable).
+     */
+    @Test
+    void aNewCoordinatorIsSeededWithTheTargetsRecordedBeforeIt() throws Exception {
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        try (LoopbackZooKeeper zk = LoopbackZooKeeper.start()) {
+            LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(
+                zk.connectString()));
+            Path file = dir.resolve(LocalCluster.CONFIG);
+            ClusterConfig config = ClusterConfig.parse(Files.readString(file)
+                + "policy: {reportInterval: 200ms}\n", file.toString(), dir);
+            long[] keys = {KeyLayout.key(5, 0, KeyLayout.OUT), KeyLayout.key(6, 0, KeyLayout.OUT)};
+            for (int run = 0; run < 2; run++) {
+                ServerNode[] nodes = new ServerNode[2];
+                try {
+                    nodes[0] = ServerNode.start(config, 0);
+                    nodes[1] = ServerNode.start(config, 1);
+                    if (run == 0) {
+                        nodes[0].membership().recordMigration(keys[0], 1);
+                        nodes[1].membership().recordMigration(keys[1], 0);
+                        continue;
+                    }
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (nodes[0].membership().coordinator() < 0) {
+                        assertTrue(System.nanoTime() < deadline, "no coordinator was elected");
+                        Thread.sleep(20);
+                    }
+                    int coordinator = nodes[0].membership().coordinator();
+                    MigrationCoordination c = nodes[coordinator].coordination();
+                    while (c.seededTargets() < 0) {
+                        assertTrue(System.nanoTime() < deadline, "the coordinator never started deciding");
+                        Thread.sleep(20);
+                    }
+                    assertEquals(2, c.seededTargets(), "both recorded targets reach the new coordinator");
+                    assertEquals(-1, nodes[1 - coordinator].coordination().seededTargets(), "only it coordinates");
+                } finally {
+                    for (ServerNode n : nodes) {
+                        if (n != null) {
+                            n.close();
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
