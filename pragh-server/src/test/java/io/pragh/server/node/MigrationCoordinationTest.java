@@ -29,15 +29,31 @@ class MigrationCoordinationTest {
     @TempDir
     Path dir;
 
+    /** A two-machine local cluster's files in {@link #dir}, with membership through {@code zk}. */
+    private LocalCluster twoMachines(LoopbackZooKeeper zk) throws java.io.IOException {
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        return LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(zk.connectString()));
+    }
+
+    /** That cluster's configuration with a migration {@code policy} added. */
+    private ClusterConfig configWith(String policy) throws java.io.IOException {
+        Path file = dir.resolve(LocalCluster.CONFIG);
+        return ClusterConfig.parse(Files.readString(file) + "policy: " + policy + "\n", file.toString(), dir);
+    }
+
+    private static void closeAll(ServerNode[] nodes) {
+        for (ServerNode n : nodes) {
+            if (n != null) {
+                n.close();
+            }
+        }
+    }
+
     @Test
     void aHotRemoteValueMigratesToItsReaderAndTheTargetIsRecordedFirst() throws Exception {
-        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         try (LoopbackZooKeeper zk = LoopbackZooKeeper.start()) {
-            LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(
-                zk.connectString()));
-            Path file = dir.resolve(LocalCluster.CONFIG);
-            ClusterConfig config = ClusterConfig.parse(Files.readString(file)
-                + "policy: {reportInterval: 300ms, instantReportRate: 50}\n", file.toString(), dir);
+            LocalCluster local = twoMachines(zk);
+            ClusterConfig config = configWith("{reportInterval: 300ms, instantReportRate: 50}");
             ServerNode[] nodes = new ServerNode[2];
             try {
                 nodes[0] = ServerNode.start(config, 0);
@@ -63,11 +79,7 @@ class MigrationCoordinationTest {
                     assertArrayEquals("hot".getBytes(), c.machine(home).get(key), "the home reads it remotely now");
                 }
             } finally {
-                for (ServerNode n : nodes) {
-                    if (n != null) {
-                        n.close();
-                    }
-                }
+                closeAll(nodes);
             }
         }
     }
@@ -78,13 +90,9 @@ class MigrationCoordinationTest {
      */
     @Test
     void aNewCoordinatorIsSeededWithTheTargetsRecordedBeforeIt() throws Exception {
-        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         try (LoopbackZooKeeper zk = LoopbackZooKeeper.start()) {
-            LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(
-                zk.connectString()));
-            Path file = dir.resolve(LocalCluster.CONFIG);
-            ClusterConfig config = ClusterConfig.parse(Files.readString(file)
-                + "policy: {reportInterval: 200ms}\n", file.toString(), dir);
+            twoMachines(zk);
+            ClusterConfig config = configWith("{reportInterval: 200ms}");
             long[] keys = {KeyLayout.key(5, 0, KeyLayout.OUT), KeyLayout.key(6, 0, KeyLayout.OUT)};
             for (int run = 0; run < 2; run++) {
                 ServerNode[] nodes = new ServerNode[2];
@@ -110,11 +118,7 @@ class MigrationCoordinationTest {
                     assertEquals(2, c.seededTargets(), "both recorded targets reach the new coordinator");
                     assertEquals(-1, nodes[1 - coordinator].coordination().seededTargets(), "only it coordinates");
                 } finally {
-                    for (ServerNode n : nodes) {
-                        if (n != null) {
-                            n.close();
-                        }
-                    }
+                    closeAll(nodes);
                 }
             }
         }
