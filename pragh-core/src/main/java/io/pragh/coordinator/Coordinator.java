@@ -19,7 +19,8 @@ import org.agrona.collections.LongHashSet;
  * home to count for one interval and decides at the next. Whenever a value leaves its home, the home is asked to
  * count its accesses so that a later interval can bring the value back; a key approved recently is left alone for
  * a cooldown, and a key two machines want about equally is not moved at all, so contended keys never ping-pong.
- * The latest target of every approved migration is recorded (in memory).
+ * The latest target of every approved migration is recorded (in memory; a cluster keeps it durable too and hands it
+ * to a new coordinator through {@link #seedHost}).
  *
  * <p>Not thread-safe: one control thread feeds it reports and applies its decisions.
  *
@@ -84,6 +85,36 @@ public final class Coordinator {
     public int hostOf(long key) {
         long t = latestTarget.get(key);
         return t == NONE ? placement.home(key) : (int) t;
+    }
+
+    /**
+     * Tells a coordinator that has just taken over (a restart, or a new election) where the last approved migration
+     * of {@code key} went, from the durable record its predecessor wrote before approving (paper section 5: the
+     * coordinator is stateless because that record is durable). Without it, {@link #hostOf} would say the value is
+     * at its home, and the coordinator would weigh applicants against the wrong machine's rate and could approve
+     * moving a value from a host it has already left. Returns the tracking request that lets a later interval bring
+     * the value back home (the home may have restarted and forgotten it), or {@link Decisions#NONE}.
+     *
+     * <pre>{@code
+     * Coordinator c = new Coordinator(machines, placement, config);
+     * zk.recordedTargets().forEach((key, target) -> apply(c.seedHost(key, target)));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException when {@code target} is not a machine of this cluster
+     */
+    public Decisions seedHost(long key, int target) {
+        if (target < 0 || target >= machines) {
+            throw new IllegalArgumentException("recorded migration target " + target + " of key " + key
+                + " is outside 0.." + (machines - 1));
+        }
+        latestTarget.put(key, target);
+        int home = placement.home(key);
+        if (target != home && homeTracking.add(key)) {
+            Builder out = new Builder();
+            out.track.add(new Decisions.Track(key, home));
+            return out.build();
+        }
+        return Decisions.NONE;
     }
 
     /** Keys waiting for their home's count (deferred). */

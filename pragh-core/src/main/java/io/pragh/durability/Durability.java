@@ -5,7 +5,9 @@ import io.pragh.store.MachineStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 
 /**
  * Durability of one machine: recovery from its data directory when it starts, then a write-ahead log of every
@@ -77,6 +79,24 @@ public final class Durability implements AutoCloseable {
 
     public Path directory() {
         return dir;
+    }
+
+    /**
+     * The durable value and version of each key homed here that matches {@code keys}, read from this machine's live
+     * log without changing it or the store (see {@link Recovery#durableValues}); snapshots wait meanwhile, so no
+     * segment disappears under the read.
+     *
+     * <pre>{@code
+     * Map<Long, Recovery.DurableValue> lost = durability.durableValues(lostKeys::contains);
+     * }</pre>
+     */
+    public synchronized Map<Long, Recovery.DurableValue> durableValues(LongPredicate keys) {
+        try {
+            return Recovery.durableValues(dir, store.mutators(), keys);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the durable values of machine " + store.id() + " from " + dir
+                + ": " + e.getMessage(), e);
+        }
     }
 
     /** Writes a snapshot now and drops the log and snapshots it makes obsolete; returns the keys written. */

@@ -2,6 +2,7 @@ package io.pragh.durability;
 
 import io.pragh.PraghException;
 import io.pragh.store.MachineStore;
+import io.pragh.store.Mutators;
 import io.pragh.store.ValueMutator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -52,7 +53,7 @@ public final class Recovery {
     /** Recovers every key into {@code store}, which must be empty and not yet serving. */
     public static Result recover(Path dir, MachineStore store) throws IOException {
         Map<Long, State> state = new HashMap<>();
-        long[] counts = replay(dir, store, key -> true, state);
+        long[] counts = replay(dir, store.mutators(), key -> true, state, true);
         long loaded = 0;
         for (Map.Entry<Long, State> e : state.entrySet()) {
             State s = e.getValue();
@@ -65,25 +66,38 @@ public final class Recovery {
     }
 
     /**
-     * The durable value of each key matching {@code keys}, as of the last logged update: what a home reloads when
-     * the machine that hosted some of its values crashed. Returns key -> value (absent keys omitted).
+     * The durable value of each key matching {@code keys}, with its version, as of the last record in the log: what a
+     * home reloads when the machine that hosted some of its values crashed. Read-only: it changes neither the live
+     * store nor the data directory (a torn or half-written record at the end of the last segment, which on a live
+     * log is usually the record its writer is appending, ends the read instead of being cut off). The caller keeps
+     * snapshots from deleting segments meanwhile ({@link Durability#durableValues} does).
+     *
+     * <pre>{@code
+     * Map<Long, Recovery.DurableValue> d = Recovery.durableValues(dir, store.mutators(), lost::contains);
+     * }</pre>
+     *
+     * @return key to durable value; keys without one (never written, or deleted) are absent
      */
-    public static Map<Long, byte[]> durableValues(Path dir, MachineStore store, LongPredicate keys)
+    public static Map<Long, DurableValue> durableValues(Path dir, Mutators mutators, LongPredicate keys)
             throws IOException {
         Map<Long, State> state = new HashMap<>();
-        replay(dir, store, keys, state);
-        Map<Long, byte[]> out = new HashMap<>();
+        replay(dir, mutators, keys, state, false);
+        Map<Long, DurableValue> out = new HashMap<>();
         state.forEach((k, s) -> {
             if (s.value != null) {
-                out.put(k, s.value);
+                out.put(k, new DurableValue(s.version, s.value));
             }
         });
         return out;
     }
 
+    /** A key's durable value and the version that produced it. */
+    public record DurableValue(long version, byte[] value) {
+    }
+
     /** @return {snapshot keys, log records, torn bytes} */
-    private static long[] replay(Path dir, MachineStore store, LongPredicate wanted, Map<Long, State> state)
-            throws IOException {
+    private static long[] replay(Path dir, Mutators mutators, LongPredicate wanted, Map<Long, State> state,
+                                 boolean repair) throws IOException {
         long from = 0;
         long[] snapshotKeys = {0};
         List<Long> snapshots = Segments.snapshots(dir);
@@ -96,7 +110,7 @@ public final class Recovery {
             });
         }
         long[] records = {0};
-        long torn = readLog(dir, from, (key, version, mutator, arg) -> {
+        long torn = readLog(dir, from, repair, (key, version, mutator, arg) -> {
             records[0]++;
             if (!wanted.test(key)) {
                 return;
@@ -117,7 +131,7 @@ public final class Recovery {
             }
             s.ops.sort(Comparator.comparingLong(Op::version));
             for (Op op : s.ops) {
-                s.value = apply(store, e.getKey(), s.value, op);
+                s.value = apply(mutators, s.value, op);
                 s.version = op.version();
             }
             s.ops = null;
@@ -125,8 +139,8 @@ public final class Recovery {
         return new long[] {snapshotKeys[0], records[0], torn};
     }
 
-    private static byte[] apply(MachineStore store, long key, byte[] current, Op op) {
-        ValueMutator m = store.mutators().get(op.mutator());
+    private static byte[] apply(Mutators mutators, byte[] current, Op op) {
+        ValueMutator m = mutators.get(op.mutator());
         UnsafeBuffer cur = new UnsafeBuffer(current == null ? new byte[0] : current);
         UnsafeBuffer arg = new UnsafeBuffer(op.arg());
         int curLen = current == null ? -1 : current.length;
@@ -145,15 +159,20 @@ public final class Recovery {
         void visit(long key, long version, int mutator, byte[] arg);
     }
 
-    /** Reads every record at or after {@code from}; returns how many torn bytes were cut off the end. */
-    static long readLog(Path dir, long from, RecordVisitor visitor) throws IOException {
+    /**
+     * Reads every record at or after {@code from}; returns how many torn bytes were found at the end. With
+     * {@code repair} they are cut off the last segment (recovery at start); without, the read just stops there and
+     * opens nothing for writing (reads of a live log).
+     */
+    static long readLog(Path dir, long from, boolean repair, RecordVisitor visitor) throws IOException {
         List<Long> starts = Segments.walStarts(dir);
         long torn = 0;
         for (int i = 0; i < starts.size(); i++) {
             long start = starts.get(i);
             boolean last = i == starts.size() - 1;
             Path file = Segments.walFile(dir, start);
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            try (FileChannel ch = repair ? FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                    : FileChannel.open(file, StandardOpenOption.READ)) {
                 long size = ch.size();
                 if (start + size <= from) {
                     continue;
@@ -185,6 +204,9 @@ public final class Recovery {
                                 + ": " + bad);
                         }
                         torn = size - at;
+                        if (!repair) {
+                            break;
+                        }
                         System.err.println("pragh: cutting " + torn + " torn bytes off the end of " + file + " ("
                             + bad + " at byte " + at + ")");
                         ch.truncate(at);

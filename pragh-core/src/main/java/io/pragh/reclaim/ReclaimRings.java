@@ -49,7 +49,11 @@ public final class ReclaimRings {
         return (long) writer * slots * 8;
     }
 
-    /** Records that leaked because a ring stayed full; the background leak scan recovers them. */
+    /**
+     * Records that leaked because a ring stayed full. Their headers are already zeroed, so the background leak scan
+     * (which looks for valid records no address word names) does not find them either; this count is all that is
+     * known of them.
+     */
     public long leaked() {
         return leaked.get();
     }

@@ -64,6 +64,7 @@ public final class MachineStore implements AutoCloseable {
     private Endpoint endpoint;
     private ReclaimRings reclaimRings;
     private Reclaimer reclaimer;
+    private LeakScanner leakScanner;
     private volatile boolean closed;
 
     public MachineStore(int id, int machineCount, StoreConfig config, Placement placement, Mutators mutators) {
@@ -106,6 +107,10 @@ public final class MachineStore implements AutoCloseable {
         reclaimRings = new ReclaimRings(id, machineCount, config.reclaimRingSlots(), endpoint, reclaimRegion);
         reclaimer = new Reclaimer(id, reclaimRegion, machineCount, config.reclaimRingSlots(), values, config.leases());
         reclaimer.start();
+        leakScanner = new LeakScanner(this, config.leakScanMillis());
+        if (config.leakScanMillis() > 0) {
+            leakScanner.start();
+        }
     }
 
     public MachineMemory memory() {
@@ -162,6 +167,11 @@ public final class MachineStore implements AutoCloseable {
 
     public Reclaimer reclaimer() {
         return reclaimer;
+    }
+
+    /** The background leak scan (its thread runs only when {@link StoreConfig#leakScanMillis} is above 0). */
+    public LeakScanner leakScanner() {
+        return leakScanner;
     }
 
     /**
@@ -295,6 +305,81 @@ public final class MachineStore implements AutoCloseable {
     }
 
     /**
+     * Puts back, in one step, the value of a key homed here that was lost with the machine it had migrated to (paper
+     * section 5: "the key-value pairs hosted by a surviving machine but migrated to a crashed machine will be reloaded
+     * by the surviving machine"). A fresh local record holding {@code value} replaces {@code lostAddress} in the key's
+     * address word by a single CAS, so an update racing the restore either still finds the lost address (and fails
+     * retryably, its host being unreachable) or already finds the restored value: no update ever starts from a key
+     * without a value. With a null {@code value} (the durable record says the key was deleted) the word is cleared
+     * and the slot pruned instead.
+     *
+     * <p>The restored record gets a new incarnation's first version, above {@code durableVersion} and every version
+     * this machine has seen, and, on a durable machine, is logged as a SET (or DELETE) at that version: an update
+     * the crashed host applied but never got acknowledged, whose LOG message reaches this home late, then sorts
+     * before the restore at replay and cannot leak into the replayed value.
+     *
+     * <pre>{@code
+     * boolean restored = store.restore(key, lostAddress, durable.version(), new UnsafeBuffer(durable.value()), 0,
+     *     durable.value().length).get();
+     * }</pre>
+     *
+     * @param lostAddress the address word naming the lost record (what recovery read from the key region)
+     * @return completes with true once the value is installed (and durable, on a durable machine), with false at
+     *     once when the word no longer holds {@code lostAddress} (another restore, or the key moved on)
+     * @throws IllegalArgumentException when this machine is not the key's home or {@code lostAddress} is empty
+     */
+    public CompletableFuture<Boolean> restore(long key, long lostAddress, long durableVersion, DirectBuffer value,
+                                              int offset, int length) {
+        checkOpen();
+        if (placement.home(key) != id) {
+            throw new IllegalArgumentException("machine " + id + " cannot restore key " + key + ": its home is machine "
+                + placement.home(key));
+        }
+        if (lostAddress == Address.NONE) {
+            throw new IllegalArgumentException("restore of key " + key + " needs the lost address, got none");
+        }
+        long slot = keys.find(key);
+        if (slot < 0) {
+            return CompletableFuture.completedFuture(false);
+        }
+        observeVersion(durableVersion);
+        long version = nextFirstVersion();
+        long desired = Address.NONE;
+        long units = 0;
+        long offsetUnits = -1;
+        if (value != null) {
+            units = ValueRecord.unitsFor(length);
+            offsetUnits = values.allocate(units);
+            writeRecord(key, version, offsetUnits, units, length, 0, mutators.get(Mutators.SET), value, offset, -1,
+                value, offset, length);
+            desired = Address.local(units, offsetUnits);
+        }
+        // The lost record needs no invalidation or reclaim: its memory went with its host.
+        if (!casAddress(id, slot, lostAddress, desired)) {
+            if (offsetUnits >= 0) {
+                values.free(offsetUnits, units);
+            }
+            return CompletableFuture.completedFuture(false);
+        }
+        if (value == null) {
+            keys.prune(key);
+        }
+        UpdateLog log = updateLog;
+        if (log == null) {
+            return CompletableFuture.completedFuture(true);
+        }
+        long request = requestIds.incrementAndGet();
+        CompletableFuture<Void> durable = new CompletableFuture<>();
+        pending.put(request, durable);
+        if (value == null) {
+            log.append(key, version, Mutators.DELETE, ZERO_WORD, 0, 0, id, request);
+        } else {
+            log.append(key, version, Mutators.SET, value, offset, length, id, request);
+        }
+        return durable.thenApply(v -> true);
+    }
+
+    /**
      * Removes a key homed here together with its value, wherever the value lives: the address word is cleared by
      * CAS, the record invalidated and handed to its host's GC, and the slot pruned. For the shard baseline's moves
      * and for recovery; ordinary deletes go through {@link #update} with {@link Mutators#DELETE}.
@@ -376,17 +461,31 @@ public final class MachineStore implements AutoCloseable {
     }
 
     void complete(int origin, long request, String error) {
+        complete(origin, request, error == null ? StoreMessages.ACK_OK : StoreMessages.ACK_FAILED, error);
+    }
+
+    /**
+     * Refuses an update back to its origin as retryable: a machine it needed is unreachable, so it did not take
+     * effect (a {@link HostUnavailableException} there).
+     */
+    void completeRetryable(int origin, long request, String why) {
+        complete(origin, request, StoreMessages.ACK_RETRYABLE, why);
+    }
+
+    private void complete(int origin, long request, int status, String error) {
         if (origin == id) {
             CompletableFuture<Void> done = pending.remove(request);
             if (done != null) {
-                if (error == null) {
+                if (status == StoreMessages.ACK_OK) {
                     done.complete(null);
+                } else if (status == StoreMessages.ACK_RETRYABLE) {
+                    done.completeExceptionally(new HostUnavailableException(error));
                 } else {
                     done.completeExceptionally(new PraghException(error));
                 }
             }
         } else {
-            UnsafeBuffer ack = StoreMessages.ack(request, error);
+            UnsafeBuffer ack = StoreMessages.ack(request, status, error);
             endpoint.send(origin, ack, 0, ack.capacity());
         }
     }
@@ -466,8 +565,9 @@ public final class MachineStore implements AutoCloseable {
             malformed(from, problem);
             return;
         }
-        boolean ok = msg.getInt(off + StoreMessages.ACK_STATUS) == 0;
-        complete(id, msg.getLong(off + StoreMessages.ACK_REQUEST), ok ? null : StoreMessages.ackText(msg, off));
+        int status = msg.getInt(off + StoreMessages.ACK_STATUS);
+        complete(id, msg.getLong(off + StoreMessages.ACK_REQUEST), status,
+            status == StoreMessages.ACK_OK ? null : StoreMessages.ackText(msg, off));
     }
 
     private void malformed(int from, String why) {
@@ -488,6 +588,9 @@ public final class MachineStore implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (leakScanner != null) {
+            leakScanner.close();
+        }
         if (reclaimer != null) {
             reclaimer.close();
         }

@@ -1,6 +1,5 @@
 package io.pragh.store;
 
-import io.pragh.PraghException;
 import io.pragh.address.Address;
 import io.pragh.cache.LocationCache;
 import io.pragh.fabric.FabricException;
@@ -23,6 +22,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class Session {
     /** A GET that keeps finding stale addresses this often is a bug, not contention: fail loudly. */
     private static final int MAX_ATTEMPTS = 1_000_000;
+    /**
+     * Times in a row the home's own address word, read afresh, may name the same invalid record before a GET gives
+     * up with a {@link StaleAddressException}: a word that an update or migration replaced names a new record at
+     * once, so a word that keeps naming memory without the key is not contention but memory lost or reused (a host
+     * that restarted before the key's home put the value back).
+     */
+    static final int STALE_REPEATS = 3;
 
     private final MachineStore machine;
     private final UnsafeBuffer bucket = new UnsafeBuffer(BufferUtil.allocateDirectAligned(KeyRegion.BUCKET_BYTES, 64));
@@ -148,8 +154,13 @@ public final class Session {
      * GET (Fig. 8): the key's current value, copied into this session's buffer, or null when the key has no value.
      * A record that fails its header check (invalidated, or its slot reused) or that was read after the reclaim
      * lease of its address ran out is dropped, and the lookup is redone.
+     *
+     * @throws StaleAddressException (retryable) when the key's home keeps naming memory that does not hold the key
+     * @throws io.pragh.fabric.FabricException (retryable) when the value's host is unreachable
      */
     public ValueView get(long key) {
+        long staleAddress = Address.NONE;
+        int staleSeen = 0;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             if (!lookup(key, true)) {
                 return null;
@@ -178,9 +189,21 @@ public final class Session {
                 }
                 return view;
             }
+            if (!fromCache && leaseHolds()) {
+                if (address != staleAddress) {
+                    staleAddress = address;
+                    staleSeen = 0;
+                }
+                if (++staleSeen >= STALE_REPEATS) {
+                    throw new StaleAddressException("GET of key " + key + " found its home's address word naming memory"
+                        + " that does not hold the key (machine " + host + ", offset " + offset + ") " + staleSeen
+                        + " times in a row; the value is being recovered or was lost with its host");
+                }
+            }
             dropCached(key, address);
         }
-        throw new PraghException("GET of key " + key + " found a stale address " + MAX_ATTEMPTS + " times in a row");
+        throw new StaleAddressException("GET of key " + key + " found a stale address " + MAX_ATTEMPTS
+            + " times in a row");
     }
 
     /**

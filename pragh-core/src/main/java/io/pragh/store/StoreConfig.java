@@ -18,9 +18,11 @@ import io.pragh.reclaim.Leases;
  * @param leases           cache and reclaim leases
  * @param reclaimRingSlots slots of each per-peer reclaim ring
  * @param maxValueBytes    largest value a PUT accepts; larger ones are refused with a clear error
+ * @param leakScanMillis   interval of the background {@link LeakScanner} (default
+ *                         {@link LeakScanner#DEFAULT_INTERVAL_MILLIS}); 0 turns it off
  */
 public record StoreConfig(long expectedKeys, long valueBytes, int chunkBytes, long cacheBytes, Leases leases,
-                          int reclaimRingSlots, int maxValueBytes) {
+                          int reclaimRingSlots, int maxValueBytes, long leakScanMillis) {
     public static final long DEFAULT_EXPECTED_KEYS = 1 << 20;
     public static final long DEFAULT_VALUE_BYTES = 256L << 20;
     public static final int DEFAULT_CHUNK_BYTES = 1 << 30;
@@ -46,6 +48,16 @@ public record StoreConfig(long expectedKeys, long valueBytes, int chunkBytes, lo
         if (leases == null) {
             throw new IllegalArgumentException("leases must be set");
         }
+        if (leakScanMillis < 0) {
+            throw new IllegalArgumentException("leakScanMillis must be >= 0 (0: no leak scan), got " + leakScanMillis);
+        }
+    }
+
+    /** A configuration with the default leak scan interval. */
+    public StoreConfig(long expectedKeys, long valueBytes, int chunkBytes, long cacheBytes, Leases leases,
+                       int reclaimRingSlots, int maxValueBytes) {
+        this(expectedKeys, valueBytes, chunkBytes, cacheBytes, leases, reclaimRingSlots, maxValueBytes,
+            LeakScanner.DEFAULT_INTERVAL_MILLIS);
     }
 
     public static StoreConfig defaults() {
@@ -54,30 +66,43 @@ public record StoreConfig(long expectedKeys, long valueBytes, int chunkBytes, lo
     }
 
     public StoreConfig withKeys(long keys) {
-        return new StoreConfig(keys, valueBytes, chunkBytes, cacheBytes, leases, reclaimRingSlots, maxValueBytes);
+        return new StoreConfig(keys, valueBytes, chunkBytes, cacheBytes, leases, reclaimRingSlots,
+            maxValueBytes, leakScanMillis);
     }
 
     public StoreConfig withValueBytes(long bytes) {
-        return new StoreConfig(expectedKeys, bytes, chunkBytes, cacheBytes, leases, reclaimRingSlots, maxValueBytes);
+        return new StoreConfig(expectedKeys, bytes, chunkBytes, cacheBytes, leases, reclaimRingSlots,
+            maxValueBytes, leakScanMillis);
     }
 
     public StoreConfig withChunkBytes(int bytes) {
-        return new StoreConfig(expectedKeys, valueBytes, bytes, cacheBytes, leases, reclaimRingSlots, maxValueBytes);
+        return new StoreConfig(expectedKeys, valueBytes, bytes, cacheBytes, leases, reclaimRingSlots,
+            maxValueBytes, leakScanMillis);
     }
 
     public StoreConfig withCacheBytes(long bytes) {
-        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, bytes, leases, reclaimRingSlots, maxValueBytes);
+        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, bytes, leases, reclaimRingSlots,
+            maxValueBytes, leakScanMillis);
     }
 
     public StoreConfig withLeases(Leases l) {
-        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, cacheBytes, l, reclaimRingSlots, maxValueBytes);
+        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, cacheBytes, l, reclaimRingSlots,
+            maxValueBytes, leakScanMillis);
     }
 
     public StoreConfig withReclaimRingSlots(int slots) {
-        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, cacheBytes, leases, slots, maxValueBytes);
+        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, cacheBytes, leases, slots,
+            maxValueBytes, leakScanMillis);
+    }
+
+    public StoreConfig withLeakScanMillis(long millis) {
+        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, cacheBytes, leases,
+            reclaimRingSlots, maxValueBytes,
+            millis);
     }
 
     public StoreConfig withMaxValueBytes(int bytes) {
-        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, cacheBytes, leases, reclaimRingSlots, bytes);
+        return new StoreConfig(expectedKeys, valueBytes, chunkBytes, cacheBytes, leases, reclaimRingSlots,
+            bytes, leakScanMillis);
     }
 }

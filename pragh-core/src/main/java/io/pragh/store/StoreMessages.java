@@ -11,7 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <pre>
  *  UPDATE: type | pad 3 | origin: int | request: long | key: long | mutator: int | hops: int | argLen: int | arg
- *  ACK:    type | pad 3 | status: int | request: long | messageLen: int | message (UTF-8)
+ *  ACK:    type | pad 3 | status: int (0 ok, 1 failed, 2 retryable) | request: long | messageLen: int | message
  *  PRUNE:  type | pad 7 | key: long
  *  LOG:    type | pad 3 | origin: int | request: long | key: long | version: long | mutator: int | argLen: int | arg
  * </pre>
@@ -68,11 +68,18 @@ public final class StoreMessages {
         return b;
     }
 
-    static UnsafeBuffer ack(long request, String error) {
+    /** ACK status: the update took effect (and is durable where the cluster is durable). */
+    static final int ACK_OK = 0;
+    /** ACK status: the update failed for good (the message says why). */
+    static final int ACK_FAILED = 1;
+    /** ACK status: the update did not take effect because a machine it needed is unreachable; it may be retried. */
+    static final int ACK_RETRYABLE = 2;
+
+    static UnsafeBuffer ack(long request, int status, String error) {
         byte[] text = error == null ? new byte[0] : error.getBytes(StandardCharsets.UTF_8);
         UnsafeBuffer b = new UnsafeBuffer(new byte[ACK_MESSAGE + text.length]);
         b.putByte(0, ACK);
-        b.putInt(ACK_STATUS, error == null ? 0 : 1);
+        b.putInt(ACK_STATUS, status);
         b.putLong(ACK_REQUEST, request);
         b.putInt(ACK_MESSAGE_LENGTH, text.length);
         b.putBytes(ACK_MESSAGE, text);
@@ -135,6 +142,10 @@ public final class StoreMessages {
         int textLen = msg.getInt(off + ACK_MESSAGE_LENGTH);
         if (textLen < 0 || textLen != len - ACK_MESSAGE) {
             return "ACK declares a " + textLen + "-byte message but carries " + (len - ACK_MESSAGE);
+        }
+        int status = msg.getInt(off + ACK_STATUS);
+        if (status < ACK_OK || status > ACK_RETRYABLE) {
+            return "ACK has unknown status " + status;
         }
         return null;
     }

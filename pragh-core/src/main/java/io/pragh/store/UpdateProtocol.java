@@ -3,6 +3,7 @@ package io.pragh.store;
 import io.pragh.LimitExceededException;
 import io.pragh.PraghException;
 import io.pragh.address.Address;
+import io.pragh.fabric.FabricException;
 import io.pragh.fabric.Region;
 import io.pragh.keys.KeyRegion;
 import io.pragh.memory.ChunkedRegion;
@@ -51,6 +52,15 @@ final class UpdateProtocol {
                 machine.complete(origin, request, null);
             } else if (version != FORWARDED) {
                 machine.applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen);
+            }
+        } catch (FabricException e) {
+            String why = e.getMessage() == null ? e.toString() : e.getMessage();
+            if (e.retryable()) {
+                // A machine the update needs is down (the host it must be forwarded to, or the home its LOG goes
+                // to): refuse it back to its origin, which may retry once recovery is done, rather than drop it.
+                machine.completeRetryable(origin, request, "update of key " + key + " was not acknowledged: " + why);
+            } else {
+                machine.complete(origin, request, why);
             }
         } catch (RuntimeException e) {
             machine.complete(origin, request, e.getMessage() == null ? e.toString() : e.getMessage());

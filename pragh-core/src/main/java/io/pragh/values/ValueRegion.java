@@ -4,6 +4,7 @@ import io.pragh.LimitExceededException;
 import io.pragh.address.Address;
 import io.pragh.memory.ChunkedRegion;
 import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.collections.LongHashSet;
 
 /**
  * The value region of one machine and its allocator. Records are carved from chunks by a bump pointer and recycled
@@ -13,6 +14,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * still hold a freed record's address.
  *
  * <p>Allocation takes a per-class lock: allocation happens on PUT and MIGRATE, never on GET.
+ *
+ * <p>Every record ever carved from a chunk keeps its start for good (a freed record returns to its own class and is
+ * handed out again at the same offset), so one bit per 8-byte unit marking record starts is enough to
+ * {@linkplain #forEachRecord walk} every record the region hosts: what the background leak scan needs. A record can
+ * also be {@linkplain #watch watched}: the allocator then notes when it is handed out again, which tells the scan
+ * that a record it saw unreferenced earlier is not a new allocation that only looks the same.
  *
  * <pre>{@code
  * try (ValueRegion values = new ValueRegion(256L << 20, 1 << 30)) {
@@ -31,6 +38,21 @@ public final class ValueRegion implements AutoCloseable {
     private final Object bumpLock = new Object();
     private long bump = FIRST_OFFSET;
     private final AtomicLong liveBytes = new AtomicLong();
+    /** Bit per 8-byte unit: set where a record starts. Written under {@link #bumpLock}, read after taking it. */
+    private final long[] starts;
+    /** Records watched for reuse; {@link #watchedCount} keeps the allocator's check to one volatile read. */
+    private final LongHashSet watched = new LongHashSet();
+    private volatile int watchedCount;
+
+    /** Receives the records of {@link #forEachRecord}. */
+    @FunctionalInterface
+    public interface RecordVisitor {
+        /**
+         * @param offsetUnits the record's offset in 8-byte units
+         * @param header      its header word (never 0: invalidated and free records are skipped)
+         */
+        void visit(long offsetUnits, long header, long key, long version);
+    }
 
     public ValueRegion(long capacity, int maxChunkBytes) {
         if (capacity > Address.MAX_REGION_BYTES) {
@@ -40,6 +62,7 @@ public final class ValueRegion implements AutoCloseable {
         this.region = ChunkedRegion.allocate("values", capacity, maxChunkBytes);
         this.classes = new SizeClasses(Math.min(Address.MAX_LOCAL_UNITS, region.chunkBytes() >>> 3));
         this.freeHeads = new long[classes.count()];
+        this.starts = new long[(int) ((region.capacity() >>> 3) + 63 >>> 6)];
         this.classLocks = new Object[classes.count()];
         for (int i = 0; i < classLocks.length; i++) {
             classLocks[i] = new Object();
@@ -73,6 +96,9 @@ public final class ValueRegion implements AutoCloseable {
             if (head != 0) {
                 freeHeads[sizeClass] = region.getLong(head + ValueRecord.KEY_OFFSET);
                 liveBytes.addAndGet(classBytes);
+                if (watchedCount > 0) {
+                    reused(head >>> 3);
+                }
                 return head >>> 3;
             }
         }
@@ -88,7 +114,9 @@ public final class ValueRegion implements AutoCloseable {
             }
             bump = start + classBytes;
             liveBytes.addAndGet(classBytes);
-            return start >>> 3;
+            long unit = start >>> 3;
+            starts[(int) (unit >>> 6)] |= 1L << unit;
+            return unit;
         }
     }
 
@@ -103,6 +131,81 @@ public final class ValueRegion implements AutoCloseable {
             freeHeads[sizeClass] = offset;
         }
         liveBytes.addAndGet(-(classes.units(sizeClass) << 3));
+    }
+
+    /**
+     * Visits every record that is allocated and not invalidated (header word not 0), with its key and version, in
+     * offset order. Runs beside allocation, updates and frees: a record may change or go while it is visited, so a
+     * visitor that acts on one checks its header again (see {@code io.pragh.store.LeakScanner}). Returns the records
+     * visited.
+     *
+     * <pre>{@code
+     * values.forEachRecord((offsetUnits, header, key, version) -> count[0]++);
+     * }</pre>
+     */
+    public long forEachRecord(RecordVisitor visitor) {
+        long end;
+        synchronized (bumpLock) {
+            end = bump >>> 3; // taking the lock makes every start bit below the bump visible
+        }
+        long visited = 0;
+        for (int w = (int) ((FIRST_OFFSET >>> 3) >>> 6); w < starts.length && ((long) w << 6) < end; w++) {
+            long bits = starts[w];
+            while (bits != 0) {
+                long unit = ((long) w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (unit >= end) {
+                    break;
+                }
+                long offset = unit << 3;
+                // Acquire: a header seen set comes with the key and version written before it.
+                long header = region.getLongVolatile(offset);
+                if (header != 0) {
+                    visitor.visit(unit, header, region.getLong(offset + ValueRecord.KEY_OFFSET),
+                        region.getLong(offset + ValueRecord.VERSION_OFFSET));
+                    visited++;
+                }
+            }
+        }
+        return visited;
+    }
+
+    /** Record units of the size class a record of {@code units} was allocated in. */
+    public long classUnits(long units) {
+        int c = classes.classOf(units);
+        return c < 0 ? units : classes.units(c);
+    }
+
+    /** Starts noting whether the record at {@code offsetUnits} is handed out again (see {@link #watched}). */
+    public void watch(long offsetUnits) {
+        synchronized (watched) {
+            if (watched.add(offsetUnits)) {
+                watchedCount = watched.size();
+            }
+        }
+    }
+
+    /**
+     * Whether the record is watched and has not been handed out again since {@link #watch}: true means the record at
+     * that offset is still the very allocation that was there when the watch began.
+     */
+    public boolean watched(long offsetUnits) {
+        synchronized (watched) {
+            return watched.contains(offsetUnits);
+        }
+    }
+
+    /** Ends a watch. */
+    public void unwatch(long offsetUnits) {
+        reused(offsetUnits);
+    }
+
+    private void reused(long offsetUnits) {
+        synchronized (watched) {
+            if (watched.remove(offsetUnits)) {
+                watchedCount = watched.size();
+            }
+        }
     }
 
     @Override

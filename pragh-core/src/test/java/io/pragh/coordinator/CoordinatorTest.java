@@ -127,4 +127,36 @@ class CoordinatorTest {
             () -> c.onInstantReport(new MonitorReport(3, false, List.of())));
         assertTrue(e.getMessage().contains("endInterval"), e.getMessage());
     }
+
+    /**
+     * A value the previous coordinator moved to machine 2, whose reader there is hottest, with machine 1 reading it
+     * less. A coordinator that took over blind believes the value is at its home and approves moving it "from" the
+     * home to machine 2, where it already is (a stale source); seeded from the durable record it weighs machine 1
+     * against the real host and approves nothing.
+     */
+    @Test
+    void aCoordinatorSeededWithRecordedTargetsDoesNotApproveFromAStaleHost() {
+        Coordinator blind = coordinator(Mechanism.EAGER);
+        Decisions wrong = blind.endInterval(interval(2, false, NO, 40, 200, NO));
+        assertEquals(List.of(new Decisions.Approval(key, 0, 2, 200, Double.NaN)), wrong.approvals(),
+            "without the record the source is taken to be the home");
+
+        Coordinator seeded = coordinator(Mechanism.EAGER);
+        Decisions seeding = seeded.seedHost(key, 2);
+        assertEquals(List.of(new Decisions.Track(key, 0)), seeding.track(), "the home counts so the value can return");
+        assertEquals(2, seeded.hostOf(key));
+        assertEquals(Decisions.NONE, seeded.seedHost(key, 2), "seeding twice asks nothing more");
+        Decisions d = seeded.endInterval(interval(2, false, NO, 40, 200, NO));
+        assertTrue(d.approvals().isEmpty(), "machine 1 does not beat the real host: " + d.approvals());
+        Decisions later = seeded.endInterval(interval(2, false, NO, 400, 200, NO));
+        assertEquals(List.of(new Decisions.Approval(key, 2, 1, 400, 200)), later.approvals(),
+            "a real winner moves it from the host it is really on");
+    }
+
+    @Test
+    void seedingAnUnknownMachineIsRefused() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.seedHost(key, 4));
+        assertTrue(e.getMessage().contains("target 4"), e.getMessage());
+    }
 }

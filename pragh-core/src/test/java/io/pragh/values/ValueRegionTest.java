@@ -94,4 +94,53 @@ class ValueRegionTest {
         assertFalse(ValueRecord.isValid(rec, 0, address, 42), "invalidated");
         assertThrows(LimitExceededException.class, () -> ValueRecord.unitsFor(Address.MAX_LOCAL_BYTES));
     }
+
+    private static void writeRecord(ValueRegion values, long offsetUnits, long units, long key, long version) {
+        long off = offsetUnits << 3;
+        values.region().putLong(off + ValueRecord.KEY_OFFSET, key);
+        values.region().putLong(off + ValueRecord.VERSION_OFFSET, version);
+        values.region().putLongVolatile(off, ValueRecord.headerWord((units << 3) - ValueRecord.HEADER_BYTES, units));
+    }
+
+    @Test
+    void theWalkVisitsEveryAllocatedValidRecordWithItsKeyAndVersionAcrossChunks() {
+        try (ValueRegion values = new ValueRegion(64 * 1024, 4096)) {
+            java.util.Map<Long, long[]> expected = new java.util.HashMap<>();
+            for (int i = 0; i < 200; i++) {
+                long units = 3 + (i % 9) * 7;
+                long at = values.allocate(units);
+                writeRecord(values, at, units, 1000 + i, 50 + i);
+                expected.put(at, new long[] {1000 + i, 50 + i, units});
+            }
+            // Freed, and invalidated (header zeroed, waiting for reclaim): neither is visited.
+            long freed = expected.keySet().stream().sorted().skip(10).findFirst().orElseThrow();
+            values.free(freed, expected.remove(freed)[2]);
+            long invalidated = expected.keySet().stream().sorted().skip(20).findFirst().orElseThrow();
+            values.region().putLongVolatile(invalidated << 3, 0);
+            expected.remove(invalidated);
+            java.util.Map<Long, long[]> seen = new java.util.HashMap<>();
+            long n = values.forEachRecord((unit, header, key, version) ->
+                seen.put(unit, new long[] {key, version, ValueRecord.unitsOf(header)}));
+            assertEquals(expected.size(), n);
+            assertEquals(expected.keySet(), seen.keySet());
+            expected.forEach((unit, v) -> assertTrue(java.util.Arrays.equals(v, seen.get(unit)), "record at " + unit));
+        }
+    }
+
+    @Test
+    void aWatchedRecordHandedOutAgainIsNoLongerWatched() {
+        try (ValueRegion values = new ValueRegion(64 * 1024, 4096)) {
+            long a = values.allocate(4);
+            long b = values.allocate(4);
+            values.watch(a);
+            values.watch(b);
+            values.free(a, 4);
+            assertTrue(values.watched(a), "freed but not handed out again");
+            assertEquals(a, values.allocate(4), "the free list hands the same record out again");
+            assertFalse(values.watched(a));
+            assertTrue(values.watched(b));
+            values.unwatch(b);
+            assertFalse(values.watched(b));
+        }
+    }
 }

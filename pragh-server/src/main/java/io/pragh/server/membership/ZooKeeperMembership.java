@@ -208,6 +208,34 @@ public final class ZooKeeperMembership implements AutoCloseable {
         }
     }
 
+    /**
+     * Every recorded migration target, key to machine: what a newly elected coordinator seeds itself with. Records
+     * it cannot parse are named on stderr and skipped (they name no machine it could trust).
+     */
+    public java.util.Map<Long, Integer> recordedTargets() {
+        java.util.Map<Long, Integer> out = new java.util.HashMap<>();
+        java.util.List<String> children;
+        try {
+            children = client.getChildren().forPath("/migrations");
+        } catch (KeeperException.NoNodeException e) {
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot list the migration records: " + e, e);
+        }
+        for (String child : children) {
+            try {
+                long key = Long.parseUnsignedLong(child, 16);
+                int target = recordedTarget(key);
+                if (target >= 0) {
+                    out.put(key, target);
+                }
+            } catch (NumberFormatException e) {
+                System.err.println("pragh: skipping migration record /migrations/" + child + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
     @Override
     public void close() {
         closed = true;

@@ -8,13 +8,7 @@ import io.pragh.keys.Placement;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Session;
 import io.pragh.values.ValueRecord;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -38,8 +31,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   <li>drops every location-cache entry whose key is homed on the restarted machine or whose value was hosted
  *       there (those addresses name memory that no longer exists);</li>
  *   <li>puts back the values of its own keys that had migrated to the restarted machine and were lost with it:
- *       their address words point there; each is reset and the key's durable value (from this home's log, the
- *       invariant being that a key's durable record lives at its home) is installed as a fresh local record;</li>
+ *       their address words point there; each key's durable value (read without side effects from this home's log,
+ *       the invariant being that a key's durable record lives at its home) replaces the lost address in one CAS
+ *       ({@link MachineStore#restore});</li>
  *   <li>acknowledges, so that the restarted machine serves only once no survivor still points into its memory.</li>
  * </ol>
  * Until then, operations that need the crashed machine fail fast with a retryable error (the fabric refuses an
@@ -206,23 +200,21 @@ public final class CrashRecovery implements AutoCloseable {
         for (long[] l : lost) {
             keys.add(l[0]);
         }
-        Map<Long, byte[]> durable = durableValues(keys);
+        Map<Long, Recovery.DurableValue> durable = durability.durableValues(keys::contains);
         int restored = 0;
         for (long[] l : lost) {
             long key = l[0];
-            // Only this home CASes its address words back; a lost CAS means the word moved on (an update or a
-            // migration won against a dead host's address, which cannot happen, or a second recovery did it).
-            if (!store.casAddress(store.id(), l[2], l[1], Address.NONE)) {
-                continue;
-            }
-            byte[] value = durable.get(key);
-            if (value == null) {
-                store.keys().prune(key);
-                continue;
-            }
+            Recovery.DurableValue d = durable.get(key);
             try {
-                store.update(key, RestoreMutator.ID, new UnsafeBuffer(value), 0, value.length).get(30, TimeUnit.SECONDS);
-                restored++;
+                // One CAS from the lost address to the durable value: an update never finds the key empty. A lost
+                // CAS means the word moved on (a second recovery did it); the key is then left as it is.
+                boolean done = d == null
+                    ? store.restore(key, l[1], 0, null, 0, 0).get(30, TimeUnit.SECONDS)
+                    : store.restore(key, l[1], d.version(), new UnsafeBuffer(d.value()), 0, d.value().length)
+                        .get(30, TimeUnit.SECONDS);
+                if (done && d != null) {
+                    restored++;
+                }
             } catch (Exception e) {
                 System.err.println("pragh: machine " + store.id() + " could not restore key " + key + ": " + e);
             }
@@ -236,7 +228,8 @@ public final class CrashRecovery implements AutoCloseable {
     /**
      * Values of the crashed machine's keys that had migrated here are orphans once it reloaded its partition from its
      * log: its address words no longer name them. They are found through the location cache (the migrator cached
-     * their addresses; entries evicted meanwhile are missed, which a value-region scan in the core would fix) and
+     * their addresses; entries evicted meanwhile are missed here and left to the store's background
+     * {@link io.pragh.store.LeakScanner}, which finds every record no address word names) and
      * each is reclaimed only if its home, asked now, names another record and the record still holds the key.
      * While the crashed machine is still down nothing can be asked, and nothing is reclaimed.
      */
@@ -272,43 +265,6 @@ public final class CrashRecovery implements AutoCloseable {
         if (reclaimed > 0) {
             System.err.println("pragh: machine " + store.id() + " reclaimed " + reclaimed + " orphaned values of a"
                 + " restarted machine");
-        }
-    }
-
-    /**
-     * The durable values of {@code keys} from this machine's log. Replayed from a copy of the data directory taken
-     * while no snapshot runs: replay cuts a torn tail off the last segment, which on the live log would cut the
-     * record the log writer is appending.
-     */
-    private Map<Long, byte[]> durableValues(Set<Long> keys) {
-        Path live = durability.directory();
-        Path copy = null;
-        try {
-            copy = Files.createTempDirectory(live.toAbsolutePath().getParent(), "restore-m" + store.id() + "-");
-            synchronized (durability) {
-                try (Stream<Path> files = Files.list(live)) {
-                    for (Path f : (Iterable<Path>) files::iterator) {
-                        if (Files.isRegularFile(f)) {
-                            Files.copy(f, copy.resolve(f.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
-                        }
-                    }
-                }
-            }
-            return Recovery.durableValues(copy, store, keys::contains);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the durable values of machine " + store.id() + ": " + e, e);
-        } finally {
-            if (copy != null) {
-                deleteQuietly(copy);
-            }
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // A leftover temporary copy costs disk space only.
         }
     }
 

@@ -16,6 +16,7 @@ import io.pragh.server.membership.ZooKeeperMembership;
 import io.pragh.store.MachineStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,6 +59,7 @@ public final class MigrationCoordination implements AutoCloseable {
     private final Thread ticker;
     private final List<MonitorReport> periodic = new ArrayList<>();
     private final AtomicLong approvals = new AtomicLong();
+    private volatile long seededTargets = -1;
     private Coordinator coordinator;
     private volatile boolean closed;
 
@@ -95,6 +97,14 @@ public final class MigrationCoordination implements AutoCloseable {
     /** Migrations this machine approved while it was the coordinator. */
     public long approvals() {
         return approvals.get();
+    }
+
+    /**
+     * Recorded migration targets this machine's coordinator was seeded with when it last took over, or -1 when it
+     * has not coordinated yet.
+     */
+    public long seededTargets() {
+        return seededTargets;
     }
 
     private int coordinatorId() {
@@ -187,13 +197,37 @@ public final class MigrationCoordination implements AutoCloseable {
             return;
         }
         if (coordinator == null) {
-            coordinator = new Coordinator(store.machineCount(), store.placement(), coordinatorConfig);
+            try {
+                coordinator = newCoordinator();
+            } catch (RuntimeException e) {
+                // Without the recorded targets it could approve moves from stale hosts: decide nothing until it can.
+                System.err.println("pragh: machine " + store.id() + " does not coordinate yet: " + e.getMessage());
+                return;
+            }
         }
         if (r.instant()) {
             apply(coordinator.onInstantReport(r));
         } else {
             periodic.add(r);
         }
+    }
+
+    /**
+     * A coordinator that knows where every value went: seeded with the targets its predecessors recorded in
+     * ZooKeeper, so it never weighs a key against (or approves moving it from) a host the value already left.
+     */
+    private Coordinator newCoordinator() {
+        Coordinator c = new Coordinator(store.machineCount(), store.placement(), coordinatorConfig);
+        if (membership != null) {
+            Map<Long, Integer> recorded = membership.recordedTargets();
+            recorded.forEach((key, target) -> apply(c.seedHost(key, target)));
+            seededTargets = recorded.size();
+            if (!recorded.isEmpty()) {
+                System.err.println("pragh: machine " + store.id() + " coordinates, seeded with " + recorded.size()
+                    + " recorded migration targets");
+            }
+        }
+        return c;
     }
 
     private void endIntervalIfCoordinator() {

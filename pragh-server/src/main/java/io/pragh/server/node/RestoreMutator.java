@@ -5,10 +5,10 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Installs a value only where the key has none: how a home puts back, from its own log, a value that was lost with
- * the machine it had migrated to. If an update got in first (the key was briefly without a value), the newer value
- * stays. Registered under {@link #ID} on every machine of a server cluster, so that logs that hold it replay
- * anywhere.
+ * Installs a value only where the key has none. Recovery once put lost values back through it (reset the address
+ * word, then this update), which left a window where an APPEND started from an empty list; it now uses
+ * {@link io.pragh.store.MachineStore#restore}, one CAS. The mutator stays registered under {@link #ID} on every
+ * machine of a server cluster so that write-ahead logs written by that older recovery still replay.
  *
  * <pre>{@code
  * mutators.register(RestoreMutator.ID, new RestoreMutator());

@@ -113,6 +113,9 @@ class ZooKeeperMembershipTest {
             assertEquals(2, a.recordedTarget(42L));
             a.recordMigration(42L, 1);
             assertEquals(1, a.recordedTarget(42L), "a later approval replaces the record");
+            a.recordMigration(-7L, 3);
+            assertEquals(java.util.Map.of(42L, 1, -7L, 3), a.recordedTargets(),
+                "a new coordinator reads every record back, negative keys included");
         }
     }
 }

@@ -29,15 +29,31 @@ class MigrationCoordinationTest {
     @TempDir
     Path dir;
 
+    /** A two-machine local cluster's files in {@link #dir}, with membership through {@code zk}. */
+    private LocalCluster twoMachines(LoopbackZooKeeper zk) throws java.io.IOException {
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        return LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(zk.connectString()));
+    }
+
+    /** That cluster's configuration with a migration {@code policy} added. */
+    private ClusterConfig configWith(String policy) throws java.io.IOException {
+        Path file = dir.resolve(LocalCluster.CONFIG);
+        return ClusterConfig.parse(Files.readString(file) + "policy: " + policy + "\n", file.toString(), dir);
+    }
+
+    private static void closeAll(ServerNode[] nodes) {
+        for (ServerNode n : nodes) {
+            if (n != null) {
+                n.close();
+            }
+        }
+    }
+
     @Test
     void aHotRemoteValueMigratesToItsReaderAndTheTargetIsRecordedFirst() throws Exception {
-        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         try (LoopbackZooKeeper zk = LoopbackZooKeeper.start()) {
-            LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(
-                zk.connectString()));
-            Path file = dir.resolve(LocalCluster.CONFIG);
-            ClusterConfig config = ClusterConfig.parse(Files.readString(file)
-                + "policy: {reportInterval: 300ms, instantReportRate: 50}\n", file.toString(), dir);
+            LocalCluster local = twoMachines(zk);
+            ClusterConfig config = configWith("{reportInterval: 300ms, instantReportRate: 50}");
             ServerNode[] nodes = new ServerNode[2];
             try {
                 nodes[0] = ServerNode.start(config, 0);
@@ -63,10 +79,46 @@ class MigrationCoordinationTest {
                     assertArrayEquals("hot".getBytes(), c.machine(home).get(key), "the home reads it remotely now");
                 }
             } finally {
-                for (ServerNode n : nodes) {
-                    if (n != null) {
-                        n.close();
+                closeAll(nodes);
+            }
+        }
+    }
+
+    /**
+     * A coordinator that takes over a cluster whose earlier coordinator approved migrations learns their targets from
+     * ZooKeeper (paper section 5: the coordinator is stateless because the record is durable).
+     */
+    @Test
+    void aNewCoordinatorIsSeededWithTheTargetsRecordedBeforeIt() throws Exception {
+        try (LoopbackZooKeeper zk = LoopbackZooKeeper.start()) {
+            twoMachines(zk);
+            ClusterConfig config = configWith("{reportInterval: 200ms}");
+            long[] keys = {KeyLayout.key(5, 0, KeyLayout.OUT), KeyLayout.key(6, 0, KeyLayout.OUT)};
+            for (int run = 0; run < 2; run++) {
+                ServerNode[] nodes = new ServerNode[2];
+                try {
+                    nodes[0] = ServerNode.start(config, 0);
+                    nodes[1] = ServerNode.start(config, 1);
+                    if (run == 0) {
+                        nodes[0].membership().recordMigration(keys[0], 1);
+                        nodes[1].membership().recordMigration(keys[1], 0);
+                        continue;
                     }
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (nodes[0].membership().coordinator() < 0) {
+                        assertTrue(System.nanoTime() < deadline, "no coordinator was elected");
+                        Thread.sleep(20);
+                    }
+                    int coordinator = nodes[0].membership().coordinator();
+                    MigrationCoordination c = nodes[coordinator].coordination();
+                    while (c.seededTargets() < 0) {
+                        assertTrue(System.nanoTime() < deadline, "the coordinator never started deciding");
+                        Thread.sleep(20);
+                    }
+                    assertEquals(2, c.seededTargets(), "both recorded targets reach the new coordinator");
+                    assertEquals(-1, nodes[1 - coordinator].coordination().seededTargets(), "only it coordinates");
+                } finally {
+                    closeAll(nodes);
                 }
             }
         }
