@@ -149,9 +149,10 @@ public final class ModeSession implements AutoCloseable {
 
     private MigrationControl migrationControl() {
         MonitorConfig monitorConfig = MonitorConfig.defaults()
-            .withIntervalMillis(Math.max(1, (long) (config.intervalSeconds() * 1000)));
+            .withIntervalMillis(Math.max(1, (long) (config.intervalSeconds() * 1000)))
+            .withRates(MonitorConfig.DEFAULT_INSTANT_RATE, config.minRate());
         return new MigrationControl(cluster, monitorConfig,
-            CoordinatorConfig.defaults().withMechanism(config.mechanism()));
+            CoordinatorConfig.defaults().withMechanism(config.mechanism()).withMinRate(config.minRate()));
     }
 
     /** Monitoring intervals (one eager, two deferred by default), each followed by the migrations it approved. */

@@ -37,13 +37,15 @@ import java.util.Map;
  * @param json            JSON report file, or null
  * @param charts          chart directory, or null
  * @param batchedGets     each hop's GETs as one batch (true) or one at a time (false, the paper's engine)
+ * @param minRate         accesses/s from one machine a key needs to be reported and approved (the monitor's report
+ *                        rate and the coordinator's minimum rate)
  * @param fabric          {@value #INPROCESS} (one in-process fabric, emulated latency) or {@value #TCP} (a TCP fabric
  *                        per machine on 127.0.0.1, real loopback latency)
  */
 public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
                               List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
                               int intervals, long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
-                              Path json, Path charts, boolean batchedGets, String fabric) {
+                              Path json, Path charts, boolean batchedGets, String fabric, double minRate) {
     public static final String INPROCESS = "inprocess";
     public static final String TCP = "tcp";
 
@@ -70,6 +72,8 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "                          or as one batch (two round trips a hop, as the Gremlin provider reads)",
         "  --mechanism eager|deferred  coordinator mechanism (default eager)",
         "  --cache-mb N            location cache per machine in split-cache, MiB (default 128)",
+        "  --min-rate R            accesses/s from one machine a key needs to be reported and approved for migration",
+        "                          (default 10, the core's default; scale it with the cluster's throughput)",
         "  --json FILE             write the results as JSON",
         "  --charts DIR            write PNG charts (throughput, latency, remote access rate; the paper's beside)");
 
@@ -88,6 +92,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         check(remoteLatencyNs >= 0, "--remote-latency-ns", remoteLatencyNs, ">= 0");
         check(threads >= 1, "--threads", threads, ">= 1");
         check(cacheMb >= 1 && cacheMb <= 1024, "--cache-mb", cacheMb, "1..1024");
+        check(minRate > 0, "--min-rate", minRate, "> 0");
         check(INPROCESS.equals(fabric) || TCP.equals(fabric), "--fabric", fabric, INPROCESS + " or " + TCP);
         modes = List.copyOf(modes);
     }
@@ -120,6 +125,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--seed", "42");
         v.put("--mechanism", "eager");
         v.put("--cache-mb", "128");
+        v.put("--min-rate", "10");
         v.put("--json", null);
         v.put("--charts", null);
         v.put("--gets", "one");
@@ -160,7 +166,8 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
             v.get("--intervals") != null ? integer(v, "--intervals") : mechanism.equals("deferred") ? 2 : 1,
             whole(v, "--remote-latency-ns"),
             integer(v, "--threads"), whole(v, "--seed"), Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)),
-            integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"), gets.equals("batch"), v.get("--fabric"));
+            integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"), gets.equals("batch"), v.get("--fabric"),
+            decimal(v, "--min-rate"));
     }
 
     private static long whole(Map<String, String> v, String flag) {
@@ -216,6 +223,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         m.put("seed", seed);
         m.put("mechanism", mechanism.name().toLowerCase(Locale.ROOT));
         m.put("cache_mb", cacheMb);
+        m.put("min_rate", minRate);
         m.put("json", json == null ? null : json.toString());
         m.put("charts", charts == null ? null : charts.toString());
         m.put("gets", batchedGets ? "batch" : "one");

@@ -58,6 +58,15 @@ class TraversalConfigTest {
     }
 
     @Test
+    void theMigrationRateThresholdDefaultsToTheCoresAndIsRefusedUnlessPositive() {
+        assertEquals(io.pragh.coordinator.CoordinatorConfig.DEFAULT_MIN_RATE, TraversalConfig.defaults().minRate());
+        assertEquals(io.pragh.monitor.MonitorConfig.DEFAULT_REPORT_RATE, TraversalConfig.defaults().minRate());
+        assertEquals(0.5, TraversalConfig.parse("--min-rate", "0.5").minRate());
+        assertEquals(0.5, TraversalConfig.parse("--min-rate", "0.5").asMap().get("min_rate"));
+        assertTrue(refusal("--min-rate", "0").contains("--min-rate"));
+    }
+
+    @Test
     void theFabricIsInProcessUnlessTcpIsAskedAndTcpRefusesAnEmulatedLatency() {
         TraversalConfig inProcess = TraversalConfig.defaults();
         assertEquals("inprocess", inProcess.fabric());
