@@ -6,6 +6,8 @@ import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.cluster.Machine;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
+import io.pragh.store.CappedAppend;
+import io.pragh.store.Mutators;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
@@ -91,10 +93,10 @@ final class QueryThread implements Runnable {
         }
     }
 
-    /** An edge PUT at the start vertex's home: see {@link CappedEdgeInsert} for why its list is capped. */
+    /** An edge PUT at the start vertex's home: see {@link CappedAppend} for why its list is capped. */
     private void insertEdge(Machine home, long key, int src, long dst) {
         long cap = Math.max(w.graph().degree(src), w.fanout()) + 1L;
-        home.update(key, CappedEdgeInsert.ID, CappedEdgeInsert.argument(dst, cap));
+        home.update(key, Mutators.CAPPED_APPEND, CappedAppend.argument(dst, cap));
         w.puts().increment();
     }
 }

@@ -118,7 +118,6 @@ public final class TraversalRunner {
         EmbeddedCluster.Builder b = EmbeddedCluster.builder().machines(machines).workersPerMachine(1).pinThreads(false)
             .keysPerMachine(maxKeys + maxKeys / 4 + 1024).valueBytesPerMachine(valueBytes)
             .remoteLatencyNs(config.remoteLatencyNs())
-            .mutator(CappedEdgeInsert.ID, new CappedEdgeInsert())
             .cacheBytes(mode == Mode.SPLIT_CACHE || mode == Mode.IDEAL ? (long) config.cacheMb() << 20 : 0);
         if (shards != null) {
             b.placement(shards);

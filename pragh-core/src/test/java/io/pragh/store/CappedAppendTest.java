@@ -1,4 +1,4 @@
-package io.pragh.bench.traversal;
+package io.pragh.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,19 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-class CappedEdgeInsertTest {
-    private final CappedEdgeInsert insert = new CappedEdgeInsert();
+class CappedAppendTest {
+    private final CappedAppend insert = new CappedAppend();
 
     private long[] apply(long[] list, long neighbour, long cap) {
         UnsafeBuffer cur = new UnsafeBuffer(new byte[Math.max(8, list.length * 8)]);
         for (int i = 0; i < list.length; i++) {
             cur.putLong(8 * i, list[i]);
         }
-        UnsafeBuffer arg = new UnsafeBuffer(CappedEdgeInsert.argument(neighbour, cap));
+        UnsafeBuffer arg = new UnsafeBuffer(CappedAppend.argument(neighbour, cap));
         int curLen = list.length == 0 ? -1 : list.length * 8;
-        int len = insert.newLength(cur, 0, curLen, arg, 0, CappedEdgeInsert.ARGUMENT_BYTES);
+        int len = insert.newLength(cur, 0, curLen, arg, 0, CappedAppend.ARGUMENT_BYTES);
         UnsafeBuffer dst = new UnsafeBuffer(new byte[len]);
-        insert.write(cur, 0, curLen, arg, 0, CappedEdgeInsert.ARGUMENT_BYTES, dst, 0);
+        insert.write(cur, 0, curLen, arg, 0, CappedAppend.ARGUMENT_BYTES, dst, 0);
         long[] out = new long[len / 8];
         for (int i = 0; i < out.length; i++) {
             out[i] = dst.getLong(8 * i);
@@ -52,6 +52,6 @@ class CappedEdgeInsertTest {
         UnsafeBuffer b = new UnsafeBuffer(new byte[8]);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> insert.newLength(b, 0, 8, b, 0, 8));
-        assertEquals("capped edge insert takes 16 bytes, got 8", e.getMessage());
+        assertEquals("CAPPED_APPEND takes 16 bytes, got 8", e.getMessage());
     }
 }
