@@ -47,6 +47,11 @@ public final class GremlinFrontEnd implements FrontEnd {
     public void start(final Host host) throws Exception {
         final ClusterConfig config = host.config();
         final MachineConfig self = config.machine(host.id());
+        if (self.gremlinPort() == MachineConfig.NO_GREMLIN_PORT) {
+            // The cluster file gives no machine a Gremlin port (ClusterConfig allows all or none).
+            where = "gremlin off (no gremlinPort in the cluster file)";
+            return;
+        }
         final List<InetSocketAddress> clients = new ArrayList<>();
         final List<InetSocketAddress> gremlin = new ArrayList<>();
         for (final MachineConfig m : config.machines()) {

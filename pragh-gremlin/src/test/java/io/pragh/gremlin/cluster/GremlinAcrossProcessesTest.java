@@ -58,9 +58,8 @@ class GremlinAcrossProcessesTest {
     @BeforeAll
     static void start() {
         final int base = freeConsecutivePorts(MACHINES);
-        cluster = LocalCluster.create(dir.resolve("cluster"), new LocalCluster.Settings(MACHINES, base, "8MiB", 16_384,
-            "1MiB", "1MiB", "batch", "1s", LocalCluster.Settings.NO_MEMBERSHIP, "4s",
-            List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
+        cluster = LocalCluster.create(dir.resolve("cluster"), LocalCluster.Settings.small(MACHINES)
+            .withGremlinPortBase(base).withJvmArgs(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
         cluster.startAll(true, 90_000);
         for (int m = 0; m < MACHINES; m++) {
             drivers[m] = Cluster.build("127.0.0.1").port(base + m).serializer(Serializers.GRAPHBINARY_V1).create();

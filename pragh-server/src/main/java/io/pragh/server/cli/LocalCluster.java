@@ -19,6 +19,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -47,10 +48,10 @@ public final class LocalCluster {
      * What a generated cluster file holds besides ports.
      *
      * @param machines        machine count
-     * @param gremlinPortBase machine I's gremlinPort is this plus I
+     * @param gremlinPortBase machine I's gremlinPort is this plus I; {@link #NO_GREMLIN} for no Gremlin port at all
      * @param valueBytes      value region per machine (a size such as {@code 64MiB})
      * @param expectedKeys    keys per machine
-     * @param cacheBytes      location cache per machine
+     * @param cacheBytes      location cache per machine ({@code 0} for none)
      * @param chunkBytes      region chunk
      * @param sync            none, batch or always
      * @param requestTimeout  fabric request timeout (bounds how long an operation on a dead peer waits)
@@ -58,50 +59,88 @@ public final class LocalCluster {
      *                        directory, or {@link #NO_MEMBERSHIP} for none (crashes recovered at restart only)
      * @param sessionTimeout  ZooKeeper session timeout: how long until a dead machine is noticed
      * @param jvmArgs         extra JVM options of each server process
+     * @param sections        further top-level sections of the cluster file by key, each a YAML flow map written
+     *                        as given (such as {@code policy -> "{trigger: manual}"}); checked with the rest
      */
     public record Settings(int machines, int gremlinPortBase, String valueBytes, long expectedKeys, String cacheBytes,
                            String chunkBytes, String sync, String requestTimeout, String zookeeper,
-                           String sessionTimeout, List<String> jvmArgs) {
+                           String sessionTimeout, List<String> jvmArgs, Map<String, String> sections) {
         public static final String LOCAL_ZOOKEEPER = "local";
         public static final String NO_MEMBERSHIP = "none";
+        public static final int NO_GREMLIN = 0;
 
         public Settings {
             if (machines < 1 || machines > 128) {
                 throw new IllegalArgumentException("--machines must be 1..128, got " + machines);
             }
-            if (gremlinPortBase < 1 || gremlinPortBase + machines - 1 > 65535) {
+            if (gremlinPortBase != NO_GREMLIN && (gremlinPortBase < 1 || gremlinPortBase + machines - 1 > 65535)) {
                 throw new IllegalArgumentException("--gremlin-port-base must leave room for " + machines
                     + " ports below 65536, got " + gremlinPortBase);
             }
             jvmArgs = List.copyOf(jvmArgs);
+            for (String key : sections.keySet()) {
+                if (GENERATED.contains(key)) {
+                    throw new IllegalArgumentException("section '" + key + "' is written from the settings' own"
+                        + " fields; only other sections can be added");
+                }
+            }
+            sections = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sections));
         }
+
+        /** The sections {@link #create} writes itself. */
+        private static final List<String> GENERATED = List.of("machines", "store", "dataDirectory", "durability",
+            "security", "fabric", "membership");
 
         /** What {@code ./pragh cluster start} uses. */
         public static Settings defaults(int machines) {
             return new Settings(machines, 8182, "64MiB", 262_144, "16MiB", "16MiB", "batch", "2s", LOCAL_ZOOKEEPER,
-                "4s", List.of("-Xmx512m"));
+                "4s", List.of("-Xmx512m"), Map.of());
         }
 
         /** Small regions and short timeouts, for tests. */
         public static Settings small(int machines) {
             return new Settings(machines, 18182, "8MiB", 16_384, "1MiB", "1MiB", "batch", "1s", NO_MEMBERSHIP, "4s",
-                List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+                List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), Map.of());
         }
 
         public Settings withSync(String s) {
             return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, s,
-                requestTimeout, zookeeper, sessionTimeout, jvmArgs);
+                requestTimeout, zookeeper, sessionTimeout, jvmArgs, sections);
         }
 
         public Settings withGremlinPortBase(int base) {
             return new Settings(machines, base, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
-                requestTimeout, zookeeper, sessionTimeout, jvmArgs);
+                requestTimeout, zookeeper, sessionTimeout, jvmArgs, sections);
         }
 
         /** {@code host:port}, {@link #LOCAL_ZOOKEEPER} or {@link #NO_MEMBERSHIP}. */
         public Settings withZooKeeper(String z) {
             return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
-                requestTimeout, z, sessionTimeout, jvmArgs);
+                requestTimeout, z, sessionTimeout, jvmArgs, sections);
+        }
+
+        /** Region sizes: the value region, the expected keys and the location cache of every machine. */
+        public Settings withStore(String values, long keys, String cache) {
+            return new Settings(machines, gremlinPortBase, values, keys, cache, chunkBytes, sync, requestTimeout,
+                zookeeper, sessionTimeout, jvmArgs, sections);
+        }
+
+        public Settings withRequestTimeout(String timeout) {
+            return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
+                timeout, zookeeper, sessionTimeout, jvmArgs, sections);
+        }
+
+        public Settings withJvmArgs(List<String> args) {
+            return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
+                requestTimeout, zookeeper, sessionTimeout, args, sections);
+        }
+
+        /** Adds (or replaces) a top-level section of the cluster file, a YAML flow map. */
+        public Settings withSection(String key, String flowMap) {
+            Map<String, String> m = new java.util.LinkedHashMap<>(sections);
+            m.put(key, flowMap);
+            return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
+                requestTimeout, zookeeper, sessionTimeout, jvmArgs, m);
         }
     }
 
@@ -144,8 +183,11 @@ public final class LocalCluster {
         StringBuilder y = new StringBuilder("# written by ./pragh cluster start\nmachines:\n");
         for (int i = 0; i < s.machines(); i++) {
             y.append("  - {id: ").append(i).append(", host: 127.0.0.1, fabricPort: ").append(ports[2 * i])
-                .append(", clientPort: ").append(ports[2 * i + 1]).append(", gremlinPort: ")
-                .append(s.gremlinPortBase() + i).append("}\n");
+                .append(", clientPort: ").append(ports[2 * i + 1]);
+            if (s.gremlinPortBase() != Settings.NO_GREMLIN) {
+                y.append(", gremlinPort: ").append(s.gremlinPortBase() + i);
+            }
+            y.append("}\n");
         }
         y.append("store: {valueBytes: ").append(s.valueBytes()).append(", expectedKeys: ").append(s.expectedKeys())
             .append(", cacheBytes: ").append(s.cacheBytes()).append(", chunkBytes: ").append(s.chunkBytes())
@@ -160,6 +202,7 @@ public final class LocalCluster {
             y.append("membership: {zookeeper: \"").append(zookeeper).append("\", sessionTimeout: ")
                 .append(s.sessionTimeout()).append("}\n");
         }
+        s.sections().forEach((key, flowMap) -> y.append(key).append(": ").append(flowMap).append("\n"));
         // Checked before anything is written: a bad setting leaves no half-made cluster behind.
         ClusterConfig.parse(y.toString(), file.toString(), dir.toAbsolutePath());
         try {
@@ -442,8 +485,9 @@ public final class LocalCluster {
                 try (MachineClient c = new MachineClient(clientAddress(i), 2_000, config.secret(), config.tls())) {
                     MachineClient.Status s = c.ping();
                     line += ", serving clients on " + clientAddress(i) + ", " + s.homeKeys() + " home keys, "
-                        + s.restoredValues() + " values restored after peers' crashes, gremlinPort "
-                        + config.machine(i).gremlinPort() + " (served when pragh-gremlin is on the class path)";
+                        + s.restoredValues() + " values restored after peers' crashes, " + (config.machine(i)
+                        .gremlinPort() == MachineConfig.NO_GREMLIN_PORT ? "no gremlinPort" : "gremlinPort "
+                        + config.machine(i).gremlinPort() + " (served when pragh-gremlin is on the class path)");
                 } catch (ClientException e) {
                     line += ", not answering on " + clientAddress(i) + " (" + e.getMessage() + ")";
                 }

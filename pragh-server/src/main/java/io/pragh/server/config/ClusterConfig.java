@@ -157,9 +157,21 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
             byId[m.id()] = m;
             idKey[m.id()] = n.keyPath("id");
             claim(endpoints, m.host(), m.fabricPort(), n.keyPath("fabricPort"), source);
-            claim(endpoints, m.host(), m.gremlinPort(), n.keyPath("gremlinPort"), source);
+            if (m.gremlinPort() != MachineConfig.NO_GREMLIN_PORT) {
+                claim(endpoints, m.host(), m.gremlinPort(), n.keyPath("gremlinPort"), source);
+            }
             if (m.clientPort() != MachineConfig.NO_CLIENT_PORT) {
                 claim(endpoints, m.host(), m.clientPort(), n.keyPath("clientPort"), source);
+            }
+        }
+        // A traversal is routed to its start vertex's home Gremlin port: every machine serves one, or none does.
+        for (int i = 1; i < byId.length; i++) {
+            if ((byId[i].gremlinPort() == MachineConfig.NO_GREMLIN_PORT)
+                != (byId[0].gremlinPort() == MachineConfig.NO_GREMLIN_PORT)) {
+                int without = byId[i].gremlinPort() == MachineConfig.NO_GREMLIN_PORT ? i : 0;
+                throw new ConfigException(source, "machines", "machine " + without + " has no gremlinPort while"
+                    + " others have one: every machine serves Gremlin (traversals are routed to their start vertex's"
+                    + " home), or none does");
             }
         }
         return List.of(byId);

@@ -5,7 +5,7 @@ import java.net.InetSocketAddress;
 
 /**
  * One machine of the cluster: its id (its index in the address word), the host its peers reach it at, its fabric
- * port, its Gremlin port and (optionally) its client port, where {@code io.pragh.server.rpc} serves PUT / GET /
+ * port, optionally its Gremlin port and its client port, where {@code io.pragh.server.rpc} serves PUT / GET /
  * edge inserts / traversals to clients that are not machines of the cluster.
  *
  * <pre>{@code
@@ -16,6 +16,8 @@ import java.net.InetSocketAddress;
 public record MachineConfig(int id, String host, int fabricPort, int gremlinPort, int clientPort) {
     /** {@link #clientPort} of a machine that serves no client RPC. */
     public static final int NO_CLIENT_PORT = 0;
+    /** {@link #gremlinPort} of a machine that serves no Gremlin (a cluster run by the traversal benchmark). */
+    public static final int NO_GREMLIN_PORT = 0;
 
     static MachineConfig read(ConfigNode n) {
         n.allow("id", "host", "fabricPort", "gremlinPort", "clientPort");
@@ -25,7 +27,7 @@ public record MachineConfig(int id, String host, int fabricPort, int gremlinPort
             throw n.error("host", "a host name or address has no spaces, got \"" + host + "\"");
         }
         int fabricPort = n.integer("fabricPort", null, 1, 65535);
-        int gremlinPort = n.integer("gremlinPort", null, 1, 65535);
+        int gremlinPort = n.has("gremlinPort") ? n.integer("gremlinPort", null, 1, 65535) : NO_GREMLIN_PORT;
         int clientPort = n.has("clientPort") ? n.integer("clientPort", null, 1, 65535) : NO_CLIENT_PORT;
         return new MachineConfig(id, host, fabricPort, gremlinPort, clientPort);
     }

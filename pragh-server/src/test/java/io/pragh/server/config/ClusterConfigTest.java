@@ -87,6 +87,17 @@ class ClusterConfigTest {
     }
 
     @Test
+    void gremlinPortIsOptionalForEveryMachineOrForNone() {
+        ClusterConfig c = parse(MINIMAL.replace(", gremlinPort: 8182", "").replace(", gremlinPort: 8183", ""));
+        assertEquals(MachineConfig.NO_GREMLIN_PORT, c.machine(0).gremlinPort());
+        assertEquals(MachineConfig.NO_GREMLIN_PORT, c.machine(1).gremlinPort());
+        refused(MINIMAL.replace(", gremlinPort: 8183", ""), "machines",
+            "machine 1 has no gremlinPort while others have one");
+        refused(MINIMAL.replace(", gremlinPort: 8182", ""), "machines",
+            "machine 0 has no gremlinPort while others have one");
+    }
+
+    @Test
     void clientPortIsOptionalAndClaimsItsPort() {
         ClusterConfig c = parse(MINIMAL);
         assertEquals(MachineConfig.NO_CLIENT_PORT, c.machine(0).clientPort(), "no client port unless given");
@@ -203,7 +214,7 @@ class ClusterConfigTest {
     void requiredKeysMustBePresent() {
         refused("store: {}\n", "machines", "required");
         refused(MINIMAL.replace("dataDirectory: data\n", ""), "dataDirectory", "required");
-        refused(MINIMAL.replace("gremlinPort: 8182", "gremlinPort: ~"), "machines[0].gremlinPort", "required");
+        refused(MINIMAL.replace("fabricPort: 7400", "fabricPort: ~"), "machines[0].fabricPort", "required");
         refused(MACHINES + "dataDirectory: d\n", "security", "set exactly one of clusterSecret and clusterSecretFile");
     }
 
