@@ -2,6 +2,7 @@ package io.pragh.fabric.inprocess;
 
 import io.pragh.fabric.FabricException;
 import io.pragh.fabric.OpBatch;
+import io.pragh.fabric.RecordedOps;
 import io.pragh.fabric.Region;
 import io.pragh.memory.ChunkedRegion;
 import org.agrona.DirectBuffer;
@@ -13,82 +14,47 @@ import org.agrona.MutableDirectBuffer;
  * on a real NIC: operations in flight together share one round trip but still queue at the NIC.
  */
 final class InProcessOpBatch implements OpBatch {
-    private static final byte READ = 1;
-    private static final byte WRITE = 2;
-    private static final byte CAS = 3;
-
     private final InProcessEndpoint endpoint;
-    private final byte[] kinds;
-    private final int[] targets;
-    private final Region[] regions;
-    private final long[] offsets;
-    private final long[] expected;
-    private final long[] desired;
-    private final long[] results;
-    private final DirectBuffer[] srcs;
-    private final MutableDirectBuffer[] dsts;
-    private final int[] bufOffsets;
-    private final int[] lengths;
+    private final RecordedOps ops;
     private final long[] doneAt;
     private int size;
     private int posted;
     private RuntimeException failure;
 
     InProcessOpBatch(InProcessEndpoint endpoint, int capacity) {
-        if (capacity <= 0) {
-            throw new IllegalArgumentException("batch capacity must be positive, got " + capacity);
-        }
+        this.ops = new RecordedOps(capacity);
         this.endpoint = endpoint;
-        kinds = new byte[capacity];
-        targets = new int[capacity];
-        regions = new Region[capacity];
-        offsets = new long[capacity];
-        expected = new long[capacity];
-        desired = new long[capacity];
-        results = new long[capacity];
-        srcs = new DirectBuffer[capacity];
-        dsts = new MutableDirectBuffer[capacity];
-        bufOffsets = new int[capacity];
-        lengths = new int[capacity];
         doneAt = new long[capacity];
     }
 
-    private int add(byte kind, int target, Region region, long offset, int length) {
-        if (size == kinds.length) {
-            throw new IllegalStateException("batch is full (" + kinds.length + " operations)");
+    /** The index of a new operation, not yet done. */
+    private int next() {
+        if (size == ops.capacity()) {
+            throw new IllegalStateException("batch is full (" + ops.capacity() + " operations)");
         }
-        int i = size++;
-        kinds[i] = kind;
-        targets[i] = target;
-        regions[i] = region;
-        offsets[i] = offset;
-        lengths[i] = length;
-        doneAt[i] = Long.MAX_VALUE;
-        return i;
+        doneAt[size] = Long.MAX_VALUE;
+        return size++;
     }
 
     @Override
     public int read(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset, int length) {
-        int i = add(READ, target, region, offset, length);
-        dsts[i] = dst;
-        bufOffsets[i] = dstOffset;
+        int i = next();
+        ops.read(i, target, region, offset, dst, dstOffset, length);
         return i;
     }
 
     @Override
     public int write(int target, Region region, long offset, DirectBuffer src, int srcOffset, int length,
                      boolean signalled) {
-        int i = add(WRITE, target, region, offset, length);
-        srcs[i] = src;
-        bufOffsets[i] = srcOffset;
+        int i = next();
+        ops.write(i, target, region, offset, src, srcOffset, length, signalled);
         return i;
     }
 
     @Override
     public int compareAndSwap(int target, Region region, long offset, long expectedValue, long desiredValue) {
-        int i = add(CAS, target, region, offset, 8);
-        expected[i] = expectedValue;
-        desired[i] = desiredValue;
+        int i = next();
+        ops.compareAndSwap(i, target, region, offset, expectedValue, desiredValue);
         return i;
     }
 
@@ -98,19 +64,22 @@ final class InProcessOpBatch implements OpBatch {
         long completion = System.nanoTime() + fabric.batchNanos(size - posted);
         for (int i = posted; i < size; i++) {
             try {
-                InProcessEndpoint peer = fabric.peer(endpoint.machine(), targets[i]);
-                ChunkedRegion region = InProcessFabric.region(peer, regions[i]);
-                switch (kinds[i]) {
-                    case READ -> {
-                        InProcessFabric.Ops.read(region, offsets[i], dsts[i], bufOffsets[i], lengths[i]);
-                        endpoint.stats().remoteRead(lengths[i]);
+                InProcessEndpoint peer = fabric.peer(endpoint.machine(), ops.targets[i]);
+                ChunkedRegion region = InProcessFabric.region(peer, ops.regions[i]);
+                switch (ops.kinds[i]) {
+                    case RecordedOps.READ -> {
+                        InProcessFabric.Ops.read(region, ops.offsets[i], ops.dsts[i], ops.bufOffsets[i],
+                            ops.lengths[i]);
+                        endpoint.stats().remoteRead(ops.lengths[i]);
                     }
-                    case WRITE -> {
-                        InProcessFabric.Ops.write(region, offsets[i], srcs[i], bufOffsets[i], lengths[i]);
-                        endpoint.stats().remoteWrite(lengths[i]);
+                    case RecordedOps.WRITE -> {
+                        InProcessFabric.Ops.write(region, ops.offsets[i], ops.srcs[i], ops.bufOffsets[i],
+                            ops.lengths[i]);
+                        endpoint.stats().remoteWrite(ops.lengths[i]);
                     }
                     default -> {
-                        results[i] = InProcessFabric.Ops.cas(region, offsets[i], expected[i], desired[i]);
+                        ops.results[i] = InProcessFabric.Ops.cas(region, ops.offsets[i], ops.expected[i],
+                            ops.desired[i]);
                         endpoint.stats().remoteAtomic();
                     }
                 }
@@ -159,13 +128,13 @@ final class InProcessOpBatch implements OpBatch {
 
     @Override
     public long casResult(int op) {
-        if (kinds[op] != CAS) {
+        if (ops.kinds[op] != RecordedOps.CAS) {
             throw new IllegalArgumentException("operation " + op + " is not a CAS");
         }
         if (!isDone(op)) {
             throw new IllegalStateException("CAS " + op + " has not completed");
         }
-        return results[op];
+        return ops.results[op];
     }
 
     @Override
@@ -175,7 +144,7 @@ final class InProcessOpBatch implements OpBatch {
 
     @Override
     public int capacity() {
-        return kinds.length;
+        return ops.capacity();
     }
 
     @Override
@@ -183,10 +152,7 @@ final class InProcessOpBatch implements OpBatch {
         if (poll() > 0) {
             throw new IllegalStateException("cannot clear a batch with outstanding operations");
         }
-        for (int i = 0; i < size; i++) {
-            srcs[i] = null;
-            dsts[i] = null;
-        }
+        ops.release(size);
         size = 0;
         posted = 0;
         failure = null;

@@ -2,6 +2,7 @@ package io.pragh.fabric.verbs;
 
 import io.pragh.fabric.FabricException;
 import io.pragh.fabric.OpBatch;
+import io.pragh.fabric.RecordedOps;
 import io.pragh.fabric.Region;
 import io.pragh.rdma.jni.Completion;
 import java.util.Arrays;
@@ -16,9 +17,9 @@ import org.agrona.MutableDirectBuffer;
  * {@link #awaitAll()}; the work request id is (batch token, operation index).
  */
 final class VerbsOpBatch implements OpBatch {
-    private static final byte READ = 1;
-    private static final byte WRITE = 2;
-    private static final byte CAS = 3;
+    private static final byte READ = RecordedOps.READ;
+    private static final byte WRITE = RecordedOps.WRITE;
+    private static final byte CAS = RecordedOps.CAS;
     /** CAS on an absolute remote address, without byte-order conversion: only the byte-order probe uses it. */
     private static final byte RAW_CAS = 4;
     private static final int NONE = -1;
@@ -26,18 +27,7 @@ final class VerbsOpBatch implements OpBatch {
     private static final int[] NOT_RETRYABLE = {4, 9, 10, 11};
 
     private final Lane lane;
-    private final byte[] kinds;
-    private final int[] targets;
-    private final Region[] regions;
-    private final long[] offsets;
-    private final int[] lengths;
-    private final long[] expected;
-    private final long[] desired;
-    private final long[] results;
-    private final boolean[] signalRequested;
-    private final DirectBuffer[] srcs;
-    private final MutableDirectBuffer[] dsts;
-    private final int[] bufOffsets;
+    private final RecordedOps ops;
     private final int[] rawRkeys;
     // Posting state.
     private final Lane.Link[] resolvedLink;
@@ -60,22 +50,8 @@ final class VerbsOpBatch implements OpBatch {
     private FabricException failure;
 
     VerbsOpBatch(Lane lane, int capacity) {
-        if (capacity <= 0) {
-            throw new IllegalArgumentException("batch capacity must be positive, got " + capacity);
-        }
+        this.ops = new RecordedOps(capacity);
         this.lane = lane;
-        kinds = new byte[capacity];
-        targets = new int[capacity];
-        regions = new Region[capacity];
-        offsets = new long[capacity];
-        lengths = new int[capacity];
-        expected = new long[capacity];
-        desired = new long[capacity];
-        results = new long[capacity];
-        signalRequested = new boolean[capacity];
-        srcs = new DirectBuffer[capacity];
-        dsts = new MutableDirectBuffer[capacity];
-        bufOffsets = new int[capacity];
         rawRkeys = new int[capacity];
         resolvedLink = new Lane.Link[capacity];
         remoteAddresses = new long[capacity];
@@ -90,18 +66,13 @@ final class VerbsOpBatch implements OpBatch {
         order = new int[capacity];
     }
 
-    private int add(byte kind, int target, Region region, long offset, int length) {
+    /** The index of a new operation with its posting state reset. */
+    private int next() {
         lane.checkOwner();
-        if (size == kinds.length) {
-            throw new IllegalStateException("batch is full (" + kinds.length + " operations)");
+        if (size == ops.capacity()) {
+            throw new IllegalStateException("batch is full (" + ops.capacity() + " operations)");
         }
         int i = size++;
-        kinds[i] = kind;
-        targets[i] = target;
-        regions[i] = region;
-        offsets[i] = offset;
-        lengths[i] = length;
-        signalRequested[i] = true;
         linkOf[i] = null;
         resolvedLink[i] = null;
         scratchAt[i] = NONE;
@@ -115,36 +86,33 @@ final class VerbsOpBatch implements OpBatch {
 
     @Override
     public int read(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset, int length) {
-        int i = add(READ, target, region, offset, length);
-        dsts[i] = dst;
-        bufOffsets[i] = dstOffset;
+        int i = next();
+        ops.read(i, target, region, offset, dst, dstOffset, length);
         return i;
     }
 
     @Override
     public int write(int target, Region region, long offset, DirectBuffer src, int srcOffset, int length,
                      boolean signalledWrite) {
-        int i = add(WRITE, target, region, offset, length);
-        srcs[i] = src;
-        bufOffsets[i] = srcOffset;
-        signalRequested[i] = signalledWrite;
+        int i = next();
+        ops.write(i, target, region, offset, src, srcOffset, length, signalledWrite);
         return i;
     }
 
     @Override
     public int compareAndSwap(int target, Region region, long offset, long expectedValue, long desiredValue) {
-        int i = add(CAS, target, region, offset, Long.BYTES);
-        expected[i] = expectedValue;
-        desired[i] = desiredValue;
+        int i = next();
+        ops.compareAndSwap(i, target, region, offset, expectedValue, desiredValue);
         return i;
     }
 
     /** A CAS on an absolute address and rkey of the target, operands and reply untouched (byte-order probe). */
     int compareAndSwapRaw(int target, long address, int rkey, long expectedValue, long desiredValue) {
-        int i = add(RAW_CAS, target, null, address, Long.BYTES);
+        int i = next();
+        ops.record(i, RAW_CAS, target, null, address, Long.BYTES);
         rawRkeys[i] = rkey;
-        expected[i] = expectedValue;
-        desired[i] = desiredValue;
+        ops.expected[i] = expectedValue;
+        ops.desired[i] = desiredValue;
         return i;
     }
 
@@ -165,7 +133,7 @@ final class VerbsOpBatch implements OpBatch {
             for (int k = 0; k < survivors; k++) {
                 int i = order[k];
                 // The last request of a run per peer is signalled: it retires the unsignalled ones before it.
-                boolean lastForTarget = k + 1 == survivors || targets[order[k + 1]] != targets[i];
+                boolean lastForTarget = k + 1 == survivors || ops.targets[order[k + 1]] != ops.targets[i];
                 try {
                     postOne(i, lastForTarget, byteOrder);
                 } catch (RuntimeException e) {
@@ -184,7 +152,7 @@ final class VerbsOpBatch implements OpBatch {
 
     private boolean needsByteOrder() {
         for (int i = posted; i < size; i++) {
-            if (kinds[i] == CAS) {
+            if (ops.kinds[i] == CAS) {
                 return true;
             }
         }
@@ -201,14 +169,14 @@ final class VerbsOpBatch implements OpBatch {
         int count = 0;
         int machines = lane.config().machineCount();
         for (int i = posted; i < size; i++) {
-            if (targets[i] < 0 || targets[i] >= machines) {
-                fail(i, new FabricException("machine " + targets[i] + " does not exist in this " + machines
+            if (ops.targets[i] < 0 || ops.targets[i] >= machines) {
+                fail(i, new FabricException("machine " + ops.targets[i] + " does not exist in this " + machines
                     + "-machine fabric", false));
             }
         }
         for (int t = 0; t < machines; t++) {
             for (int i = posted; i < size; i++) {
-                if (targets[i] == t) {
+                if (ops.targets[i] == t) {
                     order[count++] = i;
                 }
             }
@@ -227,8 +195,8 @@ final class VerbsOpBatch implements OpBatch {
         FabricException linkFailure = null;
         for (int k = 0; k < count; k++) {
             int i = order[k];
-            if (targets[i] != target) {
-                target = targets[i];
+            if (ops.targets[i] != target) {
+                target = ops.targets[i];
                 try {
                     link = lane.link(target);
                     linkFailure = null;
@@ -243,18 +211,18 @@ final class VerbsOpBatch implements OpBatch {
             }
             try {
                 RemoteMemory remote = link.remote;
-                switch (kinds[i]) {
+                switch (ops.kinds[i]) {
                     case RAW_CAS -> {
-                        remoteAddresses[i] = offsets[i];
+                        remoteAddresses[i] = ops.offsets[i];
                         rkeys[i] = rawRkeys[i];
                     }
                     case CAS -> {
-                        remoteAddresses[i] = remote.atomicAddress(regions[i], offsets[i]);
-                        rkeys[i] = remote.rkey(regions[i], offsets[i]);
+                        remoteAddresses[i] = remote.atomicAddress(ops.regions[i], ops.offsets[i]);
+                        rkeys[i] = remote.rkey(ops.regions[i], ops.offsets[i]);
                     }
                     default -> {
-                        remoteAddresses[i] = remote.address(regions[i], offsets[i], lengths[i]);
-                        rkeys[i] = remote.rkey(regions[i], offsets[i]);
+                        remoteAddresses[i] = remote.address(ops.regions[i], ops.offsets[i], ops.lengths[i]);
+                        rkeys[i] = remote.rkey(ops.regions[i], ops.offsets[i]);
                     }
                 }
             } catch (RuntimeException e) {
@@ -271,38 +239,41 @@ final class VerbsOpBatch implements OpBatch {
         Lane.Link link = resolvedLink[i];
         long localAddress;
         int lkey;
-        Transport.Registration direct = kinds[i] == READ ? registered(dsts[i], bufOffsets[i], lengths[i])
-            : kinds[i] == WRITE ? registered(srcs[i], bufOffsets[i], lengths[i]) : null;
+        Transport.Registration direct = ops.kinds[i] == READ
+            ? registered(ops.dsts[i], ops.bufOffsets[i], ops.lengths[i])
+            : ops.kinds[i] == WRITE ? registered(ops.srcs[i], ops.bufOffsets[i], ops.lengths[i]) : null;
         if (direct != null) {
-            localAddress = (kinds[i] == READ ? dsts[i].addressOffset() : srcs[i].addressOffset()) + bufOffsets[i];
+            localAddress = (ops.kinds[i] == READ ? ops.dsts[i].addressOffset() : ops.srcs[i].addressOffset())
+                + ops.bufOffsets[i];
             lkey = direct.lkey();
         } else {
-            scratchAt[i] = lane.scratch(lengths[i]);
+            scratchAt[i] = lane.scratch(ops.lengths[i]);
             ScratchArena arena = lane.arena();
             localAddress = arena.address(scratchAt[i]);
             lkey = arena.lkey();
-            if (kinds[i] == WRITE) {
-                arena.view().putBytes(scratchAt[i], srcs[i], bufOffsets[i], lengths[i]);
+            if (ops.kinds[i] == WRITE) {
+                arena.view().putBytes(scratchAt[i], ops.srcs[i], ops.bufOffsets[i], ops.lengths[i]);
             }
         }
         // A bounced request must report completion: only then may its bounce memory be reused.
-        boolean signal = signalRequested[i] || scratchAt[i] != NONE || lastForTarget
+        boolean signal = ops.signalRequested[i] || scratchAt[i] != NONE || lastForTarget
             || link.uncovered.size() + 1 >= lane.config().sendQueueDepth() / 2;
         lane.awaitCredit(link);
         if (link.down) {
-            lane.abandon(link, "the connection to machine " + targets[i] + " went down");
-            throw new FabricException("the connection to machine " + targets[i] + " went down", true);
+            lane.abandon(link, "the connection to machine " + ops.targets[i] + " went down");
+            throw new FabricException("the connection to machine " + ops.targets[i] + " went down", true);
         }
         long wrId = ((long) token << 32) | i;
         long qp = link.connection.qp();
         var wr = lane.nextDescriptor();
-        switch (kinds[i]) {
-            case READ -> wr.read(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i], lengths[i], true);
-            case WRITE -> wr.write(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i], lengths[i], signal);
+        switch (ops.kinds[i]) {
+            case READ -> wr.read(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i], ops.lengths[i], true);
+            case WRITE -> wr.write(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i], ops.lengths[i],
+                signal);
             case CAS -> wr.compareAndSwap(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i],
-                byteOrder.operand(expected[i]), byteOrder.operand(desired[i]), true);
-            default -> wr.compareAndSwap(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i], expected[i],
-                desired[i], true);
+                byteOrder.operand(ops.expected[i]), byteOrder.operand(ops.desired[i]), true);
+            default -> wr.compareAndSwap(qp, wrId, localAddress, lkey, remoteAddresses[i], rkeys[i], ops.expected[i],
+                ops.desired[i], true);
         }
         linkOf[i] = link;
         link.inFlight++;
@@ -319,9 +290,9 @@ final class VerbsOpBatch implements OpBatch {
             link.uncovered.addInt(i);
         }
         var stats = lane.endpoint().stats();
-        switch (kinds[i]) {
-            case READ -> stats.remoteRead(lengths[i]);
-            case WRITE -> stats.remoteWrite(lengths[i]);
+        switch (ops.kinds[i]) {
+            case READ -> stats.remoteRead(ops.lengths[i]);
+            case WRITE -> stats.remoteWrite(ops.lengths[i]);
             case CAS -> stats.remoteAtomic();
             default -> {
                 // the byte-order probe is the fabric's own business, not an access of the store
@@ -353,11 +324,11 @@ final class VerbsOpBatch implements OpBatch {
         Lane.Link link = linkOf[op];
         if (scratchAt[op] != NONE) {
             ScratchArena arena = lane.arena();
-            if (kinds[op] == READ) {
-                dsts[op].putBytes(bufOffsets[op], arena.view(), scratchAt[op], lengths[op]);
-            } else if (kinds[op] == CAS || kinds[op] == RAW_CAS) {
+            if (ops.kinds[op] == READ) {
+                ops.dsts[op].putBytes(ops.bufOffsets[op], arena.view(), scratchAt[op], ops.lengths[op]);
+            } else if (ops.kinds[op] == CAS || ops.kinds[op] == RAW_CAS) {
                 long word = arena.view().getLongVolatile(scratchAt[op]);
-                results[op] = kinds[op] == CAS ? lane.endpoint().atomicOrder(lane).reply(word) : word;
+                ops.results[op] = ops.kinds[op] == CAS ? lane.endpoint().atomicOrder(lane).reply(word) : word;
             }
         }
         done[op] = true;
@@ -375,7 +346,7 @@ final class VerbsOpBatch implements OpBatch {
             return;
         }
         boolean retryable = Arrays.stream(NOT_RETRYABLE).noneMatch(s -> s == statusCode);
-        fail(op, new FabricException("operation " + op + " on machine " + targets[op] + " failed: " + status
+        fail(op, new FabricException("operation " + op + " on machine " + ops.targets[op] + " failed: " + status
             + (statusCode == Completion.FLUSHED ? "" : " (vendor error 0x" + Integer.toHexString(vendorError) + ")"),
             retryable));
     }
@@ -494,7 +465,7 @@ final class VerbsOpBatch implements OpBatch {
 
     @Override
     public long casResult(int op) {
-        if (op < 0 || op >= size || (kinds[op] != CAS && kinds[op] != RAW_CAS)) {
+        if (op < 0 || op >= size || (ops.kinds[op] != CAS && ops.kinds[op] != RAW_CAS)) {
             throw new IllegalArgumentException("operation " + op + " is not a CAS");
         }
         if (!isDone(op)) {
@@ -503,7 +474,7 @@ final class VerbsOpBatch implements OpBatch {
         if (failedOp[op]) {
             throw new IllegalStateException("CAS " + op + " failed; it witnessed nothing");
         }
-        return results[op];
+        return ops.results[op];
     }
 
     @Override
@@ -513,7 +484,7 @@ final class VerbsOpBatch implements OpBatch {
 
     @Override
     public int capacity() {
-        return kinds.length;
+        return ops.capacity();
     }
 
     @Override
@@ -522,8 +493,7 @@ final class VerbsOpBatch implements OpBatch {
         if (remaining > 0) {
             throw new IllegalStateException("cannot clear a batch with outstanding operations");
         }
-        Arrays.fill(srcs, 0, size, null);
-        Arrays.fill(dsts, 0, size, null);
+        ops.release(size);
         Arrays.fill(linkOf, 0, size, null);
         Arrays.fill(resolvedLink, 0, size, null);
         size = 0;
