@@ -12,9 +12,6 @@ import io.pragh.cluster.EmbeddedCluster;
  * }</pre>
  */
 public final class EmbeddedShardHosts implements ShardHosts {
-    /** Record bytes per copied page: large enough that a page's bookkeeping costs nothing next to its copying. */
-    static final int PAGE_BYTES = 1 << 20;
-
     private final LocalShards[] machines;
 
     public EmbeddedShardHosts(EmbeddedCluster cluster, ShardPlacement placement) {
@@ -33,17 +30,13 @@ public final class EmbeddedShardHosts implements ShardHosts {
     }
 
     @Override
-    public Copied copy(int shard, int source, int target) {
-        long keys = 0;
-        long bytes = 0;
-        long cursor = ShardPage.START;
-        do {
-            ShardPage page = machines[source].export(shard, cursor, PAGE_BYTES);
-            keys += machines[target].importPage(page);
-            bytes += page.valueBytes();
-            cursor = page.next();
-        } while (cursor != ShardPage.END);
-        return new Copied(keys, bytes);
+    public ShardPage export(int machine, int shard, long cursor, int maxBytes) {
+        return machines[machine].export(shard, cursor, maxBytes);
+    }
+
+    @Override
+    public void importPage(int machine, ShardPage page) {
+        machines[machine].importPage(page);
     }
 
     @Override

@@ -19,13 +19,37 @@ public interface ShardHosts {
     record Copied(long keys, long bytes) {
     }
 
+    /** Record bytes asked per page of a copy: enough that a page's round trip costs little next to its bytes. */
+    int PAGE_BYTES = 1 << 20;
+
     int machines();
+
+    /** A page of {@code machine}'s records of {@code shard}, which it owns; see {@link LocalShards#export}. */
+    ShardPage export(int machine, int shard, long cursor, int maxBytes);
+
+    /** Loads a page on {@code machine} as local records, all or none; see {@link LocalShards#importRecords}. */
+    void importPage(int machine, ShardPage page);
 
     /**
      * Copies every key of {@code shard} with its value and version from {@code source}, its owner, to {@code target}
-     * as records local to the target. The shard's table entries are not touched: readers still go to the source.
+     * as records local to the target, a page at a time. The shard's table entries are not touched: readers still go
+     * to the source.
      */
-    Copied copy(int shard, int source, int target);
+    default Copied copy(int shard, int source, int target) {
+        long keys = 0;
+        long bytes = 0;
+        long cursor = ShardPage.START;
+        do {
+            ShardPage page = export(source, shard, cursor, PAGE_BYTES);
+            if (page.records() > 0) {
+                importPage(target, page);
+            }
+            keys += page.records();
+            bytes += page.valueBytes();
+            cursor = page.next();
+        } while (cursor != ShardPage.END);
+        return new Copied(keys, bytes);
+    }
 
     /**
      * Sets, on {@code machine}, the owner of each {@code shards[i]} to {@code owners[i]}, then drops that machine's
