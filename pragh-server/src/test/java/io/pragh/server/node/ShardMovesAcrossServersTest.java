@@ -50,12 +50,38 @@ class ShardMovesAcrossServersTest {
     }
 
     /** A small local cluster file with shard placement; automatic split migration is kept quiet (no reports). */
-    private ClusterConfig shardCluster() throws IOException {
-        LocalCluster.create(dir, LocalCluster.Settings.small(MACHINES));
+    private ClusterConfig shardCluster(int machines) throws IOException {
+        LocalCluster.create(dir, LocalCluster.Settings.small(machines).withSync("none"));
         String yaml = Files.readString(dir.resolve(LocalCluster.CONFIG), StandardCharsets.UTF_8)
             + "placement: {kind: shards, shardsPerMachine: " + SHARDS_PER_MACHINE + "}\n"
             + "policy: {instantReportRate: 0, reportInterval: 1h}\n";
         return ClusterConfig.parse(yaml, "cluster.yaml", dir);
+    }
+
+    /**
+     * Starts every machine at once: a starting machine waits for its reachable peers to acknowledge its restart, so
+     * one by one the first would wait out its peers' absence.
+     */
+    private static List<ServerNode> startAll(ClusterConfig config) {
+        List<java.util.concurrent.CompletableFuture<ServerNode>> starting = new ArrayList<>();
+        for (int i = 0; i < config.machineCount(); i++) {
+            int id = i;
+            starting.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> ServerNode.start(config, id)));
+        }
+        List<ServerNode> nodes = new ArrayList<>();
+        RuntimeException failed = null;
+        for (java.util.concurrent.CompletableFuture<ServerNode> f : starting) {
+            try {
+                nodes.add(f.join());
+            } catch (RuntimeException e) {
+                failed = e;
+            }
+        }
+        if (failed != null) {
+            nodes.forEach(ServerNode::close);
+            throw failed;
+        }
+        return nodes;
     }
 
     private static byte[] value(long vid) {
@@ -64,17 +90,16 @@ class ShardMovesAcrossServersTest {
 
     @Test
     void shardsMoveBetweenServersToTheirBusiestReader() throws IOException {
-        ClusterConfig config = shardCluster();
-        List<ServerNode> nodes = new ArrayList<>();
+        ClusterConfig config = shardCluster(MACHINES);
+        List<ServerNode> nodes = startAll(config);
         List<MachineClient> clients = new ArrayList<>();
         try {
             for (int i = 0; i < MACHINES; i++) {
-                nodes.add(ServerNode.start(config, i));
                 clients.add(new MachineClient(nodes.get(i).clientAddress(), 10_000, config.secret(), null));
             }
             ShardPlacement table = new ShardPlacement(MACHINES, SHARDS_PER_MACHINE);
             List<Long> keys = new ArrayList<>();
-            for (long v = 0; v < 300; v++) {
+            for (long v = 0; v < 120; v++) {
                 long k = KeyLayout.key(v, 0, KeyLayout.VERTEX);
                 keys.add(k);
                 clients.get((int) (v % MACHINES)).put(k, value(v));
@@ -156,12 +181,9 @@ class ShardMovesAcrossServersTest {
 
     @Test
     void shardOpsRefuseWhatWouldBreakAMove() throws IOException {
-        ClusterConfig config = shardCluster();
-        List<ServerNode> nodes = new ArrayList<>();
+        ClusterConfig config = shardCluster(MACHINES);
+        List<ServerNode> nodes = startAll(config);
         try {
-            for (int i = 0; i < MACHINES; i++) {
-                nodes.add(ServerNode.start(config, i));
-            }
             try (MachineClient m0 = new MachineClient(nodes.get(0).clientAddress(), 10_000, config.secret(), null)) {
                 long k = KeyLayout.key(7, 0, KeyLayout.VERTEX);
                 m0.put(k, value(7));
@@ -209,22 +231,11 @@ class ShardMovesAcrossServersTest {
 
     @Test
     void aShardPlacedMachineRefusesToStartOverAnEarlierRunsRecords() throws IOException {
-        ClusterConfig config = shardCluster();
-        ServerNode[] nodes = new ServerNode[MACHINES];
-        try {
-            for (int i = 0; i < MACHINES; i++) {
-                nodes[i] = ServerNode.start(config, i);
-            }
-            try (MachineClient c = new MachineClient(nodes[0].clientAddress(), 10_000, config.secret(), null)) {
-                for (long v = 0; v < 30; v++) {
-                    c.put(KeyLayout.key(v, 0, KeyLayout.VERTEX), value(v));
-                }
-            }
-        } finally {
-            for (ServerNode n : nodes) {
-                if (n != null) {
-                    n.close();
-                }
+        ClusterConfig config = shardCluster(1);
+        try (ServerNode node = ServerNode.start(config, 0);
+             MachineClient c = new MachineClient(node.clientAddress(), 10_000, config.secret(), null)) {
+            for (long v = 0; v < 30; v++) {
+                c.put(KeyLayout.key(v, 0, KeyLayout.VERTEX), value(v));
             }
         }
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> ServerNode.start(config, 0));
