@@ -17,9 +17,8 @@ import java.util.Set;
 
 /**
  * One machine of a multi-process cluster, running: its store over the TCP fabric with the configured placement (hash,
- * or the shard baseline's table), recovered from
- * and logging to its own data directory, with worker and migration threads, the crash-recovery protocol and (when
- * the cluster file gives it a client port) the client RPC. Started in that order, so that it serves clients only
+ * or the shard baseline's table), recovered from and logging to its own data directory, with worker and migration
+ * threads, the crash-recovery protocol and (when the cluster file gives it a client port) the client RPC. Started in that order, so that it serves clients only
  * once its partition is loaded and every reachable peer has dropped what pointed into its previous incarnation.
  *
  * <pre>{@code

@@ -43,6 +43,15 @@ class PlacementConfigTest {
     }
 
     @Test
+    void theExampleFileDocumentsTheDefault() throws java.io.IOException {
+        try (java.io.InputStream in = ClusterConfig.class.getResourceAsStream("/cluster-example.yaml")) {
+            String example = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(example.contains("placement:"), "the example has a placement section");
+            assertEquals(PlacementConfig.DEFAULT, parse(example).placement());
+        }
+    }
+
+    @Test
     void shardPlacementBuildsAFreshTableOfTheGivenSize() {
         ClusterConfig c = parse(MINIMAL + "placement: {kind: shards, shardsPerMachine: 7}\n");
         assertEquals(new PlacementConfig(PlacementConfig.Kind.SHARDS, 7), c.placement());
