@@ -316,7 +316,8 @@ public final class ClientServer implements AutoCloseable {
                 .thenApply(o -> new Reply(ClientProtocol.OK, new byte[] {(byte) o.ordinal()}));
             case ClientProtocol.SHARD_TRACK -> ok(() -> shards.track(b.getByte(1) == 1));
             case ClientProtocol.SHARD_COUNTS -> ok(shards::counts);
-            case ClientProtocol.SHARD_EXPORT -> shards.export(b.getInt(1), b.getLong(5), b.getInt(13)).thenApply(Reply::ok);
+            case ClientProtocol.SHARD_EXPORT -> shards.export(b.getInt(1), b.getLong(5), b.getInt(13))
+                .thenApply(Reply::ok);
             case ClientProtocol.SHARD_IMPORT -> shards.importRecords(b, 1, request.length - 1).thenApply(Reply::ok);
             case ClientProtocol.SHARD_ASSIGN -> shards.assign(b, 1).thenApply(Reply::ok);
             case ClientProtocol.SHARD_UNLOAD -> shards.unload(b.getInt(1)).thenApply(Reply::ok);
