@@ -5,7 +5,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Full access tracking for the shard baseline: how often each machine read each shard. One observer per machine
- * increments its row; the optimal plan moves every shard to its most frequent reader.
+ * increments its row (or, for server processes, each machine's counts are {@link #add}ed); the optimal plan moves
+ * every shard to its most frequent reader.
+ *
+ * <pre>{@code
+ * ShardAccessCounts counts = new ShardAccessCounts(placement);
+ * store.setAccessObserver(counts.observerFor(store.id()));
+ * ...
+ * int[] plan = counts.plan();
+ * }</pre>
  */
 public final class ShardAccessCounts {
     private final ShardPlacement placement;
@@ -21,6 +29,15 @@ public final class ShardAccessCounts {
     /** The observer to install on machine {@code reader}. */
     public AccessObserver observerFor(int reader) {
         return (key, home, host) -> counts.incrementAndGet(placement.shardOf(key) * machines + reader);
+    }
+
+    /** Adds {@code n} accesses of {@code reader} to {@code shard}: how counts made elsewhere (a server) arrive. */
+    public void add(int shard, int reader, long n) {
+        if (shard < 0 || shard >= placement.shards() || reader < 0 || reader >= machines) {
+            throw new IllegalArgumentException("shard " + shard + " of reader " + reader + " is outside the table ("
+                + placement.shards() + " shards, " + machines + " machines)");
+        }
+        counts.addAndGet(shard * machines + reader, n);
     }
 
     public long count(int shard, int reader) {

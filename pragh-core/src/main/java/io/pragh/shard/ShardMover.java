@@ -1,17 +1,14 @@
 package io.pragh.shard;
 
 import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.store.MachineStore;
-import io.pragh.store.ValueView;
 import java.util.concurrent.TimeUnit;
-import org.agrona.collections.LongArrayList;
-import org.agrona.collections.LongHashSet;
 
 /**
- * Moves whole shards, keys and values, between machines of an embedded cluster: copy every key of the shard to the
- * target as local records, flip the shard's owner in the POS table, drop cached addresses of the moved keys
- * everywhere, and after a grace period remove the keys from the old owner. Reads stay correct throughout; writes to
- * a shard being moved are not supported, so the benchmark pauses its clients during the shard baseline's migration
+ * Moves whole shards, keys and values, between machines: copy every key of the shard to the target as local
+ * records, flip the shard's owner in every machine's table (each machine dropping its cached addresses of the moved
+ * keys), and after a grace period remove the keys from the old owner. The machines are {@link ShardHosts}: those of
+ * an embedded cluster or server processes, the sequence is the same. Reads stay correct throughout; writes to a
+ * shard being moved are not supported, so the benchmark pauses its clients during the shard baseline's migration
  * phase (which, if anything, flatters the baseline: it gets its migration for free).
  *
  * <pre>{@code
@@ -20,7 +17,7 @@ import org.agrona.collections.LongHashSet;
  * }</pre>
  */
 public final class ShardMover {
-    private final EmbeddedCluster cluster;
+    private final ShardHosts hosts;
     private final ShardPlacement placement;
     private final long graceMillis;
     private long keysMoved;
@@ -32,12 +29,26 @@ public final class ShardMover {
 
     /** @param graceMillis how long readers that computed the old owner may still read there */
     public ShardMover(EmbeddedCluster cluster, ShardPlacement placement, long graceMillis) {
-        if (cluster.placement() != placement) {
-            throw new IllegalArgumentException("the cluster does not use this shard placement");
+        this(new EmbeddedShardHosts(cluster, placement), placement, graceMillis);
+    }
+
+    /**
+     * @param placement   the mover's view of the shard table, equal to every machine's when the move starts; the
+     *                    mover keeps it equal (for an embedded cluster it is the machines' own table)
+     * @param graceMillis how long readers that computed the old owner may still read there
+     */
+    public ShardMover(ShardHosts hosts, ShardPlacement placement, long graceMillis) {
+        if (hosts.machines() != placement.machines()) {
+            throw new IllegalArgumentException(hosts.machines() + " machines to move shards between, but the shard"
+                + " table has " + placement.machines());
         }
-        this.cluster = cluster;
+        this.hosts = hosts;
         this.placement = placement;
         this.graceMillis = graceMillis;
+    }
+
+    public ShardMover(ShardHosts hosts, ShardPlacement placement) {
+        this(hosts, placement, 50);
     }
 
     public long keysMoved() {
@@ -50,36 +61,49 @@ public final class ShardMover {
 
     /**
      * Moves every shard whose planned machine differs from its owner; returns how many shards moved. All shards are
-     * copied and flipped first, then one grace period covers them all before the old owners drop their keys.
+     * copied first, then flipped on every machine at once, then one grace period covers them all before the old
+     * owners drop their keys.
      */
     public int apply(int[] plan) {
-        LongArrayList[] movedKeys = new LongArrayList[plan.length];
-        int[] sources = new int[plan.length];
+        if (plan.length != placement.shards()) {
+            throw new IllegalArgumentException("a plan of " + plan.length + " shards for a table of "
+                + placement.shards());
+        }
         int moved = 0;
         for (int s = 0; s < plan.length; s++) {
-            if (plan[s] != placement.owner(s)) {
-                sources[s] = placement.owner(s);
-                movedKeys[s] = copyAndFlip(s, plan[s]);
-                moved++;
+            if (plan[s] < 0 || plan[s] >= placement.machines()) {
+                throw new IllegalArgumentException("the plan sends shard " + s + " to machine " + plan[s] + " (0.."
+                    + (placement.machines() - 1) + ")");
             }
+            moved += plan[s] != placement.owner(s) ? 1 : 0;
         }
         if (moved == 0) {
             return 0;
         }
-        LongHashSet all = new LongHashSet();
-        for (LongArrayList keys : movedKeys) {
-            if (keys != null) {
-                for (int i = 0; i < keys.size(); i++) {
-                    all.add(keys.getLong(i));
-                }
+        int[] shards = new int[moved];
+        int[] sources = new int[moved];
+        int[] targets = new int[moved];
+        for (int s = 0, i = 0; s < plan.length; s++) {
+            if (plan[s] != placement.owner(s)) {
+                shards[i] = s;
+                sources[i] = placement.owner(s);
+                targets[i++] = plan[s];
             }
         }
-        dropCached(all);
+        for (int i = 0; i < moved; i++) {
+            ShardHosts.Copied c = hosts.copy(shards[i], sources[i], targets[i]);
+            keysMoved += c.keys();
+            bytesMoved += c.bytes();
+        }
+        for (int m = 0; m < hosts.machines(); m++) {
+            hosts.assign(m, shards, targets);
+        }
+        for (int i = 0; i < moved; i++) {
+            placement.assign(shards[i], targets[i]);
+        }
         sleep(graceMillis);
-        for (int s = 0; s < plan.length; s++) {
-            if (movedKeys[s] != null) {
-                unload(sources[s], movedKeys[s]);
-            }
+        for (int i = 0; i < moved; i++) {
+            hosts.unload(sources[i], shards[i]);
         }
         return moved;
     }
@@ -91,42 +115,6 @@ public final class ShardMover {
             plan[s] = s == shard ? target : placement.owner(s);
         }
         apply(plan);
-    }
-
-    /** Copies a shard's keys and values to {@code target} and routes the shard there; returns the keys copied. */
-    private LongArrayList copyAndFlip(int shard, int target) {
-        MachineStore from = cluster.machine(placement.owner(shard)).store();
-        MachineStore to = cluster.machine(target).store();
-        LongArrayList keys = new LongArrayList();
-        from.keys().forEach((key, address, slot) -> {
-            if (placement.shardOf(key) == shard) {
-                keys.addLong(key);
-            }
-        });
-        for (int i = 0; i < keys.size(); i++) {
-            long key = keys.getLong(i);
-            ValueView v = from.session().get(key);
-            if (v != null) {
-                to.load(key, v.version(), v.buffer(), v.offset(), v.length());
-                bytesMoved += v.length();
-            }
-        }
-        placement.assign(shard, target);
-        keysMoved += keys.size();
-        return keys;
-    }
-
-    private void dropCached(LongHashSet moved) {
-        for (int m = 0; m < cluster.machineCount(); m++) {
-            cluster.machine(m).store().cache().invalidateIf((key, address) -> moved.contains(key));
-        }
-    }
-
-    private void unload(int source, LongArrayList keys) {
-        MachineStore from = cluster.machine(source).store();
-        for (int i = 0; i < keys.size(); i++) {
-            from.unload(keys.getLong(i));
-        }
     }
 
     private static void sleep(long millis) {

@@ -56,6 +56,11 @@ public final class ShardPlacement implements Placement {
         return owner.get(shard);
     }
 
+    /**
+     * Routes the shard to {@code machine}: a volatile (at least release) store, so a reader whose acquire-load in
+     * {@link #home} sees the new owner also sees every record the move loaded there before. Package-private: moves
+     * go through {@link ShardMover} and {@link LocalShards}, which also drop the cached addresses it invalidates.
+     */
     void assign(int shard, int machine) {
         owner.set(shard, machine);
     }

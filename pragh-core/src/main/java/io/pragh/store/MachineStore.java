@@ -230,7 +230,8 @@ public final class MachineStore implements AutoCloseable {
         this.accessObserver = observer;
     }
 
-    AccessObserver accessObserver() {
+    /** The observer installed now, or null: whoever installs another for a while puts this one back after. */
+    public AccessObserver accessObserver() {
         return accessObserver;
     }
 

@@ -47,11 +47,12 @@ import java.util.Map;
  * @param fabric        fabric kind and TCP options
  * @param durability    when the write-ahead log syncs and how often snapshots are taken
  * @param membership    the ZooKeeper ensemble that tracks live machines (optional)
+ * @param placement     hash placement (the default) or the shard baseline's table (never with a membership)
  */
 public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
                             MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, ClusterTls tls,
                             FabricConfig fabric,
-                            DurabilityConfig durability, MembershipConfig membership) {
+                            DurabilityConfig durability, MembershipConfig membership, PlacementConfig placement) {
     public ClusterConfig {
         machines = List.copyOf(machines);
     }
@@ -75,7 +76,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
             .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
-                "membership");
+                "membership", "placement");
         List<MachineConfig> machines = readMachines(root, source);
         StoreSizes store = StoreSizes.read(root.section("store"));
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
@@ -87,8 +88,14 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         FabricConfig fabric = FabricConfig.read(root.section("fabric"));
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
         MembershipConfig membership = MembershipConfig.read(root.section("membership"));
+        PlacementConfig placement = PlacementConfig.read(root.section("placement"));
+        if (placement.shards() && membership.enabled()) {
+            throw new ConfigException(source, "placement.kind", "shard placement is the benchmark baseline and"
+                + " cannot run with a membership section: its shard table lives in memory only and crash recovery"
+                + " assumes a key's home never changes (remove membership, e.g. cluster start --zookeeper none)");
+        }
         return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
-            membership);
+            membership, placement);
     }
 
     private static JsonNode readTree(String yaml, String source) {

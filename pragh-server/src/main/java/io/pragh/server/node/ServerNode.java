@@ -4,7 +4,6 @@ import io.pragh.cluster.Machine;
 import io.pragh.durability.Durability;
 import io.pragh.durability.Recovery;
 import io.pragh.fabric.tcp.TcpFabric;
-import io.pragh.keys.Placement;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
 import io.pragh.server.frontend.FrontEnd;
@@ -17,9 +16,9 @@ import java.net.InetSocketAddress;
 import java.util.Set;
 
 /**
- * One machine of a multi-process cluster, running: its store over the TCP fabric with hash placement, recovered from
- * and logging to its own data directory, with worker and migration threads, the crash-recovery protocol and (when
- * the cluster file gives it a client port) the client RPC. Started in that order, so that it serves clients only
+ * One machine of a multi-process cluster, running: its store over the TCP fabric with the configured placement (hash,
+ * or the shard baseline's table), recovered from and logging to its own data directory, with worker and migration
+ * threads, the crash-recovery protocol and (when the cluster file gives it a client port) the client RPC. Started in that order, so that it serves clients only
  * once its partition is loaded and every reachable peer has dropped what pointed into its previous incarnation.
  *
  * <pre>{@code
@@ -80,7 +79,7 @@ public final class ServerNode implements AutoCloseable {
         // Front ends on the class path (Gremlin) register their mutators before the store exists.
         FrontEnds frontEnds = FrontEnds.load(ServerNode.class.getClassLoader());
         frontEnds.registerMutators(mutators);
-        MachineStore store = new MachineStore(id, n, config.storeConfig(), Placement.hashed(n), mutators);
+        MachineStore store = new MachineStore(id, n, config.storeConfig(), config.placement().build(n), mutators);
         Durability durability = null;
         TcpFabric fabric = null;
         Machine machine = null;
@@ -91,6 +90,7 @@ public final class ServerNode implements AutoCloseable {
         try {
             durability = Durability.open(config.dataDirectory(id), config.durability().sync(),
                 config.durability().snapshotInterval().toMillis(), store);
+            refuseShardsOverEarlierRecords(config, id, durability.recovered());
             recovery = new CrashRecovery(store, durability);
             fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id),
                 config.tls());
@@ -131,6 +131,19 @@ public final class ServerNode implements AutoCloseable {
             closeAll(rpc, frontEnds, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
                 machine == null ? store : null);
             throw e;
+        }
+    }
+
+    /**
+     * A shard-placed machine's table starts as the initial one; records of an earlier run may belong to shards that
+     * moved away since, and shards that moved here were never logged: starting over them would serve wrong data.
+     */
+    private static void refuseShardsOverEarlierRecords(ClusterConfig config, int id, Recovery.Result r) {
+        if (config.placement().shards() && (r.snapshotKeys() > 0 || r.logRecords() > 0)) {
+            throw new IllegalStateException("machine " + id + " uses shard placement (placement.kind: shards) and its"
+                + " data directory " + config.dataDirectory(id) + " holds an earlier run's records (" + r.snapshotKeys()
+                + " snapshot keys, " + r.logRecords() + " log records): the shard table lives in memory only, so a"
+                + " shard-placed machine starts from an empty data directory");
         }
     }
 

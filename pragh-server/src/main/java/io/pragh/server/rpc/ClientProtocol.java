@@ -35,6 +35,25 @@ import org.agrona.DirectBuffer;
  *  MIGRATE  key (8)                                 -> outcome ordinal (1) of io.pragh.migration.Migrator.Outcome
  *  SCAN_KEYS kind (4), cursor (8), max keys (4)     -> next cursor (8, or -1 at the end), count (4), keys (8 each):
  *                                                      home keys of one kind with a value, a page at a time
+ *
+ *  The shard baseline (paper section 2.3; a machine without shard placement answers every one of these ERROR
+ *  "machine N does not use shard placement"):
+ *  SHARD_TRACK  on (1: 1 on, 0 off)                 -> -: on zeroes this machine's per-shard counts and counts every
+ *                                                      access this machine makes, by shard; off stops counting and
+ *                                                      puts back the access observer that was there before
+ *  SHARD_COUNTS -                                   -> shards (4), count (8) x shards
+ *  SHARD_EXPORT shard (4), cursor (8), max bytes (4) -> next cursor (8, or -1 at the end), records (4), then per
+ *                                                      record key (8), version (8), length (4), value: this owner's
+ *                                                      keys of the shard, at most max bytes of records (and never
+ *                                                      more than the largest value) or one record when it alone is
+ *                                                      larger; cursors as SCAN_KEYS
+ *  SHARD_IMPORT records (4), then per record key (8), version (8), length (4), value
+ *                                                   -> -: loaded as records local to this machine, or none of them
+ *                                                      when the batch is malformed or a key is already here
+ *  SHARD_ASSIGN (shard (4), owner (4)) x n, n >= 1  -> -: sets this machine's table entries, then drops its cached
+ *                                                      addresses of those shards' keys (one walk of the cache)
+ *  SHARD_UNLOAD shard (4)                           -> keys (8): removes this machine's keys of a shard it no longer
+ *                                                      owns (ERROR while it owns it)
  * </pre>
  * A malformed request (unknown op, wrong length, out-of-range operand) gets an ERROR naming the fault and the
  * connection stays open; a frame longer than the server's limit closes the connection.
@@ -48,6 +67,12 @@ public final class ClientProtocol {
     public static final byte K_HOP = 6;
     public static final byte MIGRATE = 7;
     public static final byte SCAN_KEYS = 8;
+    public static final byte SHARD_TRACK = 15;
+    public static final byte SHARD_COUNTS = 16;
+    public static final byte SHARD_EXPORT = 17;
+    public static final byte SHARD_IMPORT = 18;
+    public static final byte SHARD_ASSIGN = 19;
+    public static final byte SHARD_UNLOAD = 20;
 
     /** First frame of the client in the handshake; far from the request ops so that new ops do not meet it. */
     public static final byte AUTH = 64;
@@ -78,6 +103,8 @@ public final class ClientProtocol {
     /** The cursor that starts a scan; a page answering it as its next cursor ends the scan. */
     public static final long SCAN_START = 0;
     public static final long SCAN_END = -1;
+    /** Most record bytes one SHARD_EXPORT page may ask for (a page is also bounded by the largest value). */
+    public static final int MAX_SHARD_PAGE_BYTES = 64 << 20;
 
     private ClientProtocol() {
     }
@@ -91,6 +118,11 @@ public final class ClientProtocol {
             case K_HOP -> 21;
             case SCAN_KEYS -> 17;
             case PUT -> -1;
+            case SHARD_TRACK -> 2;
+            case SHARD_COUNTS -> 1;
+            case SHARD_EXPORT -> 17;
+            case SHARD_UNLOAD -> 5;
+            case SHARD_IMPORT, SHARD_ASSIGN -> -1;
             default -> 0;
         };
     }
@@ -104,6 +136,9 @@ public final class ClientProtocol {
         int want = requestLength(op);
         if (want == 0) {
             return "unknown operation " + (op & 0xFF);
+        }
+        if (want < 0 && op != PUT) {
+            return checkShardBatch(op, b, off, len, maxValueBytes);
         }
         if (want < 0) {
             if (len < 9) {
@@ -143,7 +178,29 @@ public final class ClientProtocol {
                 return "SCAN_KEYS of " + max + " keys per page (1.." + MAX_SCAN_KEYS + ")";
             }
         }
+        if (op == SHARD_TRACK && b.getByte(off + 1) != 0 && b.getByte(off + 1) != 1) {
+            return "SHARD_TRACK with flag " + b.getByte(off + 1) + " (1 on, 0 off)";
+        }
+        if (op == SHARD_EXPORT) {
+            if (b.getLong(off + 5) < SCAN_START) {
+                return "SHARD_EXPORT from cursor " + b.getLong(off + 5) + " (a cursor is >= 0)";
+            }
+            int max = b.getInt(off + 13);
+            if (max < 1 || max > MAX_SHARD_PAGE_BYTES) {
+                return "SHARD_EXPORT of " + max + " bytes per page (1.." + MAX_SHARD_PAGE_BYTES + ")";
+            }
+        }
         return null;
+    }
+
+    /** The variable-length shard ops: SHARD_IMPORT's record batch, SHARD_ASSIGN's (shard, owner) pairs. */
+    private static String checkShardBatch(byte op, DirectBuffer b, int off, int len, int maxValueBytes) {
+        if (op == SHARD_ASSIGN) {
+            return len >= 9 && (len - 1) % 8 == 0 ? null
+                : "SHARD_ASSIGN of " + len + " bytes (expected 1 + 8 per (shard, owner) pair, at least one pair)";
+        }
+        String problem = io.pragh.shard.ShardRecords.check(b, off + 1, len - 1, maxValueBytes);
+        return problem == null ? null : "SHARD_IMPORT: " + problem;
     }
 
     /** Why a frame is not a HELLO of a client port, or null when it is one. */
@@ -191,6 +248,12 @@ public final class ClientProtocol {
             case MIGRATE -> "MIGRATE";
             case AUTH -> "AUTH";
             case SCAN_KEYS -> "SCAN_KEYS";
+            case SHARD_TRACK -> "SHARD_TRACK";
+            case SHARD_COUNTS -> "SHARD_COUNTS";
+            case SHARD_EXPORT -> "SHARD_EXPORT";
+            case SHARD_IMPORT -> "SHARD_IMPORT";
+            case SHARD_ASSIGN -> "SHARD_ASSIGN";
+            case SHARD_UNLOAD -> "SHARD_UNLOAD";
             default -> "op " + (op & 0xFF);
         };
     }

@@ -65,6 +65,7 @@ public final class ClientServer implements AutoCloseable {
     private final ClusterSecret secret;
     private final EventLoopGroup group;
     private final Channel channel;
+    private final ShardService shards;
 
     private ClientServer(Machine machine, InetSocketAddress bind, long timeoutMillis,
                          java.util.function.LongSupplier restoredValues, ClusterSecret secret, ClusterTls tls) {
@@ -73,6 +74,7 @@ public final class ClientServer implements AutoCloseable {
         this.restoredValues = restoredValues;
         this.timeoutMillis = timeoutMillis;
         this.maxValueBytes = machine.store().config().maxValueBytes();
+        this.shards = new ShardService(machine);
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("pragh-m" + machine.id() + "-rpc", true));
         int maxFrame = maxValueBytes + 64;
         ChannelFuture bound = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
@@ -130,6 +132,10 @@ public final class ClientServer implements AutoCloseable {
     private record Reply(byte status, byte[] body) {
         static final Reply OK = new Reply(ClientProtocol.OK, new byte[0]);
         static final Reply ABSENT = new Reply(ClientProtocol.ABSENT, new byte[0]);
+
+        static Reply ok(byte[] body) {
+            return new Reply(ClientProtocol.OK, body);
+        }
 
         static Reply retry(String why) {
             return new Reply(ClientProtocol.RETRY, ClientProtocol.text(why));
@@ -308,8 +314,20 @@ public final class ClientServer implements AutoCloseable {
             case ClientProtocol.SCAN_KEYS -> scanKeys(b.getInt(1), b.getLong(5), b.getInt(13));
             case ClientProtocol.MIGRATE -> machine.migrateAsync(b.getLong(1))
                 .thenApply(o -> new Reply(ClientProtocol.OK, new byte[] {(byte) o.ordinal()}));
+            case ClientProtocol.SHARD_TRACK -> ok(() -> shards.track(b.getByte(1) == 1));
+            case ClientProtocol.SHARD_COUNTS -> ok(shards::counts);
+            case ClientProtocol.SHARD_EXPORT -> shards.export(b.getInt(1), b.getLong(5), b.getInt(13))
+                .thenApply(Reply::ok);
+            case ClientProtocol.SHARD_IMPORT -> shards.importRecords(b, 1, request.length - 1).thenApply(Reply::ok);
+            case ClientProtocol.SHARD_ASSIGN -> shards.assign(b, 1).thenApply(Reply::ok);
+            case ClientProtocol.SHARD_UNLOAD -> shards.unload(b.getInt(1)).thenApply(Reply::ok);
             default -> CompletableFuture.completedFuture(Reply.error("unknown operation " + op));
         };
+    }
+
+    /** An answer computed at once on the event loop (it touches no store memory). */
+    private static CompletableFuture<Reply> ok(java.util.function.Supplier<byte[]> body) {
+        return CompletableFuture.completedFuture(Reply.ok(body.get()));
     }
 
     private Reply ping() {

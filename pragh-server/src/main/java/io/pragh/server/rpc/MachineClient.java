@@ -266,4 +266,88 @@ public final class MachineClient implements AutoCloseable {
     public synchronized void close() {
         disconnect();
     }
+
+    // ---------------------------------------------------------------- the shard baseline (SHARD_TRACK .. SHARD_UNLOAD)
+
+    /** Starts (zeroing this machine's per-shard counts) or stops counting the accesses this machine makes by shard. */
+    public void trackShards(boolean on) {
+        call(new byte[] {ClientProtocol.SHARD_TRACK, (byte) (on ? 1 : 0)}, false);
+    }
+
+    /** This machine's access count of each shard since tracking last started. */
+    public long[] shardCounts() {
+        UnsafeBuffer b = call(new byte[] {ClientProtocol.SHARD_COUNTS}, false);
+        int n = b.capacity() >= 4 ? b.getInt(0) : -1;
+        if (n < 0 || b.capacity() != 4 + 8L * n) {
+            throw new ClientException("malformed SHARD_COUNTS answer of " + b.capacity() + " bytes from " + address,
+                false);
+        }
+        long[] counts = new long[n];
+        for (int s = 0; s < n; s++) {
+            counts[s] = b.getLong(4 + 8 * s);
+        }
+        return counts;
+    }
+
+    /**
+     * One page of this machine's records of {@code shard} (it must own the shard) from {@code cursor}
+     * ({@link io.pragh.shard.ShardPage#START} first, then each page's {@code next} until it is
+     * {@link io.pragh.shard.ShardPage#END}), at most {@code maxBytes} of records unless one record alone is larger.
+     */
+    public io.pragh.shard.ShardPage exportShard(int shard, long cursor, int maxBytes) {
+        UnsafeBuffer u = new UnsafeBuffer(new byte[17]);
+        u.putByte(0, ClientProtocol.SHARD_EXPORT);
+        u.putInt(1, shard);
+        u.putLong(5, cursor);
+        u.putInt(13, maxBytes);
+        UnsafeBuffer b = call(u.byteArray(), false);
+        String problem = b.capacity() < 8 ? "no cursor"
+            : io.pragh.shard.ShardRecords.check(b, 8, b.capacity() - 8, Integer.MAX_VALUE);
+        if (problem != null) {
+            throw new ClientException("malformed SHARD_EXPORT answer from " + address + ": " + problem, false);
+        }
+        return new io.pragh.shard.ShardPage(b.getLong(0), java.util.Arrays.copyOfRange(b.byteArray(), 8,
+            b.capacity()));
+    }
+
+    /** Loads a page exported from another machine as records local to this one (all of them, or none). */
+    public void importShard(io.pragh.shard.ShardPage page) {
+        byte[] req = new byte[1 + page.body().length];
+        req[0] = ClientProtocol.SHARD_IMPORT;
+        System.arraycopy(page.body(), 0, req, 1, page.body().length);
+        call(req, false);
+    }
+
+    /** Sets this machine's owner of {@code shard} and drops its cached addresses of the shard's keys. */
+    public void assignShard(int shard, int owner) {
+        assignShards(new int[] {shard}, new int[] {owner});
+    }
+
+    /** {@link #assignShard} for many shards in one request and one walk of the machine's cache. */
+    public void assignShards(int[] shards, int[] owners) {
+        if (shards.length != owners.length || shards.length == 0) {
+            throw new IllegalArgumentException(shards.length + " shards and " + owners.length + " owners (need as"
+                + " many of each, at least one)");
+        }
+        UnsafeBuffer u = new UnsafeBuffer(new byte[1 + 8 * shards.length]);
+        u.putByte(0, ClientProtocol.SHARD_ASSIGN);
+        for (int i = 0; i < shards.length; i++) {
+            u.putInt(1 + 8 * i, shards[i]);
+            u.putInt(5 + 8 * i, owners[i]);
+        }
+        call(u.byteArray(), false);
+    }
+
+    /** Removes this machine's keys of a shard it no longer owns; returns how many. */
+    public long unloadShard(int shard) {
+        UnsafeBuffer u = new UnsafeBuffer(new byte[5]);
+        u.putByte(0, ClientProtocol.SHARD_UNLOAD);
+        u.putInt(1, shard);
+        UnsafeBuffer b = call(u.byteArray(), false);
+        if (b.capacity() != 8) {
+            throw new ClientException("malformed SHARD_UNLOAD answer of " + b.capacity() + " bytes from " + address,
+                false);
+        }
+        return b.getLong(0);
+    }
 }
