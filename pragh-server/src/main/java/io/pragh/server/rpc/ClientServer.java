@@ -341,8 +341,11 @@ public final class ClientServer implements AutoCloseable {
 
     /** How long past the usual timeout a well-formed request may wait by design: a DECIDE, for reports. */
     private static long waitMillis(byte[] request) {
-        return request.length == 9 && request[0] == ClientProtocol.DECIDE
-            ? new UnsafeBuffer(request).getLong(1) : 0;
+        if (request.length != 9 || request[0] != ClientProtocol.DECIDE) {
+            return 0;
+        }
+        long wait = new UnsafeBuffer(request).getLong(1);
+        return wait >= 0 && wait <= ClientProtocol.MAX_DECIDE_MILLIS ? wait : 0; // else refused as malformed anyway
     }
 
     private Reply stats() {

@@ -187,8 +187,10 @@ public final class MachineClient implements AutoCloseable {
 
     /**
      * On the coordinator: decides once it holds every live machine's periodic report since its last decision, or
-     * after {@code timeoutMillis} with what it holds, and carries the decisions out (approved MIGRATEs are sent,
-     * not awaited: {@link #stats} shows them done).
+     * after {@code timeoutMillis} with what it holds, and carries the decisions out. Approved MIGRATEs are sent to
+     * their targets, not awaited: they are all done once the targets' {@link MachineStats#migrationsRequested} grew by
+     * the approvals and each target's {@link MachineStats#migrationsDone} equals its requested count (a target counts
+     * a MIGRATE only when the decision reaches it).
      */
     public Decided decide(long timeoutMillis) {
         UnsafeBuffer b = sized(call(keyed(ClientProtocol.DECIDE, timeoutMillis), false, timeoutMillis), Decided.BYTES,
