@@ -1,16 +1,11 @@
 package io.pragh.bench.traversal;
 
+import io.pragh.bench.traversal.cluster.BenchCluster;
+import io.pragh.bench.traversal.cluster.ShardMigration;
+import io.pragh.bench.traversal.cluster.SplitMigration;
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.MigrationControl;
-import io.pragh.coordinator.CoordinatorConfig;
-import io.pragh.coordinator.Decisions;
 import io.pragh.fabric.FabricStats;
-import io.pragh.monitor.MonitorConfig;
-import io.pragh.shard.ShardAccessCounts;
-import io.pragh.shard.ShardMover;
-import io.pragh.shard.ShardPlacement;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +38,7 @@ public final class ModeSession implements AutoCloseable {
 
     private final TraversalConfig config;
     private final Mode mode;
-    private final EmbeddedCluster cluster;
-    private final ShardPlacement shards;
+    private final BenchCluster cluster;
     private final long keys;
     private final String tag;
     private final PrintStream out;
@@ -52,14 +46,14 @@ public final class ModeSession implements AutoCloseable {
     private final QueryThread.Workload w;
     private final Clients clients;
     private TimelineSampler timeline;
-    private MigrationControl automatic;
+    /** The split migration control of this session (phased or automatic), closed with it. */
+    private SplitMigration automatic;
 
-    ModeSession(TraversalConfig config, Mode mode, EmbeddedCluster cluster, ShardPlacement shards, long keys,
-                int[] scopeVertices, AdjacencyGraph graph, PrintStream out) {
+    ModeSession(TraversalConfig config, Mode mode, BenchCluster cluster, long keys, int[] scopeVertices,
+                AdjacencyGraph graph, PrintStream out) {
         this.config = config;
         this.mode = mode;
         this.cluster = cluster;
-        this.shards = shards;
         this.keys = keys;
         this.tag = "[" + mode.reportName() + "]";
         this.out = out;
@@ -75,7 +69,7 @@ public final class ModeSession implements AutoCloseable {
         return mode;
     }
 
-    public EmbeddedCluster cluster() {
+    public BenchCluster cluster() {
         return cluster;
     }
 
@@ -118,7 +112,7 @@ public final class ModeSession implements AutoCloseable {
         w.putLatencies().getIntervalHistogram();
         long q0 = w.queries().sum();
         long p0 = w.puts().sum();
-        long f0 = forwardedUpdates();
+        long f0 = cluster.forwardedUpdates();
         FabricStats.Snapshot s0 = cluster.stats();
         long m0 = System.nanoTime();
         phase("measurement", config.durationSeconds());
@@ -130,45 +124,45 @@ public final class ModeSession implements AutoCloseable {
         ModeResult r = new ModeResult(queries / seconds, ms(h.getValueAtPercentile(50)),
             ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)),
             s1.minus(s0).remoteAccessRate(), moved.keys(), (double) moved.keys() / keys, moved.bytes(),
-            forwardedUpdates() - f0, w.puts().sum() - p0, queries);
+            cluster.forwardedUpdates() - f0, w.puts().sum() - p0, queries);
         return new Measurement(r, h, puts);
     }
 
     /**
-     * Split modes only: monitors and a coordinator that migrate by themselves, on instant reports and at the end of
-     * every {@code --interval}, until the session closes.
+     * Split modes only: monitors and a coordinator that migrate by themselves at the end of every {@code --interval}
+     * (and, in this JVM, on instant reports), until the session closes.
      */
-    public MigrationControl startAutomaticMigration() {
+    public SplitMigration startAutomaticMigration() {
         if (mode != Mode.SPLIT && mode != Mode.SPLIT_CACHE) {
             throw new IllegalStateException(mode.reportName() + " does not migrate by itself");
         }
-        automatic = migrationControl();
+        if (automatic != null) {
+            throw new IllegalStateException("split migration already runs in this session");
+        }
+        automatic = cluster.splitMigration();
         automatic.startAutomatic();
         return automatic;
     }
 
-    private MigrationControl migrationControl() {
-        MonitorConfig monitorConfig = MonitorConfig.defaults()
-            .withIntervalMillis(Math.max(1, (long) (config.intervalSeconds() * 1000)))
-            .withRates(MonitorConfig.DEFAULT_INSTANT_RATE, config.minRate());
-        return new MigrationControl(cluster, monitorConfig,
-            CoordinatorConfig.defaults().withMechanism(config.mechanism()).withMinRate(config.minRate()));
-    }
-
-    /** Monitoring intervals (one eager, two deferred by default), each followed by the migrations it approved. */
+    /**
+     * Monitoring intervals (one eager, two deferred by default), each followed by the migrations it approved. The
+     * monitors stay on through the measurement, as they do in a running system; the session's close stops them.
+     */
     private Moved splitMigration() throws Exception {
-        MigrationControl control = migrationControl();
+        SplitMigration control = cluster.splitMigration();
+        automatic = control;
         control.start();
         for (int i = 1; i <= config.intervals(); i++) {
             phase("monitoring interval " + i, config.intervalSeconds());
-            Decisions d = control.endInterval();
-            out.printf(Locale.ROOT, "%s interval %d: %d migrations approved, %d keys to track, %d to untrack%n", tag, i,
-                d.approvals().size(), d.track().size(), d.untrack().size());
-            event("interval " + i + " ends: " + d.approvals().size() + " migrations approved, " + d.track().size()
+            // Before the decision: its first migrations may finish before endInterval returns.
+            long before = control.migratedKeys();
+            SplitMigration.Interval d = control.endInterval();
+            out.printf(Locale.ROOT, "%s interval %d: %d migrations approved, %d keys to track, %d to untrack%n", tag,
+                i, d.approvals(), d.track(), d.untrack());
+            event("interval " + i + " ends: " + d.approvals() + " migrations approved, " + d.track()
                 + " keys to track");
             label("migration " + i);
             long t0 = System.nanoTime();
-            long before = control.migratedKeys();
             long moved = control.awaitMigrations(120_000) - before;
             out.printf(Locale.ROOT, "%s migration: %d values moved in %.2f s while queries ran (%d bytes in all)%n",
                 tag, moved, (System.nanoTime() - t0) / 1e9, control.migratedBytes());
@@ -180,24 +174,19 @@ public final class ModeSession implements AutoCloseable {
 
     /** One interval of full per-shard tracking, then the optimal plan applied with the clients paused. */
     private Moved shardMigration() throws Exception {
-        ShardAccessCounts counts = new ShardAccessCounts(shards);
-        for (int m = 0; m < cluster.machineCount(); m++) {
-            cluster.machine(m).store().setAccessObserver(counts.observerFor(m));
-        }
+        ShardMigration shards = cluster.shardMigration();
+        shards.startTracking();
         phase("monitoring interval", config.intervalSeconds());
-        for (int m = 0; m < cluster.machineCount(); m++) {
-            cluster.machine(m).store().setAccessObserver(null);
-        }
+        shards.stopTracking();
         label("shard move");
         clients.stop();
         long t0 = System.nanoTime();
-        ShardMover mover = new ShardMover(cluster, shards);
-        int moved = mover.apply(counts.plan());
+        ShardMigration.Moved moved = shards.moveToReaders();
         out.printf(Locale.ROOT, "%s migration: %d of %d shards (%d keys, %d bytes) moved in %.2f s, clients paused%n",
-            tag, moved, shards.shards(), mover.keysMoved(), mover.bytesMoved(), (System.nanoTime() - t0) / 1e9);
-        event("shard move done: " + moved + " shards");
+            tag, moved.shards(), moved.totalShards(), moved.keys(), moved.bytes(), (System.nanoTime() - t0) / 1e9);
+        event("shard move done: " + moved.shards() + " shards");
         clients.start();
-        return new Moved(mover.keysMoved(), mover.bytesMoved());
+        return new Moved(moved.keys(), moved.bytes());
     }
 
     /** Runs the queries for {@code seconds}, printing the phase, elapsed time and throughput once a second. */
@@ -240,15 +229,6 @@ public final class ModeSession implements AutoCloseable {
         return nanos / 1e6;
     }
 
-    /** Updates the homes forwarded to a migrated value's host (the store counts them where it forwards). */
-    private long forwardedUpdates() {
-        long n = 0;
-        for (int m = 0; m < cluster.machineCount(); m++) {
-            n += cluster.machine(m).store().forwardedUpdates();
-        }
-        return n;
-    }
-
     /** Stops the query threads, the timeline and automatic migration, then the cluster. */
     @Override
     public void close() throws Exception {
@@ -268,13 +248,13 @@ public final class ModeSession implements AutoCloseable {
     /** The query threads of one mode; stopped and started again (a new generation) around a shard move. */
     private static final class Clients {
         private final QueryThread.Workload w;
-        private final EmbeddedCluster cluster;
+        private final BenchCluster cluster;
         private final int count;
         private final List<QueryThread> queries = new ArrayList<>();
         private final List<Thread> threads = new ArrayList<>();
         private int generation;
 
-        Clients(QueryThread.Workload w, EmbeddedCluster cluster, int count) {
+        Clients(QueryThread.Workload w, BenchCluster cluster, int count) {
             this.w = w;
             this.cluster = cluster;
             this.count = count;

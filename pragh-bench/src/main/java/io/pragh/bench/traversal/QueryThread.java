@@ -2,20 +2,16 @@ package io.pragh.bench.traversal;
 
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
-import io.pragh.graph.KHopTraversal;
-import io.pragh.keys.KeyLayout;
-import io.pragh.store.CappedAppend;
-import io.pragh.store.Mutators;
+import io.pragh.bench.traversal.cluster.BenchCluster;
+import io.pragh.bench.traversal.cluster.QueryPath;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
 /**
- * A closed-loop client: draws a start vertex, then runs a two-hop GET on the start vertex's home machine (through
- * that machine's session, so every access is that machine's, seen by its access observer) or inserts an edge from
- * it at its home; records the latency and counts. Runs until stopped.
+ * A closed-loop client: draws a start vertex, then runs a two-hop GET on the start vertex's home machine (every
+ * access is that machine's, seen by its monitor) or inserts an edge from it at its home, through its own
+ * {@link QueryPath}; records the latency and counts. Runs until stopped.
  *
  * <pre>{@code
  * QueryThread q = new QueryThread(index, generation, workload, cluster);
@@ -40,7 +36,7 @@ final class QueryThread implements Runnable {
     static final int LABEL = 0;
     static final int HOPS = 2;
 
-    private final EmbeddedCluster cluster;
+    private final BenchCluster cluster;
     private final SplittableRandom rng;
     private volatile boolean running = true;
     private volatile Throwable failure;
@@ -49,7 +45,7 @@ final class QueryThread implements Runnable {
      * @param index      thread index; with the generation and the seed it fixes the thread's random stream
      * @param generation how many times the clients were restarted (the shard baseline pauses them to move shards)
      */
-    QueryThread(int index, int generation, Workload w, EmbeddedCluster cluster) {
+    QueryThread(int index, int generation, Workload w, BenchCluster cluster) {
         this.w = w;
         this.cluster = cluster;
         this.rng = new SplittableRandom(w.seed() * 1_000_003L + generation * 1_009L + index);
@@ -65,21 +61,15 @@ final class QueryThread implements Runnable {
 
     @Override
     public void run() {
-        try {
-            KHopTraversal[] onMachine = new KHopTraversal[cluster.machineCount()];
-            for (int m = 0; m < onMachine.length; m++) {
-                onMachine[m] = new KHopTraversal(cluster.machine(m).session(), w.batchedGets());
-            }
+        try (QueryPath path = cluster.openPath()) {
             while (running) {
                 long start = w.startVertices().at(w.dist().next(rng));
-                long key = KeyLayout.key(start, LABEL, KeyLayout.OUT);
-                int home = cluster.home(key);
                 boolean get = rng.nextDouble() < w.getRatio();
                 long t0 = System.nanoTime();
                 if (get) {
-                    onMachine[home].run(start, LABEL, HOPS, w.fanout());
+                    path.kHop(start, LABEL, HOPS, w.fanout(), w.batchedGets());
                 } else {
-                    insertEdge(cluster.machine(home), key, (int) start, w.edgeEnds()[rng.nextInt(w.edgeEnds().length)]);
+                    insertEdge(path, (int) start, w.edgeEnds()[rng.nextInt(w.edgeEnds().length)]);
                 }
                 long latency = System.nanoTime() - t0;
                 w.latencies().recordValue(latency);
@@ -93,10 +83,10 @@ final class QueryThread implements Runnable {
         }
     }
 
-    /** An edge PUT at the start vertex's home: see {@link CappedAppend} for why its list is capped. */
-    private void insertEdge(Machine home, long key, int src, long dst) {
-        long cap = Math.max(w.graph().degree(src), w.fanout()) + 1L;
-        home.update(key, Mutators.CAPPED_APPEND, CappedAppend.argument(dst, cap));
+    /** An edge PUT at the start vertex's home: see {@link io.pragh.store.CappedAppend} for why its list is capped. */
+    private void insertEdge(QueryPath path, int src, long dst) {
+        int cap = Math.max(w.graph().degree(src), w.fanout()) + 1;
+        path.insertEdge(src, LABEL, dst, cap);
         w.puts().increment();
     }
 }

@@ -1,6 +1,6 @@
 package io.pragh.bench.traversal;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.bench.traversal.cluster.BenchCluster;
 import io.pragh.fabric.FabricStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,7 +43,7 @@ public final class TimelineSampler {
         }
     }
 
-    private final EmbeddedCluster cluster;
+    private final BenchCluster cluster;
     private final LongAdder queries;
     private final long tickNanos;
     private final long startNanos;
@@ -53,7 +53,7 @@ public final class TimelineSampler {
     private volatile String phase = "start";
     private volatile boolean running = true;
 
-    TimelineSampler(EmbeddedCluster cluster, LongAdder queries, double tickSeconds) {
+    TimelineSampler(BenchCluster cluster, LongAdder queries, double tickSeconds) {
         if (!(tickSeconds > 0)) {
             throw new IllegalArgumentException("--tick " + tickSeconds + " is invalid: must be > 0");
         }

@@ -39,13 +39,17 @@ import java.util.Map;
  * @param batchedGets     each hop's GETs as one batch (true) or one at a time (false, the paper's engine)
  * @param minRate         accesses/s from one machine a key needs to be reported and approved (the monitor's report
  *                        rate and the coordinator's minimum rate)
- * @param fabric          {@value #INPROCESS} (one in-process fabric, emulated latency) or {@value #TCP} (a TCP fabric
- *                        per machine on 127.0.0.1, real loopback latency)
+ * @param fabric          {@value #INPROCESS} (an embedded cluster on one in-process fabric, emulated latency) or
+ *                        {@value #TCP} (a cluster of server processes on 127.0.0.1 per mode, as {@code ./pragh cluster
+ *                        start} makes, over the TCP fabric with its real loopback latency)
+ * @param clusterDir      with {@value #TCP}: the directory the modes' clusters live in (one subdirectory each, kept
+ *                        with their logs), or null for a temporary directory removed at the end
  */
 public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
                               List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
                               int intervals, long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
-                              Path json, Path charts, boolean batchedGets, String fabric, double minRate) {
+                              Path json, Path charts, boolean batchedGets, String fabric, double minRate,
+                              Path clusterDir) {
     public static final String INPROCESS = "inprocess";
     public static final String TCP = "tcp";
 
@@ -64,8 +68,11 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "  --intervals N           monitoring intervals, each followed by its migrations (default 1 eager, 2 deferred)",
         "  --remote-latency-ns NS  emulated remote one-sided latency of the in-process fabric (default "
             + InProcessFabric.DEFAULT_REMOTE_LATENCY_NS + ")",
-        "  --fabric inprocess|tcp  one in-process fabric (default), or a TCP fabric per machine on 127.0.0.1 with the",
-        "                          real loopback latency (own port, Netty event loops and secret handshake per machine)",
+        "  --fabric inprocess|tcp  an embedded cluster on one in-process fabric (default), or per mode a cluster of",
+        "                          server processes on 127.0.0.1 as './pragh cluster start' makes, over the TCP fabric",
+        "                          with the real loopback latency; queries reach the machines over the client RPC",
+        "  --cluster-dir DIR       with --fabric tcp: keep each mode's cluster (config, data, server logs) in DIR/MODE",
+        "                          (default: a temporary directory, removed at the end)",
         "  --threads N             query threads, the same in every mode (default: available processors)",
         "  --seed N                seed of the graph and the queries (default 42)",
         "  --gets one|batch        a hop's GETs one at a time, each waited for, as the paper's engine reads (default one),",
@@ -130,6 +137,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--charts", null);
         v.put("--gets", "one");
         v.put("--fabric", INPROCESS);
+        v.put("--cluster-dir", null);
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (!v.containsKey(flag)) {
@@ -152,6 +160,10 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         if (!mechanism.equals("eager") && !mechanism.equals("deferred")) {
             throw new IllegalArgumentException("--mechanism " + mechanism + " is invalid: must be eager or deferred");
         }
+        if (!TCP.equals(v.get("--fabric")) && v.get("--cluster-dir") != null) {
+            throw new IllegalArgumentException("--cluster-dir applies to --fabric " + TCP + " only: the in-process"
+                + " fabric's clusters live in this JVM");
+        }
         if (TCP.equals(v.get("--fabric")) && List.of(args).contains("--remote-latency-ns")) {
             throw new IllegalArgumentException("--remote-latency-ns applies to --fabric " + INPROCESS + " only: over "
                 + TCP + " the latency is the real loopback one");
@@ -167,7 +179,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
             whole(v, "--remote-latency-ns"),
             integer(v, "--threads"), whole(v, "--seed"), Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)),
             integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"), gets.equals("batch"), v.get("--fabric"),
-            decimal(v, "--min-rate"));
+            decimal(v, "--min-rate"), path(v, "--cluster-dir"));
     }
 
     private static long whole(Map<String, String> v, String flag) {
@@ -228,17 +240,18 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         m.put("charts", charts == null ? null : charts.toString());
         m.put("gets", batchedGets ? "batch" : "one");
         m.put("fabric", fabric);
+        m.put("cluster_dir", clusterDir == null ? null : clusterDir.toString());
         return m;
     }
 
     /** One line for the run's header: which fabric, and whether its remote latency is emulated or real. */
     public String fabricDescription() {
-        return tcp() ? "fabric: tcp, one TcpFabric per machine on 127.0.0.1; remote latency: real loopback TCP"
-            + " (--remote-latency-ns applies to the in-process fabric only)"
+        return tcp() ? "fabric: tcp, a cluster of server processes on 127.0.0.1 per mode; remote latency: real loopback"
+            + " TCP (--remote-latency-ns applies to the in-process fabric only)"
             : "fabric: in-process; remote latency: emulated, " + remoteLatencyNs + " ns per one-sided operation";
     }
 
-    /** Whether every machine talks over its own loopback TCP fabric. */
+    /** Whether every mode runs on a cluster of server processes over the TCP fabric. */
     public boolean tcp() {
         return TCP.equals(fabric);
     }

@@ -1,8 +1,12 @@
 package io.pragh.bench.traversal;
 
+import io.pragh.bench.traversal.cluster.BenchCluster;
+import io.pragh.bench.traversal.cluster.ClusterSpec;
+import io.pragh.bench.traversal.cluster.EmbeddedBenchCluster;
+import io.pragh.bench.traversal.cluster.ProcessBenchCluster;
+import io.pragh.bench.traversal.cluster.QueryPath;
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
-import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.keys.KeyLayout;
 import io.pragh.keys.Placement;
 import io.pragh.shard.ShardPlacement;
@@ -14,6 +18,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -68,16 +74,18 @@ public final class TraversalRunner {
      * the caller drives the phases and closes it.
      */
     public ModeSession open(Mode mode) throws Exception {
-        int machines = mode == Mode.IDEAL ? 1 : config.machines();
-        ShardPlacement shards = mode == Mode.SHARD
-            ? new ShardPlacement(machines, ShardPlacement.DEFAULT_SHARDS_PER_MACHINE) : null;
-        EmbeddedCluster cluster = build(mode, machines, shards);
+        ClusterSpec spec = spec(mode);
+        String tag = "[" + mode.reportName() + "]";
+        BenchCluster cluster = config.tcp()
+            ? ProcessBenchCluster.start(spec, config.clusterDir(), mode.reportName(), tag, out)
+            : EmbeddedBenchCluster.start(spec);
         try {
+            out.println(tag + " " + cluster.describe());
             long t0 = System.nanoTime();
             long keys = load(cluster);
-            out.printf(Locale.ROOT, "[%s] loaded %d keys (%d adjacency entries) on %d machine(s) in %.1f s%n",
-                mode.reportName(), keys, graph.edgeCount(), machines, (System.nanoTime() - t0) / 1e9);
-            return new ModeSession(config, mode, cluster, shards, keys, scopeVertices, graph, out);
+            out.printf(Locale.ROOT, "%s loaded %d keys (%d adjacency entries) on %d machine(s) in %.1f s%n", tag, keys,
+                graph.edgeCount(), spec.machines(), (System.nanoTime() - t0) / 1e9);
+            return new ModeSession(config, mode, cluster, keys, scopeVertices, graph, out);
         } catch (Exception | Error e) {
             cluster.close();
             throw e;
@@ -90,10 +98,14 @@ public final class TraversalRunner {
     }
 
     /**
-     * Sizes every machine for its share of the graph (exactly, per home) plus migrated-in values and PUT churn; a
-     * shard machine may end up owning every shard, so it is sized for the whole graph.
+     * The cluster of {@code mode}: one machine for ideal; shard placement for shard; a location cache for
+     * split-cache (and ideal, where it is never used). Every machine is sized for its share of the graph (exactly,
+     * per home) plus migrated-in values and PUT churn; a shard machine may end up owning every shard, so it is sized
+     * for the whole graph.
      */
-    private EmbeddedCluster build(Mode mode, int machines, ShardPlacement shards) {
+    ClusterSpec spec(Mode mode) {
+        int machines = mode == Mode.IDEAL ? 1 : config.machines();
+        boolean sharded = mode == Mode.SHARD;
         Placement hashed = Placement.hashed(machines);
         long[] keys = new long[machines];
         long[] bytes = new long[machines];
@@ -111,19 +123,13 @@ public final class TraversalRunner {
                 total += b;
             }
         }
-        long maxKeys = shards != null ? totalKeys : Arrays.stream(keys).max().orElse(0);
-        long maxBytes = shards != null ? total : Arrays.stream(bytes).max().orElse(0) + total / machines;
+        long maxKeys = sharded ? totalKeys : Arrays.stream(keys).max().orElse(0);
+        long maxBytes = sharded ? total : Arrays.stream(bytes).max().orElse(0) + total / machines;
         long valueBytes = Math.max(StoreConfig.DEFAULT_CHUNK_BYTES >> 10, maxBytes + CHURN_BYTES);
-        // Queries run on client threads through the home machine's session, so the workers stay idle: never pin them.
-        EmbeddedCluster.Builder b = EmbeddedCluster.builder().machines(machines).workersPerMachine(1).pinThreads(false)
-            .keysPerMachine(maxKeys + maxKeys / 4 + 1024).valueBytesPerMachine(valueBytes)
-            .remoteLatencyNs(config.remoteLatencyNs())
-            .cacheBytes(mode == Mode.SPLIT_CACHE || mode == Mode.IDEAL ? (long) config.cacheMb() << 20 : 0);
-        if (shards != null) {
-            b.placement(shards);
-        }
-        // --fabric tcp: every machine on its own loopback TCP fabric, owned and closed by the cluster.
-        return config.tcp() ? LoopbackTcpFabrics.cluster(b, machines, "[" + mode.reportName() + "]", out) : b.build();
+        return new ClusterSpec(machines, maxKeys + maxKeys / 4 + 1024, valueBytes,
+            mode == Mode.SPLIT_CACHE || mode == Mode.IDEAL ? (long) config.cacheMb() << 20 : 0,
+            sharded ? ShardPlacement.DEFAULT_SHARDS_PER_MACHINE : ClusterSpec.HASHED, config.remoteLatencyNs(),
+            Math.max(1, (long) (config.intervalSeconds() * 1000)), config.minRate(), config.mechanism());
     }
 
     /** The value of {@code v}'s adjacency list as loaded, one long per neighbour. */
@@ -137,26 +143,41 @@ public final class TraversalRunner {
         return value;
     }
 
-    /** PUTs every adjacency list at its home, from two loader threads; returns the number of keys. */
-    private long load(EmbeddedCluster cluster) {
-        int loaders = 2;
+    /**
+     * PUTs every adjacency list at its home from loader threads of their own: two in this JVM, and two per machine
+     * over the client RPC, where each PUT waits for its round trip. Returns the number of keys.
+     */
+    private long load(BenchCluster cluster) {
+        int loaders = config.tcp() ? 2 * cluster.machineCount() : 2;
+        ExecutorService pool = Executors.newFixedThreadPool(loaders, r -> {
+            Thread t = new Thread(r, "pragh-bench-loader");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            return load(cluster, loaders, pool);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private long load(BenchCluster cluster, int loaders, ExecutorService pool) {
         List<CompletableFuture<Long>> parts = new ArrayList<>();
         for (int part = 0; part < loaders; part++) {
             int p = part;
             parts.add(CompletableFuture.supplyAsync(() -> {
                 long n = 0;
-                for (int v = p; v < graph.vertexCount(); v += loaders) {
-                    int d = graph.degree(v);
-                    if (d == 0) {
-                        continue;
+                try (QueryPath path = cluster.openPath()) {
+                    for (int v = p; v < graph.vertexCount(); v += loaders) {
+                        if (graph.degree(v) == 0) {
+                            continue;
+                        }
+                        path.put(KeyLayout.key(v, QueryThread.LABEL, KeyLayout.OUT), adjacencyValue(graph, v));
+                        n++;
                     }
-                    byte[] value = adjacencyValue(graph, v);
-                    long key = KeyLayout.key(v, QueryThread.LABEL, KeyLayout.OUT);
-                    cluster.homeOf(key).put(key, value);
-                    n++;
                 }
                 return n;
-            }));
+            }, pool));
         }
         return parts.stream().mapToLong(CompletableFuture::join).sum();
     }

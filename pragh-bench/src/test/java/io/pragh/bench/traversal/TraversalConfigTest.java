@@ -87,6 +87,16 @@ class TraversalConfigTest {
     }
 
     @Test
+    void aClusterDirectoryIsForServerProcessesOnly() {
+        assertEquals(null, TraversalConfig.parse("--fabric", "tcp").clusterDir(), "a temporary directory by default");
+        TraversalConfig kept = TraversalConfig.parse("--fabric", "tcp", "--cluster-dir", "runs/c");
+        assertEquals(java.nio.file.Path.of("runs/c"), kept.clusterDir());
+        assertEquals("runs/c", kept.asMap().get("cluster_dir"));
+        String inProcess = refusal("--cluster-dir", "runs/c");
+        assertTrue(inProcess.contains("--cluster-dir applies to --fabric tcp only"), inProcess);
+    }
+
+    @Test
     void chartsNeedADirectory() {
         assertTrue(refusal("--charts").contains("needs a value"));
     }

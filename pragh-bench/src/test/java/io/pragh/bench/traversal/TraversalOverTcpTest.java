@@ -7,59 +7,45 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./pragh bench traversal --fabric tcp} at a tiny scale: all five modes run over one loopback TCP fabric per
- * machine, the JSON report says so, and no fabric thread outlives its mode's cluster. Checks what the run means,
- * never how fast it is.
+ * {@code ./pragh bench traversal --fabric tcp} at a tiny scale: all five modes run on clusters of server processes
+ * (three JVMs each, one for ideal), their queries over the client RPC; split-cache migrates values and shard moves
+ * shards between processes through the RPC; the JSON report says what ran; and no server outlives its mode. Checks
+ * what the run means, never how fast it is.
  */
-@Timeout(180)
+@Timeout(400)
 class TraversalOverTcpTest {
-    /** Netty event loops and inboxes of the TCP fabric are named pragh-m{id}-tcp... */
-    private static List<String> tcpThreads() {
-        List<String> names = new ArrayList<>();
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.isAlive() && t.getName().matches("pragh-m\\d+-tcp.*")) {
-                names.add(t.getName());
-            }
-        }
-        return names;
-    }
-
     @Test
-    void everyModeRunsOverLoopbackTcpAndLeavesNoFabricThreadBehind(@TempDir Path dir) throws Exception {
-        assertEquals(List.of(), tcpThreads(), "no TCP fabric runs before the benchmark");
+    void everyModeRunsOnServerProcessesAndNoServerOutlivesItsMode(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("tcp.json");
+        Path clusters = dir.resolve("clusters");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = TraversalCommand.run(new String[] {"--fabric", "tcp", "--machines", "3", "--scale", "8",
-            "--scope", "64", "--fanout", "20", "--duration", "0.8", "--warmup", "0.4", "--interval", "0.4",
-            "--threads", "2", "--cache-mb", "1", "--json", json.toString()},
+        int status = TraversalCommand.run(new String[] {"--fabric", "tcp", "--cluster-dir", clusters.toString(),
+            "--machines", "3", "--scale", "8", "--scope", "64", "--fanout", "20", "--duration", "1", "--warmup", "0.5",
+            "--interval", "1", "--min-rate", "1", "--threads", "2", "--cache-mb", "1", "--json", json.toString()},
             new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String log = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, log);
         assertTrue(log.contains("remote latency: real loopback TCP"), log);
-        assertTrue(log.matches("(?s).*\\[split-cache] fabric: tcp, machines on 127\\.0\\.0\\.1:\\d+ 127\\.0\\.0\\.1:\\d+"
-            + " 127\\.0\\.0\\.1:\\d+ .*"), log);
+        assertTrue(log.matches("(?s).*\\[split-cache] fabric: tcp, 3 server process\\(es\\) on 127\\.0\\.0\\.1, client"
+            + " ports \\d+ \\d+ \\d+ .*"), log);
 
         JsonNode root = new ObjectMapper().readTree(Files.readString(json));
         JsonNode config = root.get("config");
         assertEquals("tcp", config.get("fabric").asText());
+        assertEquals(clusters.toString(), config.get("cluster_dir").asText());
         assertTrue(config.get("remote_latency_ns").isNull(), "no emulated latency is claimed over tcp");
-        assertEquals("real loopback TCP", config.get("remote_latency").asText());
         List<String> modes = new ArrayList<>();
         root.get("modes").fieldNames().forEachRemaining(modes::add);
         assertEquals(List.of("orig", "ideal", "shard", "split", "split-cache"), modes);
@@ -69,24 +55,27 @@ class TraversalOverTcpTest {
             assertTrue(rate >= 0 && rate <= 1, mode + " remote access rate " + rate);
             assertTrue(m.get("queries").asLong() > 0, mode + " ran no query:\n" + log);
         }
-        assertEquals(0, root.get("modes").get("ideal").get("remote_access_rate").asDouble(), "one machine");
-        assertTrue(root.get("modes").get("orig").get("remote_access_rate").asDouble() > 0,
-            "three machines over tcp read remotely in orig");
+        JsonNode byMode = root.get("modes");
+        assertEquals(0, byMode.get("ideal").get("remote_access_rate").asDouble(), "one machine reads only locally");
+        assertTrue(byMode.get("orig").get("remote_access_rate").asDouble() > 0, "three processes read remotely in orig");
+        assertEquals(0, byMode.get("orig").get("migrated_keys").asLong(), "orig never migrates");
+        assertTrue(byMode.get("split-cache").get("migrated_keys").asLong() > 0,
+            "the servers' monitors and coordinator, driven over the RPC, migrated values:\n" + log);
+        assertTrue(byMode.get("shard").get("migrated_keys").asLong() > 0,
+            "whole shards moved between the processes:\n" + log);
 
-        // Each cluster closed its fabrics (awaiting their event loops) before the next mode began.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!tcpThreads().isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertEquals(List.of(), tcpThreads(), "TCP fabric threads outlived the benchmark");
-        Matcher port = Pattern.compile("127\\.0\\.0\\.1:(\\d+)").matcher(log);
-        int ports = 0;
-        while (port.find()) {
-            // Binding succeeds only if the fabric's listener let go of its port.
-            try (ServerSocket s = new ServerSocket(Integer.parseInt(port.group(1)), 1, InetAddress.getLoopbackAddress())) {
-                ports++;
+        // Every mode's cluster lives in its own directory, and every server of it stopped with its mode.
+        for (String mode : modes) {
+            Path d = clusters.resolve(mode);
+            int machines = mode.equals("ideal") ? 1 : 3;
+            for (int m = 0; m < machines; m++) {
+                Path log0 = d.resolve("machine-" + m + ".log");
+                assertTrue(Files.readString(log0).contains("machine " + m + " of " + machines + " serves"), mode + " "
+                    + log0);
+                Optional<ProcessHandle> p = ProcessHandle.of(Long.parseLong(
+                    Files.readString(d.resolve("machine-" + m + ".pid")).trim()));
+                assertTrue(p.isEmpty() || !p.get().isAlive(), mode + " machine " + m + " still runs");
             }
         }
-        assertEquals(3 * 4 + 1, ports, "three ports for each multi-machine mode, one for ideal");
     }
 }

@@ -444,6 +444,10 @@ public final class LocalCluster {
 
     /** Stops every machine, then the local ZooKeeper. */
     public void stopAll() {
+        // SIGTERM to every machine first: they shut down side by side, not one 15 s wait after another.
+        for (int i = 0; i < machineCount(); i++) {
+            process(i).ifPresent(ProcessHandle::destroy);
+        }
         for (int i = 0; i < machineCount(); i++) {
             stop(i);
         }

@@ -159,6 +159,22 @@ final class ConfigNode {
         return (int) longInteger(key, fallback == null ? null : (long) fallback, min, max);
     }
 
+    /** A number above 0 and at most {@code max}, written as an integer or a decimal ({@code 2.5}). */
+    double positiveNumber(String key, double fallback, double max) {
+        JsonNode v = value(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isNumber()) {
+            throw error(key, "expected a number, got " + describe(v));
+        }
+        double d = v.doubleValue();
+        if (!(d > 0) || d > max) {
+            throw error(key, "must be above 0 and at most " + fmt(max) + ", got " + v.asText());
+        }
+        return d;
+    }
+
     /** A size: an integer number of bytes or a string with a binary unit ({@code 64MiB}). */
     long bytes(String key, long fallback, long min, long max) {
         JsonNode v = value(key);

@@ -1,5 +1,6 @@
 package io.pragh.server.config;
 
+import io.pragh.monitor.MonitorConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,7 +12,7 @@ import java.util.Map;
  * a migration interval (deferred).
  *
  * <pre>{@code
- * MigrationPolicy p = config.policy();   // margin 0.5, report every 10s, instantly above 100/s, eager
+ * MigrationPolicy p = config.policy();   // margin 0.5, report every 10s, instantly above 100/s, eager, auto, 10/s
  * }</pre>
  *
  * @param thresholdMargin   how much more (0.5 = 50% more) the applicant must access a value than its host
@@ -19,28 +20,45 @@ import java.util.Map;
  * @param instantReportRate remote accesses per second to one key that trigger an immediate report; 0 for never
  * @param mode              eager or deferred approval
  * @param deferredInterval  how long a deferred decision watches local accesses first
+ * @param trigger           auto: the monitor reports and the coordinator decides on their own schedule; manual: only
+ *                          when clients say so (the client RPC's MONITOR_START, END_INTERVAL and DECIDE), as a
+ *                          benchmark that runs the paper's phases needs
+ * @param minimumRate       accesses per second one machine must make to a key for a periodic report to name it and
+ *                          for the coordinator to approve its migration
  */
 public record MigrationPolicy(double thresholdMargin, Duration reportInterval, int instantReportRate, Mode mode,
-                              Duration deferredInterval) {
+                              Duration deferredInterval, Trigger trigger, double minimumRate) {
     /** Eager: approve at once, the new host tracks accesses and may migrate back. Deferred: watch first. */
     public enum Mode {
         EAGER,
         DEFERRED
     }
 
+    /** Auto: monitoring and decisions run by themselves. Manual: only on clients' requests, phase by phase. */
+    public enum Trigger {
+        AUTO,
+        MANUAL
+    }
+
+    /** The largest {@code minimumRate}: far above any rate one machine can make to one key. */
+    public static final double MAX_MINIMUM_RATE = 1e9;
+
     public static final MigrationPolicy DEFAULT = new MigrationPolicy(0.5, Duration.ofSeconds(10), 100, Mode.EAGER,
-        Duration.ofSeconds(10));
+        Duration.ofSeconds(10), Trigger.AUTO, MonitorConfig.DEFAULT_REPORT_RATE);
 
     private static final Map<String, Mode> MODES = new LinkedHashMap<>();
+    private static final Map<String, Trigger> TRIGGERS = new LinkedHashMap<>();
 
     static {
         MODES.put("eager", Mode.EAGER);
         MODES.put("deferred", Mode.DEFERRED);
+        TRIGGERS.put("auto", Trigger.AUTO);
+        TRIGGERS.put("manual", Trigger.MANUAL);
     }
 
     static MigrationPolicy read(ConfigNode n) {
         n.allow("migrationThresholdMargin", "reportInterval", "instantReportRate", "migration",
-            "deferredInterval");
+            "deferredInterval", "trigger", "minimumRate");
         double margin = n.percent("migrationThresholdMargin", DEFAULT.thresholdMargin, 0.0, 10.0);
         Duration report = n.duration("reportInterval", DEFAULT.reportInterval, Duration.ofMillis(10),
             Duration.ofHours(1));
@@ -48,6 +66,8 @@ public record MigrationPolicy(double thresholdMargin, Duration reportInterval, i
         Mode mode = n.choice("migration", DEFAULT.mode, MODES);
         Duration deferred = n.duration("deferredInterval", DEFAULT.deferredInterval, Duration.ofMillis(10),
             Duration.ofHours(1));
-        return new MigrationPolicy(margin, report, rate, mode, deferred);
+        Trigger trigger = n.choice("trigger", DEFAULT.trigger, TRIGGERS);
+        double minimumRate = n.positiveNumber("minimumRate", DEFAULT.minimumRate, MAX_MINIMUM_RATE);
+        return new MigrationPolicy(margin, report, rate, mode, deferred, trigger, minimumRate);
     }
 }

@@ -3,6 +3,7 @@
  * that a bad file fails with the offending key and the reason (unknown key, wrong type, value out of range,
  * duplicate machine ids or ports, a cache lease longer than the reclaim lease) before anything listens or allocates.
  * May depend on {@code io.pragh} (limits, exceptions), {@code io.pragh.store} and {@code io.pragh.reclaim} (the core
- * records it converts to), {@code io.pragh.fabric.tcp} (secret, TCP options) and Jackson; nothing here starts anything.
+ * records it converts to), {@code io.pragh.monitor} (the monitor's default rates), {@code io.pragh.fabric.tcp}
+ * (secret, TCP options) and Jackson; nothing here starts anything.
  */
 package io.pragh.server.config;

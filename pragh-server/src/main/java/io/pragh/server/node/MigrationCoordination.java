@@ -6,6 +6,7 @@ import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.coordinator.Decisions;
 import io.pragh.coordinator.Mechanism;
 import io.pragh.fabric.FabricException;
+import io.pragh.migration.Migrator;
 import io.pragh.monitor.KeyRate;
 import io.pragh.monitor.Monitor;
 import io.pragh.monitor.MonitorConfig;
@@ -13,12 +14,18 @@ import io.pragh.monitor.MonitorReport;
 import io.pragh.reclaim.Leases;
 import io.pragh.server.config.MigrationPolicy;
 import io.pragh.server.membership.ZooKeeperMembership;
+import io.pragh.server.rpc.Decided;
+import io.pragh.server.rpc.MigrationDriver;
 import io.pragh.store.MachineStore;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -32,6 +39,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * count local accesses. A machine that becomes coordinator starts from empty state; reports sent to a former one
  * are lost, which costs one interval.
  *
+ * <p>With the policy's trigger {@code manual} nothing happens by itself: clients drive the phases through the client
+ * RPC ({@link MigrationDriver}): {@link #startMonitoring} on every machine, load, {@link #endInterval} on every
+ * machine (each sends its periodic report), then {@link #decide} on the coordinator, which waits for every live
+ * machine's report and decides. Instant reports are not polled then. Every MIGRATE this machine's migration thread is
+ * handed, by a decision or by a client, goes through {@link #migrate} and is counted there.
+ *
  * <p>Messages (extension types): REPORT {@code | 18 | instant (1) | count (4) | count x (key 8, host 4, rate 8,
  * tracked 1) |}, DECISION {@code | 19 | kind (1): 0 migrate here, 1 track, 2 untrack | key (8) |}.
  *
@@ -40,13 +53,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * c.start();
  * }</pre>
  */
-public final class MigrationCoordination implements AutoCloseable {
+public final class MigrationCoordination implements MigrationDriver, AutoCloseable {
     public static final int REPORT = 18;
     public static final int DECISION = 19;
     private static final int REPORT_HEADER = 6;
     private static final int KEY_RATE_BYTES = 21;
     private static final int DECISION_LENGTH = 10;
     private static final long POLL_MILLIS = 100;
+    /** How often a waiting DECIDE looks for the reports it still misses. */
+    private static final long DECIDE_POLL_MILLIS = 10;
 
     private final Machine machine;
     private final MachineStore store;
@@ -55,10 +70,17 @@ public final class MigrationCoordination implements AutoCloseable {
     private final CoordinatorConfig coordinatorConfig;
     private final long intervalMillis;
     private final int maxKeysPerReport;
-    private final ExecutorService control;
+    private final MigrationPolicy.Trigger trigger;
+    /** Runs everything that touches the monitor's intervals or the coordinator: one thread, so neither locks. */
+    private final ScheduledExecutorService control;
     private final Thread ticker;
     private final List<MonitorReport> periodic = new ArrayList<>();
     private final AtomicLong approvals = new AtomicLong();
+    private final AtomicLong migrationsRequested = new AtomicLong();
+    private final AtomicLong migrationsDone = new AtomicLong();
+    private final AtomicLong valuesMigrated = new AtomicLong();
+    /** Manual trigger: whether a MONITOR_START has started the monitor (written and read on the control thread). */
+    private boolean monitoring;
     private volatile long seededTargets = -1;
     private Coordinator coordinator;
     private volatile boolean closed;
@@ -69,14 +91,18 @@ public final class MigrationCoordination implements AutoCloseable {
         this.store = machine.store();
         this.membership = membership;
         this.intervalMillis = policy.reportInterval().toMillis();
+        this.trigger = policy.trigger();
         double instant = policy.instantReportRate() == 0 ? Double.MAX_VALUE : policy.instantReportRate();
-        MonitorConfig mc = new MonitorConfig(intervalMillis, instant,
-            Math.min(MonitorConfig.DEFAULT_REPORT_RATE, instant), false);
+        // As the embedded control and the benchmark build them: one minimum rate for what a periodic report names
+        // and what the coordinator approves (kept below the instant rate, which the monitor requires).
+        MonitorConfig mc = MonitorConfig.defaults().withIntervalMillis(intervalMillis)
+            .withRates(instant, Math.min(policy.minimumRate(), instant));
         this.monitor = new Monitor(store.id(), store.placement(), store.cache(), mc);
         this.coordinatorConfig = CoordinatorConfig.defaults().withMargin(policy.thresholdMargin())
-            .withMechanism(policy.mode() == MigrationPolicy.Mode.EAGER ? Mechanism.EAGER : Mechanism.DEFERRED);
+            .withMechanism(policy.mode() == MigrationPolicy.Mode.EAGER ? Mechanism.EAGER : Mechanism.DEFERRED)
+            .withMinRate(policy.minimumRate());
         this.maxKeysPerReport = Math.max(1, (maxMessageBytes - REPORT_HEADER) / KEY_RATE_BYTES);
-        this.control = Executors.newSingleThreadExecutor(r -> {
+        this.control = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "m" + store.id() + "-coordinator");
             t.setDaemon(true);
             return t;
@@ -87,16 +113,153 @@ public final class MigrationCoordination implements AutoCloseable {
         store.registerHandler(DECISION, this::onDecision);
     }
 
-    /** Starts monitoring (and, on the coordinator, deciding). */
+    /**
+     * Starts monitoring (and, on the coordinator, deciding); with the manual trigger only the handling of peers'
+     * messages, monitoring waits for {@link #startMonitoring}.
+     */
     public void start() {
+        if (trigger == MigrationPolicy.Trigger.MANUAL) {
+            return;
+        }
         monitor.start(Leases.nowMillis());
         store.setAccessObserver(monitor);
         ticker.start();
     }
 
     /** Migrations this machine approved while it was the coordinator. */
+    @Override
     public long approvals() {
         return approvals.get();
+    }
+
+    @Override
+    public CompletableFuture<Migrator.Outcome> migrate(long key) {
+        migrationsRequested.incrementAndGet();
+        // The returned stage completes after the counts: whoever awaits the outcome sees it counted.
+        return machine.migrateAsync(key).whenComplete((outcome, failure) -> {
+            if (outcome == Migrator.Outcome.MIGRATED) {
+                valuesMigrated.incrementAndGet();
+            }
+            migrationsDone.incrementAndGet();
+        });
+    }
+
+    @Override
+    public long migrationsRequested() {
+        return migrationsRequested.get();
+    }
+
+    @Override
+    public long migrationsDone() {
+        return migrationsDone.get();
+    }
+
+    @Override
+    public long valuesMigrated() {
+        return valuesMigrated.get();
+    }
+
+    @Override
+    public boolean isCoordinator() {
+        return membership == null ? store.id() == 0 : membership.isCoordinator();
+    }
+
+    @Override
+    public CompletableFuture<Void> startMonitoring() {
+        return onControl(() -> {
+            monitor.start(Leases.nowMillis());
+            store.setAccessObserver(monitor);
+            monitoring = true;
+            return null;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> endInterval() {
+        return onControl(() -> {
+            if (!monitoring) {
+                throw new IllegalArgumentException("machine " + store.id() + " is not monitoring: MONITOR_START first");
+            }
+            report(monitor.endInterval(Leases.nowMillis()));
+            return null;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Decided> decide(long timeoutMillis) {
+        CompletableFuture<Decided> decided = new CompletableFuture<>();
+        long deadline = Leases.nowMillis() + timeoutMillis;
+        if (trigger != MigrationPolicy.Trigger.MANUAL) {
+            decided.completeExceptionally(notManual());
+        } else {
+            control.execute(() -> decideWhenReported(decided, deadline));
+        }
+        return decided;
+    }
+
+    /** A manual phase on the control thread, refused unless the trigger is manual. */
+    private <T> CompletableFuture<T> onControl(java.util.concurrent.Callable<T> phase) {
+        if (trigger != MigrationPolicy.Trigger.MANUAL) {
+            return CompletableFuture.failedFuture(notManual());
+        }
+        CompletableFuture<T> done = new CompletableFuture<>();
+        control.execute(() -> {
+            try {
+                done.complete(phase.call());
+            } catch (Exception e) {
+                done.completeExceptionally(e);
+            }
+        });
+        return done;
+    }
+
+    private IllegalArgumentException notManual() {
+        return new IllegalArgumentException("machine " + store.id() + " runs its migration policy by itself"
+            + " (policy.trigger: auto); manual phases need policy.trigger: manual");
+    }
+
+    /**
+     * On the control thread: decides once every live machine's periodic report is in (or at the deadline), else
+     * looks again shortly, so that no thread blocks while reports travel.
+     */
+    private void decideWhenReported(CompletableFuture<Decided> decided, long deadline) {
+        try {
+            int coordinates = coordinatorId();
+            if (coordinates < 0) {
+                throw new io.pragh.PraghException("no coordinator is elected yet; DECIDE again shortly");
+            }
+            if (coordinates != store.id()) {
+                throw new IllegalArgumentException("machine " + coordinates + " coordinates, not machine "
+                    + store.id());
+            }
+            if (coordinator == null) {
+                coordinator = newCoordinator();
+            }
+            Set<Integer> reported = new HashSet<>();
+            periodic.forEach(r -> reported.add(r.machine()));
+            if (!reported.containsAll(liveMachines()) && Leases.nowMillis() < deadline) {
+                control.schedule(() -> decideWhenReported(decided, deadline), DECIDE_POLL_MILLIS,
+                    TimeUnit.MILLISECONDS);
+                return;
+            }
+            List<MonitorReport> reports = new ArrayList<>(periodic);
+            periodic.clear();
+            Decisions d = coordinator.endInterval(reports);
+            decided.complete(new Decided(apply(d), d.track().size(), d.untrack().size()));
+        } catch (RuntimeException e) {
+            decided.completeExceptionally(e);
+        }
+    }
+
+    private Set<Integer> liveMachines() {
+        if (membership != null) {
+            return membership.liveMachines();
+        }
+        Set<Integer> all = new HashSet<>();
+        for (int m = 0; m < store.machineCount(); m++) {
+            all.add(m);
+        }
+        return all;
     }
 
     /**
@@ -240,7 +403,9 @@ public final class MigrationCoordination implements AutoCloseable {
         apply(coordinator.endInterval(reports));
     }
 
-    private void apply(Decisions d) {
+    /** Carries the decisions out; returns how many approvals it sent (an approval ZooKeeper did not record is not). */
+    private int apply(Decisions d) {
+        int sent = 0;
         for (Decisions.Track t : d.track()) {
             decide(t.machine(), 1, t.key());
         }
@@ -257,8 +422,10 @@ public final class MigrationCoordination implements AutoCloseable {
                 }
             }
             approvals.incrementAndGet();
+            sent++;
             decide(a.target(), 0, a.key());
         }
+        return sent;
     }
 
     private void decide(int machineId, int kind, long key) {
@@ -289,7 +456,7 @@ public final class MigrationCoordination implements AutoCloseable {
 
     private void carryOut(int kind, long key) {
         switch (kind) {
-            case 0 -> machine.migrateAsync(key);
+            case 0 -> migrate(key);
             case 1 -> monitor.track(key);
             default -> monitor.untrack(key);
         }

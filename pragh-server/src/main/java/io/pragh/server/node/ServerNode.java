@@ -123,7 +123,7 @@ public final class ServerNode implements AutoCloseable {
                 String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
                 CrashRecovery r = recovery;
                 rpc = ClientServer.start(machine, new InetSocketAddress(host, self.clientPort()), timeout,
-                    r::restoredTotal, config.secret(), config.tls());
+                    r::restoredTotal, config.secret(), config.tls(), coordination);
             }
             return new ServerNode(config, id, fabric, machine, recovery, membership, coordination, rpc, frontEnds,
                 acknowledged, t0);

@@ -35,6 +35,24 @@ import org.agrona.DirectBuffer;
  *  MIGRATE  key (8)                                 -> outcome ordinal (1) of io.pragh.migration.Migrator.Outcome
  *  SCAN_KEYS kind (4), cursor (8), max keys (4)     -> next cursor (8, or -1 at the end), count (4), keys (8 each):
  *                                                      home keys of one kind with a value, a page at a time
+ *  ADD_EDGE_CAPPED src vid (8), label (4), dst vid (8), cap (4) -> -   edge insert through Mutators.CAPPED_APPEND:
+ *                                                      the list keeps at most cap (>= 1) neighbours
+ *  K_HOP_COUNT start vid (8), label (4), hops (4), fanout (4), batched (1: 0 or 1)
+ *                                                   -> count (8): distinct vertices at exactly hops hops; batched 0
+ *                                                      GETs one at a time (the paper's engine), 1 a hop per batch
+ *  STATS    -                                       -> machine (4), fabric counts (8 each, FabricStats.Snapshot in
+ *                                                      order: localOps, localBytes, remoteReads, remoteReadBytes,
+ *                                                      remoteWrites, remoteWriteBytes, remoteAtomics, messages,
+ *                                                      messageBytes), forwarded updates (8), migrations requested
+ *                                                      (8), migrations done (8), values migrated (8), migration
+ *                                                      bytes (8), approvals (8), coordinator (1: 0 or 1)
+ *  MONITOR_START -                                  -> -   manual trigger only: a fresh monitoring interval starts
+ *  END_INTERVAL  -                                  -> -   manual trigger only: the interval ends, its periodic
+ *                                                      report goes to the coordinator
+ *  DECIDE   timeout millis (8)                      -> approvals (4), track (4), untrack (4): on the coordinator
+ *                                                      only, once it holds every live machine's periodic report
+ *                                                      (or at the timeout, 0..MAX_DECIDE_MILLIS), decides and
+ *                                                      carries the decisions out
  *
  *  The shard baseline (paper section 2.3; a machine without shard placement answers every one of these ERROR
  *  "machine N does not use shard placement"):
@@ -67,6 +85,12 @@ public final class ClientProtocol {
     public static final byte K_HOP = 6;
     public static final byte MIGRATE = 7;
     public static final byte SCAN_KEYS = 8;
+    public static final byte ADD_EDGE_CAPPED = 9;
+    public static final byte K_HOP_COUNT = 10;
+    public static final byte STATS = 11;
+    public static final byte MONITOR_START = 12;
+    public static final byte END_INTERVAL = 13;
+    public static final byte DECIDE = 14;
     public static final byte SHARD_TRACK = 15;
     public static final byte SHARD_COUNTS = 16;
     public static final byte SHARD_EXPORT = 17;
@@ -103,6 +127,8 @@ public final class ClientProtocol {
     /** The cursor that starts a scan; a page answering it as its next cursor ends the scan. */
     public static final long SCAN_START = 0;
     public static final long SCAN_END = -1;
+    /** Longest a DECIDE may wait for reports: an hour, far past any monitoring interval. */
+    public static final long MAX_DECIDE_MILLIS = 3_600_000;
     /** Most record bytes one SHARD_EXPORT page may ask for (a page is also bounded by the largest value). */
     public static final int MAX_SHARD_PAGE_BYTES = 64 << 20;
 
@@ -118,6 +144,10 @@ public final class ClientProtocol {
             case K_HOP -> 21;
             case SCAN_KEYS -> 17;
             case PUT -> -1;
+            case ADD_EDGE_CAPPED -> 25;
+            case K_HOP_COUNT -> 22;
+            case STATS, MONITOR_START, END_INTERVAL -> 1;
+            case DECIDE -> 9;
             case SHARD_TRACK -> 2;
             case SHARD_COUNTS -> 1;
             case SHARD_EXPORT -> 17;
@@ -152,18 +182,28 @@ public final class ClientProtocol {
         if (len != want) {
             return name(op) + " of " + len + " bytes (expected " + want + ")";
         }
-        if ((op == ADD_EDGE || op == K_HOP) && (b.getInt(off + 9) < 0 || b.getInt(off + 9) > MAX_LABEL)) {
+        if ((op == ADD_EDGE || op == K_HOP || op == ADD_EDGE_CAPPED || op == K_HOP_COUNT)
+            && (b.getInt(off + 9) < 0 || b.getInt(off + 9) > MAX_LABEL)) {
             return name(op) + " with label " + b.getInt(off + 9) + " (0.." + MAX_LABEL + ")";
         }
-        if (op == K_HOP) {
+        if (op == K_HOP || op == K_HOP_COUNT) {
             int hops = b.getInt(off + 13);
             int fanout = b.getInt(off + 17);
             if (hops < 0 || hops > MAX_HOPS) {
-                return "K_HOP of " + hops + " hops (0.." + MAX_HOPS + ")";
+                return name(op) + " of " + hops + " hops (0.." + MAX_HOPS + ")";
             }
             if (fanout < 1) {
-                return "K_HOP with fanout " + fanout + " (must be >= 1)";
+                return name(op) + " with fanout " + fanout + " (must be >= 1)";
             }
+        }
+        if (op == K_HOP_COUNT && b.getByte(off + 21) != 0 && b.getByte(off + 21) != 1) {
+            return "K_HOP_COUNT with batched " + b.getByte(off + 21) + " (0: one GET at a time, 1: batched)";
+        }
+        if (op == ADD_EDGE_CAPPED && b.getInt(off + 21) < 1) {
+            return "ADD_EDGE_CAPPED with cap " + b.getInt(off + 21) + " (must be >= 1)";
+        }
+        if (op == DECIDE && (b.getLong(off + 1) < 0 || b.getLong(off + 1) > MAX_DECIDE_MILLIS)) {
+            return "DECIDE with timeout " + b.getLong(off + 1) + " ms (0.." + MAX_DECIDE_MILLIS + ")";
         }
         if (op == SCAN_KEYS) {
             int kind = b.getInt(off + 1);
@@ -248,6 +288,12 @@ public final class ClientProtocol {
             case MIGRATE -> "MIGRATE";
             case AUTH -> "AUTH";
             case SCAN_KEYS -> "SCAN_KEYS";
+            case ADD_EDGE_CAPPED -> "ADD_EDGE_CAPPED";
+            case K_HOP_COUNT -> "K_HOP_COUNT";
+            case STATS -> "STATS";
+            case MONITOR_START -> "MONITOR_START";
+            case END_INTERVAL -> "END_INTERVAL";
+            case DECIDE -> "DECIDE";
             case SHARD_TRACK -> "SHARD_TRACK";
             case SHARD_COUNTS -> "SHARD_COUNTS";
             case SHARD_EXPORT -> "SHARD_EXPORT";

@@ -26,6 +26,7 @@ import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.fabric.tcp.Handshake;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
+import io.pragh.store.CappedAppend;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import io.pragh.store.Session;
@@ -50,7 +51,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <pre>{@code
  * try (ClientServer rpc = ClientServer.start(machine, new InetSocketAddress("127.0.0.1", 7500), 5_000, () -> 0,
- *                                            secret, null)) {
+ *                                            secret, null, coordination)) {
  *     System.out.println("clients on " + rpc.localAddress());
  * }
  * }</pre>
@@ -63,13 +64,24 @@ public final class ClientServer implements AutoCloseable {
     private final long timeoutMillis;
     private final int maxValueBytes;
     private final ClusterSecret secret;
+    private final MigrationDriver migrations;
+    /**
+     * One traversal per worker thread and reading mode for K_HOP_COUNT: its frontier sets are reused, so a
+     * traversal request allocates only its answer. Each binds the session of the worker that first runs it.
+     */
+    private final ThreadLocal<KHopTraversal> oneAtATime;
+    private final ThreadLocal<KHopTraversal> batched;
     private final EventLoopGroup group;
     private final Channel channel;
     private final ShardService shards;
 
     private ClientServer(Machine machine, InetSocketAddress bind, long timeoutMillis,
-                         java.util.function.LongSupplier restoredValues, ClusterSecret secret, ClusterTls tls) {
+                         java.util.function.LongSupplier restoredValues, ClusterSecret secret, ClusterTls tls,
+                         MigrationDriver migrations) {
         this.machine = machine;
+        this.migrations = java.util.Objects.requireNonNull(migrations, "migrations");
+        this.oneAtATime = ThreadLocal.withInitial(() -> new KHopTraversal(machine.session(), false));
+        this.batched = ThreadLocal.withInitial(() -> new KHopTraversal(machine.session(), true));
         this.secret = java.util.Objects.requireNonNull(secret, "secret");
         this.restoredValues = restoredValues;
         this.timeoutMillis = timeoutMillis;
@@ -105,11 +117,12 @@ public final class ClientServer implements AutoCloseable {
      * @param restoredValues what PING reports as values this machine restored after peers' crashes
      * @param secret         the cluster secret every client must prove it holds
      * @param tls            mutual TLS for every connection, or null for none
+     * @param migrations     the machine's migration policy: MIGRATE, STATS and the manual phases go through it
      */
     public static ClientServer start(Machine machine, InetSocketAddress bind, long timeoutMillis,
                                      java.util.function.LongSupplier restoredValues, ClusterSecret secret,
-                                     ClusterTls tls) {
-        return new ClientServer(machine, bind, timeoutMillis, restoredValues, secret, tls);
+                                     ClusterTls tls, MigrationDriver migrations) {
+        return new ClientServer(machine, bind, timeoutMillis, restoredValues, secret, tls, migrations);
     }
 
     private static final String FRAMES = "frames";
@@ -278,7 +291,7 @@ public final class ClientServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 reply = CompletableFuture.completedFuture(classify(e));
             }
-            reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+            reply.orTimeout(timeoutMillis + waitMillis(request), TimeUnit.MILLISECONDS)
                 .exceptionally(ClientServer.this::classify)
                 .thenAccept(r -> ctx.executor().execute(() -> answer(r)));
         }
@@ -312,8 +325,22 @@ public final class ClientServer implements AutoCloseable {
             case ClientProtocol.GET -> get(b.getLong(1));
             case ClientProtocol.K_HOP -> kHop(b.getLong(1), b.getInt(9), b.getInt(13), b.getInt(17));
             case ClientProtocol.SCAN_KEYS -> scanKeys(b.getInt(1), b.getLong(5), b.getInt(13));
-            case ClientProtocol.MIGRATE -> machine.migrateAsync(b.getLong(1))
+            case ClientProtocol.MIGRATE -> migrations.migrate(b.getLong(1))
                 .thenApply(o -> new Reply(ClientProtocol.OK, new byte[] {(byte) o.ordinal()}));
+            case ClientProtocol.ADD_EDGE_CAPPED -> update(KeyLayout.key(b.getLong(1), b.getInt(9), KeyLayout.OUT),
+                Mutators.CAPPED_APPEND, CappedAppend.argument(b.getLong(13), b.getInt(21)));
+            case ClientProtocol.K_HOP_COUNT -> kHopCount(b.getLong(1), b.getInt(9), b.getInt(13), b.getInt(17),
+                b.getByte(21) == 1);
+            case ClientProtocol.STATS -> CompletableFuture.completedFuture(stats());
+            case ClientProtocol.MONITOR_START -> migrations.startMonitoring().thenApply(v -> Reply.OK);
+            case ClientProtocol.END_INTERVAL -> migrations.endInterval().thenApply(v -> Reply.OK);
+            case ClientProtocol.DECIDE -> migrations.decide(b.getLong(1)).thenApply(d -> {
+                UnsafeBuffer u = new UnsafeBuffer(new byte[Decided.BYTES]);
+                u.putInt(0, d.approvals());
+                u.putInt(4, d.track());
+                u.putInt(8, d.untrack());
+                return new Reply(ClientProtocol.OK, u.byteArray());
+            });
             case ClientProtocol.SHARD_TRACK -> ok(() -> shards.track(b.getByte(1) == 1));
             case ClientProtocol.SHARD_COUNTS -> ok(shards::counts);
             case ClientProtocol.SHARD_EXPORT -> shards.export(b.getInt(1), b.getLong(5), b.getInt(13))
@@ -323,6 +350,24 @@ public final class ClientServer implements AutoCloseable {
             case ClientProtocol.SHARD_UNLOAD -> shards.unload(b.getInt(1)).thenApply(Reply::ok);
             default -> CompletableFuture.completedFuture(Reply.error("unknown operation " + op));
         };
+    }
+
+    /** How long past the usual timeout a well-formed request may wait by design: a DECIDE, for reports. */
+    private static long waitMillis(byte[] request) {
+        if (request.length != 9 || request[0] != ClientProtocol.DECIDE) {
+            return 0;
+        }
+        long wait = new UnsafeBuffer(request).getLong(1);
+        return wait >= 0 && wait <= ClientProtocol.MAX_DECIDE_MILLIS ? wait : 0; // else refused as malformed anyway
+    }
+
+    private Reply stats() {
+        MachineStats s = new MachineStats(machine.id(), machine.stats().snapshot(), machine.store().forwardedUpdates(),
+            migrations.migrationsRequested(), migrations.migrationsDone(), migrations.valuesMigrated(),
+            machine.migrationThread().migrator().bytesMoved(), migrations.approvals(), migrations.isCoordinator());
+        UnsafeBuffer u = new UnsafeBuffer(new byte[MachineStats.BYTES]);
+        s.encode(u, 0);
+        return new Reply(ClientProtocol.OK, u.byteArray());
     }
 
     /** An answer computed at once on the event loop (it touches no store memory). */
@@ -371,6 +416,16 @@ public final class ClientServer implements AutoCloseable {
             for (int i = 0; i < vids.length; i++) {
                 u.putLong(4 + 8 * i, vids[i]);
             }
+            return new Reply(ClientProtocol.OK, body);
+        });
+    }
+
+    /** The size of a k-hop set, computed by this worker's own traversal (no traversal allocated per request). */
+    private CompletableFuture<Reply> kHopCount(long start, int label, int hops, int fanout, boolean inBatches) {
+        return machine.submit(() -> {
+            KHopTraversal t = (inBatches ? batched : oneAtATime).get();
+            byte[] body = new byte[Long.BYTES];
+            new UnsafeBuffer(body).putLong(0, t.run(start, label, hops, fanout).size());
             return new Reply(ClientProtocol.OK, body);
         });
     }

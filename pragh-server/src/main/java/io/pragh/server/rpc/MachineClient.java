@@ -140,6 +140,72 @@ public final class MachineClient implements AutoCloseable {
         return all[ordinal];
     }
 
+    // The benchmark's operations over processes: capped edge inserts, counting traversals, the machine's figures and
+    // the manual phases of the migration policy (ClientProtocol ops 9-14).
+
+    /** Appends {@code dst} to the out-adjacency of {@code src} under {@code label}, keeping at most {@code cap}. */
+    public void addEdgeCapped(long src, int label, long dst, int cap) {
+        UnsafeBuffer u = new UnsafeBuffer(new byte[25]);
+        u.putByte(0, ClientProtocol.ADD_EDGE_CAPPED);
+        u.putLong(1, src);
+        u.putInt(9, label);
+        u.putLong(13, dst);
+        u.putInt(21, cap);
+        call(u.byteArray(), false);
+    }
+
+    /**
+     * How many distinct vertices are exactly {@code hops} out of {@code start}, computed on this machine: one GET at
+     * a time (the paper's engine) or, {@code batched}, a hop's GETs as one batch.
+     */
+    public long kHopCount(long start, int label, int hops, int fanout, boolean batched) {
+        UnsafeBuffer u = new UnsafeBuffer(new byte[22]);
+        u.putByte(0, ClientProtocol.K_HOP_COUNT);
+        u.putLong(1, start);
+        u.putInt(9, label);
+        u.putInt(13, hops);
+        u.putInt(17, fanout);
+        u.putByte(21, (byte) (batched ? 1 : 0));
+        return sized(call(u.byteArray(), false), Long.BYTES, "K_HOP_COUNT").getLong(0);
+    }
+
+    /** The machine's access counts and migration figures since it started. */
+    public MachineStats stats() {
+        return MachineStats.decode(sized(call(new byte[] {ClientProtocol.STATS}, false), MachineStats.BYTES, "STATS"),
+            0);
+    }
+
+    /** Starts a fresh monitoring interval on this machine (its policy's trigger must be manual). */
+    public void startMonitoring() {
+        call(new byte[] {ClientProtocol.MONITOR_START}, false);
+    }
+
+    /** Ends this machine's monitoring interval; its periodic report goes to the coordinator. */
+    public void endInterval() {
+        call(new byte[] {ClientProtocol.END_INTERVAL}, false);
+    }
+
+    /**
+     * On the coordinator: decides once it holds every live machine's periodic report since its last decision, or
+     * after {@code timeoutMillis} with what it holds, and carries the decisions out. Approved MIGRATEs are sent to
+     * their targets, not awaited: they are all done once the targets' {@link MachineStats#migrationsRequested} grew by
+     * the approvals and each target's {@link MachineStats#migrationsDone} equals its requested count (a target counts
+     * a MIGRATE only when the decision reaches it).
+     */
+    public Decided decide(long timeoutMillis) {
+        UnsafeBuffer b = sized(call(keyed(ClientProtocol.DECIDE, timeoutMillis), false, timeoutMillis), Decided.BYTES,
+            "DECIDE");
+        return new Decided(b.getInt(0), b.getInt(4), b.getInt(8));
+    }
+
+    private UnsafeBuffer sized(UnsafeBuffer answer, int bytes, String op) {
+        if (answer.capacity() != bytes) {
+            throw new ClientException("malformed " + op + " answer of " + answer.capacity() + " bytes from " + address
+                + " (expected " + bytes + ")", false);
+        }
+        return answer;
+    }
+
     /** A 21-byte request that starts with a vertex and a label (ADD_EDGE, K_HOP); the caller fills bytes 13..20. */
     private static UnsafeBuffer vertexLabel(byte op, long vid, int label) {
         UnsafeBuffer u = new UnsafeBuffer(new byte[21]);
@@ -157,15 +223,31 @@ public final class MachineClient implements AutoCloseable {
         return req;
     }
 
-    /** Sends one request and returns the body of an OK answer (null for ABSENT when {@code absentOk}). */
-    private synchronized UnsafeBuffer call(byte[] request, boolean absentOk) {
+    private UnsafeBuffer call(byte[] request, boolean absentOk) {
+        return call(request, absentOk, 0);
+    }
+
+    /**
+     * Sends one request and returns the body of an OK answer (null for ABSENT when {@code absentOk}), waiting
+     * {@code waitMillis} past the timeout for a request that waits by design.
+     */
+    private synchronized UnsafeBuffer call(byte[] request, boolean absentOk, long waitMillis) {
         byte[] answer;
         try {
             connect();
             out.writeInt(request.length);
             out.write(request);
             out.flush();
-            answer = frame();
+            if (waitMillis > 0) {
+                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis + waitMillis));
+            }
+            try {
+                answer = frame();
+            } finally {
+                if (waitMillis > 0 && socket != null) {
+                    socket.setSoTimeout(timeoutMillis);
+                }
+            }
         } catch (IOException e) {
             disconnect();
             String why = e instanceof EOFException ? "connection closed" : e.toString();

@@ -125,6 +125,8 @@ class ClusterConfigTest {
         assertEquals(Duration.ofSeconds(10), c.policy().reportInterval());
         assertEquals(100, c.policy().instantReportRate());
         assertEquals(MigrationPolicy.Mode.EAGER, c.policy().mode());
+        assertEquals(MigrationPolicy.Trigger.AUTO, c.policy().trigger(), "the policy runs by itself by default");
+        assertEquals(io.pragh.monitor.MonitorConfig.DEFAULT_REPORT_RATE, c.policy().minimumRate());
         assertEquals(LeaseConfig.DEFAULT, c.leases());
         assertEquals(StoreSizes.DEFAULT, c.store());
         assertEquals(FabricConfig.Kind.AUTO, c.fabric().kind());
@@ -227,6 +229,20 @@ class ClusterConfigTest {
     }
 
     // ------------------------------------------------------------------ out of range
+
+    @Test
+    void theMigrationTriggerAndMinimumRateAreReadAndCheckedByName() {
+        MigrationPolicy p = parse(MINIMAL + "policy: {trigger: manual, minimumRate: 2.5}\n").policy();
+        assertEquals(MigrationPolicy.Trigger.MANUAL, p.trigger());
+        assertEquals(2.5, p.minimumRate());
+        assertEquals(40, parse(MINIMAL + "policy: {minimumRate: 40}\n").policy().minimumRate(), "an integer is a rate");
+        refused(MINIMAL + "policy: {trigger: sometimes}\n", "policy.trigger", "expected one of auto, manual");
+        refused(MINIMAL + "policy: {minimumRate: 0}\n", "policy.minimumRate",
+            "must be above 0 and at most 1000000000, got 0");
+        refused(MINIMAL + "policy: {minimumRate: -3.5}\n", "policy.minimumRate", "got -3.5");
+        refused(MINIMAL + "policy: {minimumRate: 2e9}\n", "policy.minimumRate", "at most 1000000000");
+        refused(MINIMAL + "policy: {minimumRate: fast}\n", "policy.minimumRate", "expected a number, got");
+    }
 
     @Test
     void aValueOutOfRangeIsRefusedWithTheRange() {

@@ -2,6 +2,8 @@ package io.pragh.server.node;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -12,7 +14,11 @@ import io.pragh.keys.KeyRegion;
 import io.pragh.server.cli.LocalCluster;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.membership.LoopbackZooKeeper;
+import io.pragh.fabric.FabricStats;
+import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.ClusterClient;
+import io.pragh.server.rpc.Decided;
+import io.pragh.server.rpc.MachineStats;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -120,6 +126,101 @@ class MigrationCoordinationTest {
                 } finally {
                     closeAll(nodes);
                 }
+            }
+        }
+    }
+
+    /**
+     * With {@code trigger: manual} nothing migrates by itself, however hot; the client's phases (monitor everywhere,
+     * load, end the interval everywhere, decide on the coordinator) migrate the hot value to its reader, whose reads
+     * of it are local from then on.
+     */
+    @Test
+    void withTheManualTriggerOnlyTheClientsPhasesMigrate() throws Exception {
+        try (LoopbackZooKeeper zk = LoopbackZooKeeper.start()) {
+            LocalCluster local = twoMachines(zk);
+            ClusterConfig config = configWith(
+                "{trigger: manual, minimumRate: 5, reportInterval: 100ms, instantReportRate: 10}");
+            ServerNode[] nodes = new ServerNode[2];
+            try {
+                nodes[0] = ServerNode.start(config, 0);
+                nodes[1] = ServerNode.start(config, 1);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (nodes[0].membership().coordinator() < 0) {
+                    assertTrue(System.nanoTime() < deadline, "no coordinator was elected");
+                    Thread.sleep(20);
+                }
+                int coordinator = nodes[0].membership().coordinator();
+                try (ClusterClient c = local.client(10_000)) {
+                    long key = KeyLayout.key(78, 0, KeyLayout.OUT);
+                    int home = c.home(key);
+                    int reader = 1 - home;
+                    c.put(key, "hot".getBytes());
+                    KeyRegion homeKeys = nodes[home].machine().store().keys();
+                    // Hot enough to migrate within a report interval or two under the automatic trigger.
+                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
+                    while (System.nanoTime() < until) {
+                        assertArrayEquals("hot".getBytes(), c.machine(reader).get(key));
+                    }
+                    for (int m = 0; m < 2; m++) {
+                        assertEquals(0, c.machine(m).stats().migrationsRequested(), "machine " + m + " migrated"
+                            + " by itself");
+                    }
+                    assertFalse(Address.isMigrated(homeKeys.address(homeKeys.find(key))));
+
+                    ClientException early = assertThrows(ClientException.class, () -> c.machine(reader).endInterval());
+                    assertTrue(early.getMessage().contains("MONITOR_START first"), early.getMessage());
+                    ClientException notHere = assertThrows(ClientException.class,
+                        () -> c.machine(1 - coordinator).decide(100));
+                    assertFalse(notHere.retryable());
+                    assertTrue(notHere.getMessage().contains("machine " + coordinator + " coordinates"),
+                        notHere.getMessage());
+                    // No machine reported: the decision waits out its timeout, past the server's usual request
+                    // timeout (2 s here) and the client's (1 s), and decides on nothing.
+                    try (ClusterClient quick = local.client(1_000)) {
+                        long t0 = System.nanoTime();
+                        assertEquals(new Decided(0, 0, 0), quick.machine(coordinator).decide(2_500));
+                        assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(2_500), "it waited");
+                        assertEquals(coordinator, quick.machine(coordinator).stats().machine(),
+                            "the connection is back on its usual timeout and serves on");
+                    }
+                    assertTrue(c.machine(coordinator).stats().coordinator());
+                    assertFalse(c.machine(1 - coordinator).stats().coordinator());
+
+                    for (int m = 0; m < 2; m++) {
+                        c.machine(m).startMonitoring();
+                    }
+                    for (int i = 0; i < 300; i++) {
+                        c.machine(reader).get(key);
+                    }
+                    for (int m = 0; m < 2; m++) {
+                        c.machine(m).endInterval();
+                    }
+                    Decided d = c.machine(coordinator).decide(10_000);
+                    assertTrue(d.approvals() >= 1, "the coordinator approved the hot key: " + d);
+
+                    MachineStats s = c.machine(reader).stats();
+                    while (s.valuesMigrated() < 1 || s.migrationsDone() != s.migrationsRequested()) {
+                        assertTrue(System.nanoTime() < deadline, "the approved migration did not finish: " + s);
+                        Thread.sleep(20);
+                        s = c.machine(reader).stats();
+                    }
+                    assertEquals(reader, Address.host(homeKeys.address(homeKeys.find(key)), home));
+                    assertEquals(reader, nodes[0].membership().recordedTarget(key), "recorded before approval");
+                    for (int i = 0; i < 3; i++) {
+                        c.machine(reader).get(key); // the reader's cache may still name the value's former place
+                    }
+                    MachineStats warm = c.machine(reader).stats();
+                    for (int i = 0; i < 20; i++) {
+                        assertArrayEquals("hot".getBytes(), c.machine(reader).get(key));
+                    }
+                    MachineStats after = c.machine(reader).stats();
+                    FabricStats.Snapshot reads = after.fabric().minus(warm.fabric());
+                    assertEquals(0, reads.remoteOps(), "the reader reads its migrated value locally: " + reads);
+                    assertTrue(reads.localOps() >= 20, "every read was local: " + reads);
+                }
+            } finally {
+                closeAll(nodes);
             }
         }
     }

@@ -17,6 +17,7 @@ import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.ClientProtocol;
 import io.pragh.server.rpc.ClusterClient;
 import io.pragh.server.rpc.MachineClient;
+import io.pragh.server.rpc.MachineStats;
 import io.pragh.server.rpc.RawClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -85,6 +86,61 @@ class ServerNodeTest {
             ClientException bad = assertThrows(ClientException.class, () -> c.machine(0).kHop(1, 70_000, 2, 10));
             assertFalse(bad.retryable(), "a wrong request is not worth retrying");
             assertTrue(bad.getMessage().contains("label 70000"), bad.getMessage());
+        } finally {
+            close(nodes);
+        }
+    }
+
+    @Test
+    void theBenchmarksOperationsRoundTripAndStatsCountWhatHappened() {
+        ClusterConfig config = LocalCluster.create(dir, LocalCluster.Settings.small(2)).config();
+        ServerNode[] nodes = start(config);
+        try (ClusterClient c = LocalCluster.open(dir).client(10_000)) {
+            c.addEdgeCapped(1, 3, 2, 2);
+            for (long dst = 7; dst <= 9; dst++) {
+                c.addEdgeCapped(2, 3, dst, 2);
+            }
+            long adjacency = KeyLayout.key(2, 3, KeyLayout.OUT);
+            assertEquals(16, c.get(adjacency).length, "the cap keeps two neighbours");
+            assertArrayEquals(new long[] {7, 9}, c.kHop(1, 3, 2, 10), "the newest insert replaced the last one");
+            for (int m = 0; m < 2; m++) {
+                for (boolean batched : new boolean[] {false, true}) {
+                    assertEquals(2, c.machine(m).kHopCount(1, 3, 2, 10, batched), "machine " + m + " " + batched);
+                    assertEquals(1, c.machine(m).kHopCount(1, 3, 1, 10, batched));
+                    assertEquals(1, c.machine(m).kHopCount(1, 3, 2, 1, batched), "the fanout bounds each hop");
+                }
+            }
+            ClientException noCap = assertThrows(ClientException.class, () -> c.machine(0).addEdgeCapped(1, 3, 4, 0));
+            assertFalse(noCap.retryable());
+            assertTrue(noCap.getMessage().contains("cap 0"), noCap.getMessage());
+
+            long key = KeyLayout.key(5, 0, KeyLayout.VERTEX);
+            c.put(key, "five".getBytes(StandardCharsets.UTF_8));
+            int home = c.home(key);
+            int away = 1 - home;
+            MachineStats before = c.machine(away).stats();
+            assertEquals(away, before.machine());
+            assertEquals(away == 0, before.coordinator(), "machine 0 coordinates without membership");
+            c.machine(away).get(key);
+            MachineStats read = c.machine(away).stats();
+            assertTrue(read.fabric().remoteReads() > before.fabric().remoteReads(), "a GET away from home is remote");
+            assertEquals(Migrator.Outcome.MIGRATED, c.machine(away).migrate(key));
+            MachineStats migrated = c.machine(away).stats();
+            assertEquals(before.migrationsRequested() + 1, migrated.migrationsRequested());
+            assertEquals(before.migrationsDone() + 1, migrated.migrationsDone(), "counted before the answer");
+            assertEquals(before.valuesMigrated() + 1, migrated.valuesMigrated());
+            assertTrue(migrated.migrationBytes() > before.migrationBytes(), "the migrator moved bytes");
+            long forwarded = c.machine(home).stats().forwardedUpdates();
+            c.put(key, "six".getBytes(StandardCharsets.UTF_8));
+            assertEquals(forwarded + 1, c.machine(home).stats().forwardedUpdates(),
+                "the home forwards an update to the value's new host");
+
+            ClientException auto = assertThrows(ClientException.class, () -> c.machine(0).startMonitoring());
+            assertFalse(auto.retryable());
+            assertTrue(auto.getMessage().contains("policy.trigger: manual"), auto.getMessage());
+            assertThrows(ClientException.class, () -> c.machine(1).endInterval());
+            assertTrue(assertThrows(ClientException.class, () -> c.machine(0).decide(100)).getMessage()
+                .contains("policy.trigger: auto"));
         } finally {
             close(nodes);
         }

@@ -7,7 +7,7 @@ import io.pragh.bench.traversal.TimelineSampler;
 import io.pragh.bench.traversal.TraversalConfig;
 import io.pragh.bench.traversal.TraversalRunner;
 import io.pragh.bench.workload.AdjacencyGraph;
-import io.pragh.cluster.MigrationControl;
+import io.pragh.bench.traversal.cluster.SplitMigration;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -85,7 +85,7 @@ public final class DynamicWorkload implements Scenario {
             try (ModeSession s = runner.open(m)) {
                 TimelineSampler timeline = s.startTimeline(tick);
                 s.phase("warm-up", c.warmupSeconds());
-                MigrationControl control = m.migrates() ? s.startAutomaticMigration() : null;
+                SplitMigration control = m.migrates() ? s.startAutomaticMigration() : null;
                 s.event("migration " + (control == null ? "off" : "automatic"));
                 for (int w = 0; w < windows; w++) {
                     if (w > 0) {

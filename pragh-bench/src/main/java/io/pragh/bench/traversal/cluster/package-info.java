@@ -1,0 +1,9 @@
+/**
+ * The clusters a benchmark mode runs on, behind one interface ({@link io.pragh.bench.traversal.cluster.BenchCluster}):
+ * an embedded cluster in the benchmark's JVM on the in-process fabric ({@code --fabric inprocess}), or a cluster of
+ * server processes on 127.0.0.1 over the TCP fabric, started per mode as {@code ./pragh cluster start} starts one
+ * ({@code --fabric tcp}). Each offers query paths for the client threads, fabric statistics, and the control of
+ * split migration and of the shard baseline's moves. Depends on the core's cluster, monitor, coordinator and shard
+ * packages, and on pragh-server's local cluster and client RPC.
+ */
+package io.pragh.bench.traversal.cluster;

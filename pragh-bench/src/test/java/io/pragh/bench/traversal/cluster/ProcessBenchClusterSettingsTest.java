@@ -1,0 +1,52 @@
+package io.pragh.bench.traversal.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.coordinator.Mechanism;
+import io.pragh.server.cli.LocalCluster;
+import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.config.MachineConfig;
+import io.pragh.server.config.MigrationPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cluster file a mode's server processes start from says what the spec says: sizes, cache, the manual policy
+ * with the benchmark's interval, rate and mechanism, and shard placement for the shard baseline (no process runs).
+ */
+class ProcessBenchClusterSettingsTest {
+    @TempDir
+    Path dir;
+
+    private ClusterConfig written(ClusterSpec spec) {
+        return LocalCluster.create(dir.resolve("c"), ProcessBenchCluster.settings(spec)).config();
+    }
+
+    @Test
+    void aSplitCacheClusterRunsTheManualPolicyWithTheBenchmarksKnobs() {
+        ClusterConfig c = written(new ClusterSpec(3, 5_000, 80L << 20, 4L << 20, ClusterSpec.HASHED, 0, 1_500, 2.5,
+            Mechanism.DEFERRED));
+        assertEquals(3, c.machineCount());
+        assertEquals(80L << 20, c.storeConfig().valueBytes());
+        assertEquals(4L << 20, c.storeConfig().cacheBytes());
+        assertEquals(MigrationPolicy.Trigger.MANUAL, c.policy().trigger(), "the benchmark drives the phases");
+        assertEquals(Duration.ofMillis(1_500), c.policy().reportInterval());
+        assertEquals(2.5, c.policy().minimumRate());
+        assertEquals(MigrationPolicy.Mode.DEFERRED, c.policy().mode());
+        assertFalse(c.placement().shards());
+        assertFalse(c.membership().enabled(), "nothing crashes in a benchmark: no ZooKeeper to start");
+        assertEquals(MachineConfig.NO_GREMLIN_PORT, c.machine(0).gremlinPort(), "no Gremlin Server per machine");
+    }
+
+    @Test
+    void theShardBaselinesClusterPlacesKeysByShardWithoutACache() {
+        ClusterConfig c = written(new ClusterSpec(4, 5_000, 80L << 20, 0, 100, 0, 2_000, 10, Mechanism.EAGER));
+        assertTrue(c.placement().shards());
+        assertEquals(100, c.placement().shardsPerMachine());
+        assertEquals(0, c.storeConfig().cacheBytes());
+    }
+}
