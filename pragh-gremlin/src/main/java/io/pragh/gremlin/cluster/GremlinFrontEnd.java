@@ -28,6 +28,13 @@ import java.util.List;
 public final class GremlinFrontEnd implements FrontEnd {
     /** Gremlin Server evaluation threads per machine. */
     static final int FORWARDING_POOL = 32;
+    /**
+     * Traversals a machine forwards at once, half its workers: a worker evaluating a forward waits for the home, so
+     * the other half always serves the traversals other machines forward here (which wait on nobody), and two
+     * machines forwarding to each other can never hold every worker of both. Traversals beyond it run where they
+     * arrived ({@code ranHereAtCapacity} in {@code g.call("pragh.routing")}).
+     */
+    static final int MAX_FORWARDS = FORWARDING_POOL / 2;
 
     private PraghServer server;
     private HomeRouter router;
@@ -59,7 +66,7 @@ public final class GremlinFrontEnd implements FrontEnd {
                 : InetSocketAddress.createUnresolved(m.host(), m.clientPort()));
             gremlin.add(InetSocketAddress.createUnresolved(m.host(), m.gremlinPort()));
         }
-        router = new HomeRouter(host.id(), host.machine().store().placement(), gremlin);
+        router = new HomeRouter(host.id(), host.machine().store().placement(), gremlin, MAX_FORWARDS);
         final ClusterGraphStore store = new ClusterGraphStore(host.machine(), resolved(clients),
             (int) host.timeoutMillis(), config.secret(), config.tls());
         final BaseConfiguration conf = new BaseConfiguration();
@@ -69,10 +76,10 @@ public final class GremlinFrontEnd implements FrontEnd {
         final ServeOptions options = new ServeOptions();
         options.host = host.bindHost();
         options.port = self.gremlinPort();
-        // A forwarded traversal holds a worker here while the home evaluates it on one of its own: with one worker
-        // per core, two machines forwarding to each other at once could hold every worker of both and wait out the
-        // evaluation timeout. Forwarding is one hop at most (the home runs what it gets), so more workers than
-        // concurrent forwarded requests are enough.
+        // A forwarded traversal holds a worker here while the home evaluates it on one of its own. The router
+        // forwards at most MAX_FORWARDS at once and the home never forwards what it receives, so the workers
+        // beyond MAX_FORWARDS always serve forwarded traversals: more workers than the default one per core keep
+        // both forwards and local work flowing under load.
         options.gremlinPool = FORWARDING_POOL;
         try {
             server = PraghServer.start(graph, options);

@@ -8,11 +8,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code g.call("pragh.routing")}: one map with this machine's id and how many {@code V(id)} traversals it forwarded
- * to their home machine and ran as the home. It starts a traversal of its own (no {@code V(id)}), so it is answered
- * by the machine it is sent to.
+ * {@code g.call("pragh.routing")}: one map with this machine's id, how many {@code V(id)} traversals it forwarded
+ * to their home machine ({@code forwarded}), ran as the home ({@code ranAtHome}) and ran here though homed elsewhere
+ * because its forwarding bound was reached ({@code ranHereAtCapacity}), plus the forwards in flight now
+ * ({@code forwardsInFlight}) and that bound ({@code maxForwards}). It starts a traversal of its own (no
+ * {@code V(id)}), so it is answered by the machine it is sent to.
  *
- * <p>Example: {@code Map m = g.call("pragh.routing").next(); // {machine=1, forwarded=3, ranAtHome=5}}
+ * <p>Example: {@code Map m = g.call("pragh.routing").next();
+ * // {machine=1, forwarded=3, ranAtHome=5, ranHereAtCapacity=0, forwardsInFlight=0, maxForwards=16}}
  */
 final class RoutingService implements Service.ServiceFactory<Object, Map<String, Long>>,
     Service<Object, Map<String, Long>> {

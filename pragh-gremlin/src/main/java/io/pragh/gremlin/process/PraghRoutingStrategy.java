@@ -2,6 +2,7 @@ package io.pragh.gremlin.process;
 
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.gremlin.structure.TraversalRouter;
+import org.apache.tinkerpop.gremlin.process.remote.RemoteConnection;
 import org.apache.tinkerpop.gremlin.process.remote.traversal.step.map.RemoteStep;
 import org.apache.tinkerpop.gremlin.process.traversal.Step;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
@@ -22,8 +23,18 @@ import java.util.Set;
  * step rather than on request text. It does nothing when the graph has no {@link TraversalRouter} (an embedded
  * store), and it runs before {@link PraghHopStrategy}, which then fuses the hops where they are executed.
  *
+ * <p>Forwarding never exhausts a machine's Gremlin workers. The worker evaluating a forwarded traversal waits while
+ * the home evaluates it on one of its own, so two machines forwarding to each other with every worker could each
+ * wait for the other forever (until the evaluation timeout). A forward therefore first takes one of the router's
+ * permits ({@link TraversalRouter#tryForward}, fewer than the workers, never waiting), and {@link ForwardPermitStep}
+ * returns it when the traversal ends; with no permit free the traversal runs where it arrived, reading through the
+ * fabric (the same answer, slower). A machine never forwards what it receives as the home, so at most the permitted
+ * number of its workers wait on other machines and the rest always serve incoming forwarded traversals, which wait
+ * on nobody: no cycle of waiting machines can form.
+ *
  * <p>Example: {@code g.V(7).out().out().count()} sent to machine 0 when vertex 7's home is machine 2 becomes
- * {@code RemoteStep(machine 2)} on machine 0, and {@code PraghHopStep([7],[out, out],count)} on machine 2.
+ * {@code RemoteStep(machine 2), ForwardPermitStep} on machine 0, and {@code PraghHopStep([7],[out, out],count)} on
+ * machine 2.
  */
 public final class PraghRoutingStrategy extends AbstractTraversalStrategy<TraversalStrategy.ProviderOptimizationStrategy>
     implements TraversalStrategy.ProviderOptimizationStrategy {
@@ -65,9 +76,19 @@ public final class PraghRoutingStrategy extends AbstractTraversalStrategy<Traver
             router.ranAtHome();
             return;
         }
-        router.forwarded(home);
+        if (!router.tryForward(home)) {
+            return; // this machine forwards all it may at once: run here, reading through the fabric
+        }
+        final RemoteConnection connection;
+        try {
+            connection = router.connectionTo(home);
+        } catch (RuntimeException | Error e) {
+            router.forwardEnded(home);
+            throw e;
+        }
         TraversalHelper.removeAllSteps(traversal);
-        traversal.addStep(new RemoteStep<>(traversal, router.connectionTo(home)));
+        traversal.addStep(new RemoteStep<>(traversal, connection));
+        traversal.addStep(new ForwardPermitStep<>(traversal, () -> router.forwardEnded(home)));
     }
 
     /** The one home of every id that can name a vertex, or -1 when they have several or there are none. */

@@ -3,10 +3,7 @@ package io.pragh.gremlin.process;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
-import io.pragh.gremlin.structure.TraversalRouter;
 import org.apache.commons.configuration2.BaseConfiguration;
-import org.apache.tinkerpop.gremlin.process.remote.EmbeddedRemoteConnection;
-import org.apache.tinkerpop.gremlin.process.remote.RemoteConnection;
 import org.apache.tinkerpop.gremlin.process.remote.traversal.step.map.RemoteStep;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
@@ -14,10 +11,10 @@ import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,48 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * have two homes, or that starts elsewhere, runs where it was received.
  */
 class PraghRoutingStrategyTest {
-    /** Homes by parity; counts what the strategy reported. */
-    private static final class ParityRouter implements TraversalRouter {
-        final int self;
-        final List<Integer> forwardedTo = new ArrayList<>();
-        int ranAtHome;
-        GraphTraversalSource[] machines;
-
-        ParityRouter(final int self) {
-            this.self = self;
-        }
-
-        @Override
-        public int self() {
-            return self;
-        }
-
-        @Override
-        public int homeOf(final long vid) {
-            return (int) (vid % 2);
-        }
-
-        @Override
-        public RemoteConnection connectionTo(final int machine) {
-            return new EmbeddedRemoteConnection(machines[machine]);
-        }
-
-        @Override
-        public void forwarded(final int home) {
-            forwardedTo.add(home);
-        }
-
-        @Override
-        public void ranAtHome() {
-            ranAtHome++;
-        }
-    }
-
     @Test
     void aTraversalFromVIdRunsOnTheHomeOfItsStartVertices() {
         final GraphStore store = EmbeddedGraphStore.open(new BaseConfiguration());
-        final ParityRouter r0 = new ParityRouter(0);
-        final ParityRouter r1 = new ParityRouter(1);
+        final ParityRouter r0 = new ParityRouter(0, 4);
+        final ParityRouter r1 = new ParityRouter(1, 4);
         final PraghGraph m0 = PraghGraph.open(new BaseConfiguration(), store, r0);
         final PraghGraph m1 = PraghGraph.open(new BaseConfiguration(), store, r1);
         try {
@@ -87,9 +47,13 @@ class PraghRoutingStrategyTest {
 
             final Traversal.Admin<?, ?> sent = machines[0].V(3).out().out().count().asAdmin();
             sent.applyStrategies();
-            assertEquals(1, sent.getSteps().size(), "replaced by one step: " + sent.getSteps());
+            assertEquals(2, sent.getSteps().size(), "replaced by a remote step and its permit: " + sent.getSteps());
             assertInstanceOf(RemoteStep.class, sent.getStartStep());
+            assertInstanceOf(ForwardPermitStep.class, sent.getEndStep());
+            assertEquals(1, r0.inFlight, "the forward holds a permit until it ends");
             assertEquals(4L, sent.next(), "two hops from 3 along next/skip: 5, 4, 6 and 7 mod 6");
+            assertFalse(sent.hasNext());
+            assertEquals(0, r0.inFlight, "its results read, the forward returned its permit");
             assertEquals(List.of(1), r0.forwardedTo, "machine 0 forwarded V(3) to its home, machine 1");
             assertEquals(1, r1.ranAtHome, "machine 1 ran it as the home");
             assertEquals(0, r0.ranAtHome);
