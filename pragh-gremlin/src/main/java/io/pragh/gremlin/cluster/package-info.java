@@ -4,7 +4,8 @@
  * {@code META-INF/services}, serves a {@link io.pragh.gremlin.structure.PraghGraph} over
  * {@link io.pragh.gremlin.cluster.ClusterGraphStore} (the local machine of the TCP fabric) on the machine's
  * {@code gremlinPort}, and {@link io.pragh.gremlin.cluster.HomeRouter} sends traversals that start at {@code V(id)}
- * to the id's home machine's Gremlin port.
+ * to the id's home machine's Gremlin port, at most a bound of them at once
+ * ({@link io.pragh.gremlin.cluster.ForwardPermits}).
  *
  * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.server}, {@code io.pragh.gremlin.storage},
  * pragh-server ({@code io.pragh.server.frontend}, {@code io.pragh.server.config}, {@code io.pragh.server.rpc}),

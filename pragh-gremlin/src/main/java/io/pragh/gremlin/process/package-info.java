@@ -3,7 +3,8 @@
  * {@code V(ids).out(..).in(..)...} chains (and their {@code ...outE().count()} form) into one
  * {@link io.pragh.gremlin.process.PraghHopStep} that walks the hops with GETs on the start vertex's home machine;
  * {@link io.pragh.gremlin.process.PraghRoutingStrategy}, before it, sends a traversal from {@code V(ids)} of one other
- * home machine to that machine (multi-process clusters only).
+ * home machine to that machine (multi-process clusters only) when the router grants a forwarding permit, which
+ * {@link io.pragh.gremlin.process.ForwardPermitStep} returns when the forwarded traversal ends.
  *
  * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.storage} and gremlin-core.
  */

@@ -137,6 +137,9 @@ class GremlinAcrossProcessesTest {
             final long ranAtHome = after.get(m).get("ranAtHome") - before.get(m).get("ranAtHome");
             assertEquals(m == receiver ? 1 : 0, forwarded, "traversals machine " + m + " forwarded");
             assertEquals(m == home ? 1 : 0, ranAtHome, "traversals machine " + m + " ran as the home");
+            assertEquals(0L, after.get(m).get("forwardsInFlight"), "machine " + m + " returned its forwarding permits");
+            assertEquals(0L, after.get(m).get("ranHereAtCapacity") - before.get(m).get("ranHereAtCapacity"),
+                "one request at a time never reaches machine " + m + "'s forwarding bound");
         }
         // Sent to the home itself, it runs there without a hop.
         g[home].V(id).out().count().next();
