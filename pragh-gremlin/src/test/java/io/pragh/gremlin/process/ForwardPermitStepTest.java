@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exactly once whichever way it ends: results exhausted, closed early, never iterated, failed at the home or failed
  * to reach it. With every permit taken, a traversal homed elsewhere runs where it arrived and gives the same answer.
  * Two graphs over one store stand for two machines, as in {@link PraghRoutingStrategyTest}; machine 0 may forward
- * one traversal at a time.
+ * two traversals at a time.
  */
 class ForwardPermitStepTest {
     private PraghGraph m0;
@@ -41,7 +41,7 @@ class ForwardPermitStepTest {
     @BeforeEach
     void twoMachines() {
         final GraphStore store = EmbeddedGraphStore.open(TestGraphs.configuration());
-        r0 = new ParityRouter(0, 1);
+        r0 = new ParityRouter(0, 2);
         final ParityRouter r1 = new ParityRouter(1, 1);
         m0 = PraghGraph.open(new BaseConfiguration(), store, r0);
         m1 = PraghGraph.open(new BaseConfiguration(), store, r1);
@@ -104,6 +104,27 @@ class ForwardPermitStepTest {
     }
 
     @Test
+    void aForwardDroppedWithoutAnEndReturnsThePermitWhenCollected() throws Exception {
+        final String explained = machines[0].V(3).out().explain().prettyPrint(); // strategies on a clone, never run
+        assertTrue(explained.contains("RemoteStep"), explained);
+        dropAForwardAfterOneResult();
+        assertEquals(2, r0.forwardedTo.size(), "the explanation's clone and the dropped forward each took a permit");
+        // Collection is up to the JVM: ask for it until both permits are back or 10 s have passed.
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (r0.inFlight > 0 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertEquals(0, r0.inFlight, "permits of traversals nobody can end any more are returned once collected");
+        assertEquals(2, r0.ended);
+    }
+
+    private void dropAForwardAfterOneResult() {
+        final GraphTraversal<Vertex, Object> t = forwardedFromMachine0();
+        t.next();
+    }
+
+    @Test
     void anErrorFromTheHomeReturnsThePermitOnce() throws Exception {
         final GraphTraversal<Vertex, Object> t = machines[0].V(3).out().fail("the home gives up").id();
         assertForwarded(t);
@@ -144,20 +165,23 @@ class ForwardPermitStepTest {
         assertEquals(List.of(1), r0.forwardedTo);
 
         final GraphTraversal<Vertex, Object> holder = forwardedFromMachine0();
-        holder.next(); // holds machine 0's one permit
+        holder.next(); // holds one of machine 0's two permits
+        final GraphTraversal<Vertex, Object> second = forwardedFromMachine0();
+        second.next(); // and the other
         final Traversal.Admin<Vertex, Long> atCapacity = machines[0].V(5).out().out().count().asAdmin();
         atCapacity.applyStrategies();
         assertTrue(atCapacity.getSteps().stream().noneMatch(s -> s instanceof RemoteStep || s instanceof ForwardPermitStep),
             "runs here: " + atCapacity.getSteps());
         assertEquals(forwardedAnswer, atCapacity.next());
-        assertEquals(1, r0.ended, "the first forward returned its permit, the holder still holds its");
+        assertEquals(1, r0.ended, "the first forward returned its permit, the holders still hold theirs");
         assertEquals(1, r0.refused);
-        assertEquals(List.of(1, 1), r0.forwardedTo, "the holder forwarded, the other ran here");
+        assertEquals(List.of(1, 1, 1), r0.forwardedTo, "the holders forwarded, the other ran here");
 
         holder.close();
+        second.close();
         assertEquals(List.of(forwardedAnswer), machines[0].V(5).out().out().count().toList(),
             "a permit free again: forwarded");
-        assertEquals(List.of(1, 1, 1), r0.forwardedTo);
+        assertEquals(List.of(1, 1, 1, 1), r0.forwardedTo);
         assertEquals(1, r0.refused);
         assertEquals(0, r0.inFlight);
     }

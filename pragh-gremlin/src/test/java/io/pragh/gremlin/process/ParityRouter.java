@@ -19,8 +19,8 @@ final class ParityRouter implements TraversalRouter {
     final List<Integer> forwardedTo = new ArrayList<>();
     int ranAtHome;
     int refused;
-    int inFlight;
-    int ended;
+    volatile int inFlight; // read by tests while the Cleaner thread may return a permit
+    volatile int ended;
     GraphTraversalSource[] machines;
     RemoteConnection connection;
 
