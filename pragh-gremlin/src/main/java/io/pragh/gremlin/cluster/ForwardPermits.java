@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ForwardPermits {
     private final int max;
+    // Not a Semaphore: a release beyond its permits silently raises the bound, where a double return here must fail.
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
