@@ -3,7 +3,9 @@ package io.pragh.gremlin.cluster;
 import io.pragh.cluster.Machine;
 import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.ClusterTls;
+import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.gremlin.structure.StoreDictionaryRecord;
 import io.pragh.server.rpc.ClientProtocol;
 import io.pragh.server.rpc.HomeKeyScan;
 import io.pragh.server.rpc.MachineClient;
@@ -35,6 +37,7 @@ public final class ClusterGraphStore implements GraphStore {
     private final int timeoutMillis;
     private final ClusterSecret secret;
     private final ClusterTls tls;
+    private final NameDictionary names;
 
     /**
      * @param clientAddresses every machine's client RPC address by id (null for a machine without one: scans that
@@ -50,6 +53,9 @@ public final class ClusterGraphStore implements GraphStore {
         this.clientAddresses = new ArrayList<>(clientAddresses);
         this.clients = new MachineClient[clientAddresses.size()];
         this.timeoutMillis = timeoutMillis;
+        // Shared, never sole writer: every other machine's process adds names to the record too, so a hop over every
+        // edge label must read it to see labels they added.
+        this.names = NameDictionary.shared(new StoreDictionaryRecord(this));
     }
 
     @Override
@@ -120,6 +126,11 @@ public final class ClusterGraphStore implements GraphStore {
         } catch (Exception e) {
             throw new io.pragh.PraghException("work on machine " + machine.id() + " failed: " + e, e);
         }
+    }
+
+    @Override
+    public NameDictionary names() {
+        return names;
     }
 
     @Override

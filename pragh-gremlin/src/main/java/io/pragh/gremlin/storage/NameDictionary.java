@@ -10,8 +10,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The dictionary lives in the store ({@link DictionaryRecord}, through {@link Shared}), so every graph over one
  * store, in this process or another, gives a name the same id: a new name is added by a read-modify-write at the
- * record's host, then read back. This object caches what it has read; a name or id it does not know, and the list
- * of edge labels (which another process may have grown), are read again from the store.
+ * record's host, then read back. This object caches what it has read. Whether it must also read the record again to
+ * learn what others added is decided once, by the factory that builds it:
+ * <ul>
+ *   <li>{@link #shared}: other processes add to the record too (a multi-process cluster), so a name or id it does
+ *       not know, and the list of edge labels, are read again from the store (one GET of the record each time);</li>
+ *   <li>{@link #soleWriter}: every add to the record goes through this object (an embedded cluster, whose store
+ *       holds the one dictionary of every graph over it), so the record never holds anything this object has not
+ *       already read back after its own add, and it is read only then (and once when the object is built).</li>
+ * </ul>
  *
  * <p>Example: {@code int knows = dictionary.intern("knows"); String s = dictionary.name(knows);}
  */
@@ -26,6 +33,11 @@ public final class NameDictionary {
     }
 
     private final Shared shared;
+    /**
+     * Whether anything but this object adds to the record, so that a miss or a list of edge labels must read it
+     * again; fixed at construction (see {@link #shared} and {@link #soleWriter}).
+     */
+    private final boolean othersAdd;
     private final ConcurrentHashMap<String, Integer> ids = new ConcurrentHashMap<>();
     private volatile String[] names = new String[16];
     private volatile int[] edgeLabels = new int[0];
@@ -33,8 +45,34 @@ public final class NameDictionary {
     private volatile int applied;
     private int count;
 
-    public NameDictionary(final Shared shared) {
+    private NameDictionary(final Shared shared, final boolean othersAdd) {
         this.shared = shared;
+        this.othersAdd = othersAdd;
+    }
+
+    /**
+     * A dictionary over a record that other processes add to as well: it reads the record again whenever it could
+     * have gained something this object needs (an unknown name or id, the list of edge labels).
+     *
+     * <p>Example: {@code NameDictionary names = NameDictionary.shared(record); // one per process of a cluster}
+     */
+    public static NameDictionary shared(final Shared shared) {
+        return new NameDictionary(shared, true);
+    }
+
+    /**
+     * A dictionary that is the only writer of its record: the caller guarantees that every add to the record goes
+     * through this object (one object per store, every graph and machine that writes the store in this process
+     * sharing it). The record is read once now, for whatever it already holds, and afterwards only right after an
+     * add of this object's, whose read-back applies that add and any concurrent one of another thread here; so a
+     * hop over every edge label, or a lookup of a name never interned, costs no GET.
+     *
+     * <p>Example: {@code NameDictionary names = NameDictionary.soleWriter(record); // an embedded store's}
+     */
+    public static NameDictionary soleWriter(final Shared shared) {
+        final NameDictionary names = new NameDictionary(shared, false);
+        names.readBack();
+        return names;
     }
 
     /** The id of {@code name}, adding it to the shared record on first sight. */
@@ -43,13 +81,13 @@ public final class NameDictionary {
         if (id != null) {
             return id;
         }
-        refresh();
+        catchUp();
         id = ids.get(name);
         if (id != null) {
             return id;
         }
         shared.add(DictionaryRecord.name(name));
-        refresh();
+        readBack();
         id = ids.get(name);
         if (id == null) {
             throw new IllegalStateException("more than " + GraphKeys.MAX_LABEL
@@ -62,7 +100,7 @@ public final class NameDictionary {
     public int id(final String name) {
         Integer id = ids.get(name);
         if (id == null) {
-            refresh();
+            catchUp();
             id = ids.get(name);
         }
         return id == null ? -1 : id;
@@ -71,7 +109,7 @@ public final class NameDictionary {
     public String name(final int id) {
         String n = known(id);
         if (n == null) {
-            refresh();
+            catchUp();
             n = known(id);
         }
         if (n == null) {
@@ -92,7 +130,7 @@ public final class NameDictionary {
             return id;
         }
         shared.add(DictionaryRecord.edgeLabel(id));
-        refresh();
+        readBack();
         return id;
     }
 
@@ -106,12 +144,25 @@ public final class NameDictionary {
     }
 
     /**
-     * Every id used as an edge label so far, by any graph over the store (one GET of the record to see whether
-     * another process added one); callers must not modify the array.
+     * Every id used as an edge label so far, by any graph over the store (in {@link #shared} mode, one GET of the
+     * record to see whether another process added one); callers must not modify the array.
      */
     public int[] edgeLabels() {
-        refresh();
+        catchUp();
         return edgeLabels;
+    }
+
+    /**
+     * Reads what others may have added, when others can add. A sole writer skips it: every add went through {@link
+     * #intern} or {@link #internEdgeLabel}, whose read-back applied it (volatile publish in {@link #apply}) before
+     * they returned, so before any vertex, edge or adjacency could carry the new id; an add still in flight on
+     * another thread may be in the record unapplied, but nothing carries its id yet, and that thread's read-back
+     * applies it before its caller can write one.
+     */
+    private void catchUp() {
+        if (othersAdd) {
+            readBack();
+        }
     }
 
     /**
@@ -119,7 +170,7 @@ public final class NameDictionary {
      * asking for the edge labels do not queue behind one another's reads; a read older than what another thread
      * already applied (shorter: the record only grows) has nothing new.
      */
-    private void refresh() {
+    private void readBack() {
         final byte[] record = shared.read();
         if (record != null && record.length > applied) {
             apply(record);

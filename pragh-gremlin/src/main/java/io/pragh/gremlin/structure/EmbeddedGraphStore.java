@@ -5,6 +5,7 @@ import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.cluster.Machine;
 import io.pragh.gremlin.storage.GraphKeys;
+import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.PraghException;
 import io.pragh.store.Mutators;
 import io.pragh.store.StoreConfig;
@@ -41,10 +42,17 @@ public final class EmbeddedGraphStore implements GraphStore {
     private final ThreadLocal<Machine> onMachine = new ThreadLocal<>();
     private final EmbeddedCluster cluster;
     private final Machine gateway;
+    private final NameDictionary names;
 
     private EmbeddedGraphStore(final EmbeddedCluster cluster) {
         this.cluster = cluster;
         this.gateway = cluster.machine(0);
+        // The sole writer of the dictionary record, so a hop over every edge label reads no record. Safe because every
+        // add to the record goes through this one object: the cluster is new and private to this store (no other
+        // process has its machines, no other store is built over it), every graph over the store takes its dictionary
+        // from names(), and work that callOnHome runs on another machine's worker uses the graph, hence this object,
+        // too; each add is read back and applied here before intern returns, before any record can carry the id.
+        this.names = NameDictionary.soleWriter(new StoreDictionaryRecord(this));
     }
 
     /** A new embedded cluster sized by {@code conf}, with the provider's mutators registered. */
@@ -163,6 +171,16 @@ public final class EmbeddedGraphStore implements GraphStore {
         } catch (Exception e) {
             throw new PraghException("work failed: " + e, e);
         }
+    }
+
+    /**
+     * The dictionary of every graph over this store, the record's only writer (see the constructor): it reads the
+     * record only after its own adds. Writing the dictionary key through {@link #cluster()}'s machines directly would
+     * go unseen.
+     */
+    @Override
+    public NameDictionary names() {
+        return names;
     }
 
     @Override

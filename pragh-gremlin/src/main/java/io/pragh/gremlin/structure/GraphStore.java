@@ -1,5 +1,7 @@
 package io.pragh.gremlin.structure;
 
+import io.pragh.gremlin.storage.NameDictionary;
+
 import java.util.concurrent.Callable;
 import java.util.function.LongConsumer;
 
@@ -41,6 +43,14 @@ public interface GraphStore extends AutoCloseable {
 
     /** Runs {@code work} on the home machine of {@code key} and waits for its result. */
     <T> T callOnHome(long key, Callable<T> work);
+
+    /**
+     * The name dictionary of every graph over this store: one object per store, built with it, so that graphs (and
+     * the machines their work runs on) that share the store in this process share its cache too. The store decides
+     * whether the dictionary must read the record again to see names added elsewhere ({@link NameDictionary#shared},
+     * when other processes write the store) or is the record's only writer ({@link NameDictionary#soleWriter}).
+     */
+    NameDictionary names();
 
     /** Number of machines behind this store. */
     int machines();

@@ -98,17 +98,7 @@ public final class PraghGraph implements Graph {
         this.configuration = configuration;
         this.store = store;
         this.router = router;
-        this.names = new NameDictionary(new NameDictionary.Shared() {
-            @Override
-            public byte[] read() {
-                return store.get(GraphKeys.dictionary());
-            }
-
-            @Override
-            public void add(final byte[] entry) {
-                store.update(GraphKeys.dictionary(), GraphMutations.DICTIONARY, entry);
-            }
-        });
+        this.names = store.names(); // the store's one dictionary, shared with every other graph over it
         this.ids = new IdAllocator(store);
         this.features = new PraghFeatures(VertexProperty.Cardinality.valueOf(configuration.getString(DEFAULT_CARDINALITY, "single")));
     }

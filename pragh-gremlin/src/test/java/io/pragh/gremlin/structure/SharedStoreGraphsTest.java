@@ -13,8 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Two PraghGraph instances over one store stand for two server processes over one cluster: they must agree on what
- * every label and property key id means, see each other's edge labels, and never assign the same element id.
+ * Two PraghGraph instances over one store: they must agree on what every label and property key id means, see each
+ * other's edge labels, and never assign the same element id. Each allocates ids as a server process does; over an
+ * embedded store they share its one dictionary (processes with dictionaries of their own:
+ * {@code ClusterGraphStoreDictionaryTest}).
  */
 class SharedStoreGraphsTest {
     @Test
