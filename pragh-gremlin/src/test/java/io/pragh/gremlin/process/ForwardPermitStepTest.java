@@ -12,7 +12,6 @@ import org.apache.tinkerpop.gremlin.process.traversal.Bytecode;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
-import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,17 +44,7 @@ class ForwardPermitStepTest {
         final ParityRouter r1 = new ParityRouter(1, 1);
         m0 = PraghGraph.open(new BaseConfiguration(), store, r0);
         m1 = PraghGraph.open(new BaseConfiguration(), store, r1);
-        machines = new GraphTraversalSource[] {m0.traversal(), m1.traversal()};
-        r0.machines = machines;
-        r1.machines = machines;
-        final Vertex[] v = new Vertex[6];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = m0.addVertex(T.id, i);
-        }
-        for (int i = 0; i < v.length; i++) {
-            v[i].addEdge("next", v[(i + 1) % v.length]);
-            v[i].addEdge("skip", v[(i + 2) % v.length]);
-        }
+        machines = ParityRouter.ring(r0, r1, m0, m1);
     }
 
     @AfterEach

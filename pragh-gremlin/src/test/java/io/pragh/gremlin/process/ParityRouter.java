@@ -4,6 +4,9 @@ import io.pragh.gremlin.structure.TraversalRouter;
 import org.apache.tinkerpop.gremlin.process.remote.EmbeddedRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.remote.RemoteConnection;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.structure.Graph;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -67,5 +70,25 @@ final class ParityRouter implements TraversalRouter {
     @Override
     public synchronized void ranAtHome() {
         ranAtHome++;
+    }
+
+    /**
+     * Points both routers at both machines' traversal sources and writes, through machine 0, the ring the routing
+     * tests traverse: vertices 0..5, each with a "next" edge to i+1 and a "skip" edge to i+2 (mod 6).
+     */
+    static GraphTraversalSource[] ring(final ParityRouter r0, final ParityRouter r1,
+                                       final Graph m0, final Graph m1) {
+        final GraphTraversalSource[] machines = {m0.traversal(), m1.traversal()};
+        r0.machines = machines;
+        r1.machines = machines;
+        final Vertex[] v = new Vertex[6];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = m0.addVertex(T.id, i);
+        }
+        for (int i = 0; i < v.length; i++) {
+            v[i].addEdge("next", v[(i + 1) % v.length]);
+            v[i].addEdge("skip", v[(i + 2) % v.length]);
+        }
+        return machines;
     }
 }

@@ -7,8 +7,6 @@ import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.remote.traversal.step.map.RemoteStep;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
-import org.apache.tinkerpop.gremlin.structure.T;
-import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -33,17 +31,7 @@ class PraghRoutingStrategyTest {
         final PraghGraph m0 = PraghGraph.open(new BaseConfiguration(), store, r0);
         final PraghGraph m1 = PraghGraph.open(new BaseConfiguration(), store, r1);
         try {
-            final GraphTraversalSource[] machines = {m0.traversal(), m1.traversal()};
-            r0.machines = machines;
-            r1.machines = machines;
-            final Vertex[] v = new Vertex[6];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = m0.addVertex(T.id, i);
-            }
-            for (int i = 0; i < v.length; i++) {
-                v[i].addEdge("next", v[(i + 1) % v.length]);
-                v[i].addEdge("skip", v[(i + 2) % v.length]);
-            }
+            final GraphTraversalSource[] machines = ParityRouter.ring(r0, r1, m0, m1);
 
             final Traversal.Admin<?, ?> sent = machines[0].V(3).out().out().count().asAdmin();
             sent.applyStrategies();

@@ -21,31 +21,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A cluster file is read completely or refused with the offending key and the reason, one class of fault at a time. */
 class ClusterConfigTest {
-    private static final String SECRET = "a-cluster-secret-of-enough-bytes";
-    private static final String MACHINES = """
-        machines:
-          - {id: 0, host: 127.0.0.1, fabricPort: 7400, gremlinPort: 8182}
-          - {id: 1, host: 127.0.0.1, fabricPort: 7401, gremlinPort: 8183}
-        """;
-    private static final String MINIMAL = MACHINES + """
-        dataDirectory: data
-        security: {clusterSecret: "%s"}
-        """.formatted(SECRET);
+    private static final String SECRET = ConfigFiles.SECRET;
+    private static final String MACHINES = ConfigFiles.MACHINES;
+    private static final String MINIMAL = ConfigFiles.MINIMAL;
 
     @TempDir
     Path dir;
 
     private ClusterConfig parse(String yaml) {
-        return ClusterConfig.parse(yaml, "cluster.yaml", dir);
+        return ConfigFiles.parse(dir, yaml);
     }
 
     private ConfigException refused(String yaml, String key, String reasonPart) {
-        ConfigException e = assertThrows(ConfigException.class, () -> parse(yaml));
-        assertEquals(key, e.key(), e.getMessage());
-        assertTrue(e.reason().contains(reasonPart), e.getMessage());
-        assertTrue(e.getMessage().startsWith("cluster.yaml: " + (key.isEmpty() ? "" : key + ": ")), e.getMessage());
-        assertFalse(e.getMessage().contains(SECRET), "never shows the secret");
-        return e;
+        return ConfigFiles.refused(dir, yaml, key, reasonPart);
     }
 
     // ------------------------------------------------------------------ what loads

@@ -1,7 +1,6 @@
 package io.pragh.server.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.keys.Placement;
@@ -12,25 +11,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code placement:} picks hash or shard placement; shard placement refuses what it cannot run correctly. */
 class PlacementConfigTest {
-    private static final String MINIMAL = """
-        machines:
-          - {id: 0, host: 127.0.0.1, fabricPort: 7400, gremlinPort: 8182}
-          - {id: 1, host: 127.0.0.1, fabricPort: 7401, gremlinPort: 8183}
-        dataDirectory: data
-        security: {clusterSecret: "a-cluster-secret-of-enough-bytes"}
-        """;
+    private static final String MINIMAL = ConfigFiles.MINIMAL;
 
     @TempDir
     Path dir;
 
     private ClusterConfig parse(String yaml) {
-        return ClusterConfig.parse(yaml, "cluster.yaml", dir);
+        return ConfigFiles.parse(dir, yaml);
     }
 
     private void refused(String yaml, String key, String reasonPart) {
-        ConfigException e = assertThrows(ConfigException.class, () -> parse(yaml));
-        assertEquals(key, e.key(), e.getMessage());
-        assertTrue(e.reason().contains(reasonPart), e.getMessage());
+        ConfigFiles.refused(dir, yaml, key, reasonPart);
     }
 
     @Test
