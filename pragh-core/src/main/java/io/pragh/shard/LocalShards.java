@@ -107,7 +107,8 @@ public final class LocalShards {
     /**
      * Loads a batch of records ({@link ShardRecords}) as records local to this machine; returns how many. The batch
      * is refused as a whole, before anything is loaded, when it is malformed, holds a value over the machine's limit,
-     * names a key twice or a key this machine already holds.
+     * names a key twice or a key this machine already holds; a load that fails on the way (a full region) takes back
+     * what the batch loaded before rethrowing.
      */
     public int importRecords(DirectBuffer b, int offset, int length) {
         String problem = ShardRecords.check(b, offset, length, store.config().maxValueBytes());
@@ -125,7 +126,19 @@ public final class LocalShards {
                     + " already has a record here");
             }
         });
-        ShardRecords.forEach(b, offset, store::load);
+        LongArrayList loaded = new LongArrayList();
+        try {
+            ShardRecords.forEach(b, offset, (key, version, value, off, len) -> {
+                loaded.addLong(key); // before the load: a load that fails part-way is taken back too
+                store.load(key, version, value, off, len);
+            });
+        } catch (RuntimeException | Error e) {
+            // A region that filled part-way: the batch leaves nothing behind, so that a retry is not refused.
+            for (int i = 0; i < loaded.size(); i++) {
+                store.unload(loaded.getLong(i));
+            }
+            throw e;
+        }
         return seen.size();
     }
 

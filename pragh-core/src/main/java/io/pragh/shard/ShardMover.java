@@ -90,10 +90,24 @@ public final class ShardMover {
                 targets[i++] = plan[s];
             }
         }
-        for (int i = 0; i < moved; i++) {
-            ShardHosts.Copied c = hosts.copy(shards[i], sources[i], targets[i]);
-            keysMoved += c.keys();
-            bytesMoved += c.bytes();
+        int copied = 0;
+        try {
+            for (; copied < moved; copied++) {
+                ShardHosts.Copied c = hosts.copy(shards[copied], sources[copied], targets[copied]);
+                keysMoved += c.keys();
+                bytesMoved += c.bytes();
+            }
+        } catch (RuntimeException | Error e) {
+            // Nothing is flipped yet: take every copy back from its target (the one that failed part-way too), so
+            // that the tables, the owners' records and a later retry stay as before the move.
+            for (int i = 0; i <= copied && i < moved; i++) {
+                try {
+                    hosts.unload(targets[i], shards[i]);
+                } catch (RuntimeException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+            }
+            throw e;
         }
         for (int m = 0; m < hosts.machines(); m++) {
             hosts.assign(m, shards, targets);

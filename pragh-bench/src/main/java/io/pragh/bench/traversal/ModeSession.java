@@ -232,21 +232,30 @@ public final class ModeSession implements AutoCloseable {
     /** Stops the query threads, the timeline and automatic migration, then the cluster. */
     @Override
     public void close() throws Exception {
+        // Nested so that the cluster (server processes, with --fabric tcp) is closed whatever the others throw.
         try {
             clients.stop();
         } finally {
-            if (timeline != null) {
-                timeline.stop();
+            try {
+                if (timeline != null) {
+                    timeline.stop();
+                }
+            } finally {
+                try {
+                    if (automatic != null) {
+                        automatic.close();
+                    }
+                } finally {
+                    cluster.close();
+                }
             }
-            if (automatic != null) {
-                automatic.close();
-            }
-            cluster.close();
         }
     }
 
     /** The query threads of one mode; stopped and started again (a new generation) around a shard move. */
     private static final class Clients {
+        /** Past the client RPC's request timeout (30 s), so that a stopped thread has finished its last request. */
+        private static final long STOP_MILLIS = 60_000;
         private final QueryThread.Workload w;
         private final BenchCluster cluster;
         private final int count;
@@ -275,7 +284,12 @@ public final class ModeSession implements AutoCloseable {
         void stop() throws InterruptedException {
             queries.forEach(QueryThread::stop);
             for (Thread t : threads) {
-                t.join(10_000);
+                // Longer than any request may take: a thread still inside an edge insert would write during a shard
+                // move, which the mover does not support.
+                t.join(STOP_MILLIS);
+                if (t.isAlive()) {
+                    throw new IllegalStateException(t.getName() + " did not stop within " + STOP_MILLIS + " ms");
+                }
             }
             check();
             queries.clear();

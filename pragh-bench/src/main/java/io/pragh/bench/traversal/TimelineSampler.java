@@ -52,6 +52,7 @@ public final class TimelineSampler {
     private final Thread thread;
     private volatile String phase = "start";
     private volatile boolean running = true;
+    private volatile RuntimeException failure;
 
     TimelineSampler(BenchCluster cluster, LongAdder queries, double tickSeconds) {
         if (!(tickSeconds > 0)) {
@@ -79,7 +80,16 @@ public final class TimelineSampler {
         return (nanos - startNanos) / 1e9;
     }
 
+    /** Samples until stopped; a failure to read the cluster's figures (an RPC, over processes) ends it, kept for stop. */
     private void sample() {
+        try {
+            sampleTicks();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+    }
+
+    private void sampleTicks() {
         long lastT = startNanos;
         long lastQ = queries.sum();
         FabricStats.Snapshot lastS = cluster.stats();
@@ -113,6 +123,9 @@ public final class TimelineSampler {
         running = false;
         thread.interrupt();
         thread.join(10_000);
+        if (failure != null) {
+            throw new IllegalStateException("the timeline stopped sampling: " + failure.getMessage(), failure);
+        }
         return points();
     }
 

@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -157,7 +158,16 @@ public final class TraversalRunner {
         try {
             return load(cluster, loaders, pool);
         } finally {
+            // After one loader failed the others may still be writing: the caller closes the cluster only once they
+            // stopped (a PUT in flight ends within the request timeout).
             pool.shutdownNow();
+            try {
+                if (!pool.awaitTermination(60, TimeUnit.SECONDS)) {
+                    out.println("pragh bench: loader threads still running after 60 s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -126,7 +126,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         ticker.start();
     }
 
-    /** Migrations this machine approved while it was the coordinator. */
+    /** Migrations this machine approved while it was the coordinator and carried out or sent to their targets. */
     @Override
     public long approvals() {
         return approvals.get();
@@ -421,17 +421,20 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
                     continue;
                 }
             }
-            approvals.incrementAndGet();
-            sent++;
-            decide(a.target(), 0, a.key());
+            // Counted once it reached its target: a waiter compares approvals with the MIGRATEs targets received.
+            if (decide(a.target(), 0, a.key())) {
+                approvals.incrementAndGet();
+                sent++;
+            }
         }
         return sent;
     }
 
-    private void decide(int machineId, int kind, long key) {
+    /** Carries a decision out here or sends it to {@code machineId}; returns whether it was carried out or sent. */
+    private boolean decide(int machineId, int kind, long key) {
         if (machineId == store.id()) {
             carryOut(kind, key);
-            return;
+            return true;
         }
         UnsafeBuffer msg = new UnsafeBuffer(new byte[DECISION_LENGTH]);
         msg.putByte(0, (byte) DECISION);
@@ -439,9 +442,11 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         msg.putLong(2, key);
         try {
             store.send(machineId, msg, 0, msg.capacity());
+            return true;
         } catch (FabricException e) {
             System.err.println("pragh: machine " + machineId + " did not get a decision on key " + key + ": "
                 + e.getMessage());
+            return false;
         }
     }
 

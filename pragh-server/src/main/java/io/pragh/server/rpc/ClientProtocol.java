@@ -36,7 +36,8 @@ import org.agrona.DirectBuffer;
  *  SCAN_KEYS kind (4), cursor (8), max keys (4)     -> next cursor (8, or -1 at the end), count (4), keys (8 each):
  *                                                      home keys of one kind with a value, a page at a time
  *  ADD_EDGE_CAPPED src vid (8), label (4), dst vid (8), cap (4) -> -   edge insert through Mutators.CAPPED_APPEND:
- *                                                      the list keeps at most cap (>= 1) neighbours
+ *                                                      appended below cap (>= 1) entries, else it overwrites the
+ *                                                      list's last entry (the list never grows past cap)
  *  K_HOP_COUNT start vid (8), label (4), hops (4), fanout (4), batched (1: 0 or 1)
  *                                                   -> count (8): distinct vertices at exactly hops hops; batched 0
  *                                                      GETs one at a time (the paper's engine), 1 a hop per batch

@@ -24,6 +24,8 @@ final class ShardService {
     private ShardAccessCounts counts;
     private boolean tracking;
     private AccessObserver before;
+    /** The counting observer installed while tracking. */
+    private AccessObserver tracker;
 
     ShardService(Machine machine) {
         this.machine = machine;
@@ -54,10 +56,15 @@ final class ShardService {
                 before = store.accessObserver();
                 tracking = true;
             }
-            store.setAccessObserver(counts.observerFor(store.id()));
+            tracker = counts.observerFor(store.id());
+            store.setAccessObserver(tracker);
         } else if (tracking) {
-            store.setAccessObserver(before);
+            // Only if counting is still what observes: an observer installed since (a MONITOR_START) stays.
+            if (store.accessObserver() == tracker) {
+                store.setAccessObserver(before);
+            }
             before = null;
+            tracker = null;
             tracking = false;
         }
         return new byte[0];

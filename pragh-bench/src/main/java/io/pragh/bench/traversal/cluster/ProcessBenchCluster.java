@@ -80,13 +80,22 @@ public final class ProcessBenchCluster implements BenchCluster {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make a directory for the " + name + " cluster: " + e.getMessage(), e);
         }
-        LocalCluster cluster = LocalCluster.create(dir, settings(spec));
+        LocalCluster cluster;
+        try {
+            cluster = LocalCluster.create(dir, settings(spec));
+        } catch (RuntimeException | Error e) {
+            remove(removeOnClose);
+            throw e;
+        }
         out.printf(Locale.ROOT, "%s starting %d server process(es) in %s%n", tag, spec.machines(), dir);
         try {
             cluster.startAll(true, START_TIMEOUT_MILLIS);
             return new ProcessBenchCluster(spec, cluster, removeOnClose);
         } catch (RuntimeException | Error e) {
             cluster.stopAll();
+            // The servers' logs say why they did not serve: the directory stays, temporary or not.
+            out.printf(Locale.ROOT, "%s the cluster did not start; its files and server logs are kept in %s%n", tag,
+                dir);
             throw e;
         }
     }
@@ -183,16 +192,25 @@ public final class ProcessBenchCluster implements BenchCluster {
     /** Stops every server (SIGTERM, then kill -9), then removes a temporary directory. */
     @Override
     public void close() {
-        for (MachineClient c : control) {
-            c.close();
-        }
-        cluster.stopAll();
-        if (removeOnClose != null) {
-            try (Stream<Path> files = Files.walk(removeOnClose)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                System.err.println("pragh bench: could not remove " + removeOnClose + ": " + e.getMessage());
+        try {
+            for (MachineClient c : control) {
+                c.close();
             }
+            cluster.stopAll();
+        } finally {
+            remove(removeOnClose);
+        }
+    }
+
+    /** Removes a temporary directory and everything in it; null: nothing to remove. */
+    private static void remove(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("pragh bench: could not remove " + dir + ": " + e.getMessage());
         }
     }
 
@@ -347,7 +365,9 @@ public final class ProcessBenchCluster implements BenchCluster {
             if (t != null) {
                 t.interrupt();
                 try {
-                    t.join(REQUEST_TIMEOUT_MILLIS);
+                    // Past the longest call it may be in (a DECIDE: the request timeout plus its wait for reports),
+                    // so that no call of it outlives the control clients' close.
+                    t.join(2L * REQUEST_TIMEOUT_MILLIS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -36,7 +36,10 @@ public interface SplitMigration extends AutoCloseable {
     /** Starts monitoring, and migration at the end of every interval without the caller's help. */
     void startAutomatic();
 
-    /** Stops automatic migration and the monitors. */
+    /**
+     * Stops automatic migration, and the monitors where this JVM holds them (in-process); a server's monitor counts
+     * on until its cluster stops.
+     */
     @Override
     void close();
 }
