@@ -72,7 +72,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "                          server processes on 127.0.0.1 as './pragh cluster start' makes, over the TCP fabric",
         "                          with the real loopback latency; queries reach the machines over the client RPC",
         "  --cluster-dir DIR       with --fabric tcp: keep each mode's cluster (config, data, server logs) in DIR/MODE",
-        "                          (default: a temporary directory, removed at the end)",
+        "                          (DIR/MODE-2, -3 ... when taken; default: a temporary directory, removed at the end)",
         "  --threads N             query threads, the same in every mode (default: available processors)",
         "  --seed N                seed of the graph and the queries (default 42)",
         "  --gets one|batch        a hop's GETs one at a time, each waited for, as the paper's engine reads (default one),",

@@ -64,7 +64,7 @@ public final class ProcessBenchCluster implements BenchCluster {
     }
 
     /**
-     * Starts the cluster of {@code spec} in {@code parent/name} (or a temporary directory, removed at close, when
+     * Starts the cluster of {@code spec} in {@code parent/name} ({@link #freeDirectory}; or a temporary directory, removed at close, when
      * {@code parent} is null) and returns once every machine serves; on failure nothing is left running.
      */
     public static ProcessBenchCluster start(ClusterSpec spec, Path parent, String name, String tag, PrintStream out) {
@@ -75,7 +75,7 @@ public final class ProcessBenchCluster implements BenchCluster {
                 dir = Files.createTempDirectory("pragh-bench-" + name + "-");
                 removeOnClose = dir;
             } else {
-                dir = parent.resolve(name);
+                dir = freeDirectory(parent, name);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make a directory for the " + name + " cluster: " + e.getMessage(), e);
@@ -98,6 +98,18 @@ public final class ProcessBenchCluster implements BenchCluster {
                 dir);
             throw e;
         }
+    }
+
+    /**
+     * {@code parent/name}, or {@code parent/name-2}, {@code -3} ... when a cluster already lives there: a rerun, or a
+     * scenario that runs a mode once per scope or mechanism, keeps every earlier cluster's files and logs.
+     */
+    static Path freeDirectory(Path parent, String name) {
+        Path dir = parent.resolve(name);
+        for (int n = 2; Files.exists(dir.resolve(LocalCluster.CONFIG)); n++) {
+            dir = parent.resolve(name + "-" + n);
+        }
+        return dir;
     }
 
     /** The cluster file's settings for {@code spec}: sizes, cache, the manual split policy, the placement. */

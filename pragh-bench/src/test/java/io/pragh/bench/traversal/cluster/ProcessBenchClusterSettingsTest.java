@@ -49,4 +49,13 @@ class ProcessBenchClusterSettingsTest {
         assertEquals(100, c.placement().shardsPerMachine());
         assertEquals(0, c.storeConfig().cacheBytes());
     }
+
+    @Test
+    void aModesDirectoryThatHoldsAClusterIsNotReusedButNumbered() {
+        assertEquals(dir.resolve("orig"), ProcessBenchCluster.freeDirectory(dir, "orig"));
+        LocalCluster.create(dir.resolve("orig"), LocalCluster.Settings.small(1));
+        assertEquals(dir.resolve("orig-2"), ProcessBenchCluster.freeDirectory(dir, "orig"));
+        LocalCluster.create(dir.resolve("orig-2"), LocalCluster.Settings.small(1));
+        assertEquals(dir.resolve("orig-3"), ProcessBenchCluster.freeDirectory(dir, "orig"));
+    }
 }
