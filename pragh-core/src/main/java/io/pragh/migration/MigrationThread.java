@@ -1,5 +1,6 @@
 package io.pragh.migration;
 
+import io.pragh.PraghException;
 import io.pragh.runtime.DutyThread;
 import io.pragh.store.MachineStore;
 import java.util.concurrent.CompletableFuture;
@@ -43,7 +44,7 @@ public final class MigrationThread extends DutyThread {
     public CompletableFuture<Migrator.Outcome> submit(long key) {
         CompletableFuture<Migrator.Outcome> done = new CompletableFuture<>();
         if (!isRunning()) {
-            done.completeExceptionally(new IllegalStateException("migration thread is stopped"));
+            done.completeExceptionally(new PraghException("migration thread is stopped"));
             return done;
         }
         queue.add(new Task(key, done));
@@ -89,7 +90,7 @@ public final class MigrationThread extends DutyThread {
     protected void onStop() {
         Task t;
         while ((t = queue.poll()) != null) {
-            t.done().completeExceptionally(new IllegalStateException("migration thread stopped"));
+            t.done().completeExceptionally(new PraghException("migration thread stopped"));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.pragh.migration;
 
+import io.pragh.PraghException;
 import io.pragh.address.Address;
 import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.Region;
@@ -148,7 +149,8 @@ public final class Migrator {
         long waitingSince = 0;
         for (int round = 0; remaining > 0; round++) {
             if (round == MAX_ROUNDS) {
-                throw new IllegalStateException("MIGRATE lost its CAS " + MAX_ROUNDS + " rounds in a row");
+                // Updates kept winning: a retry later may pass.
+                throw new PraghException("MIGRATE lost its CAS " + MAX_ROUNDS + " rounds in a row");
             }
             rounds++;
             waitingOnPending = 0;
@@ -166,7 +168,7 @@ public final class Migrator {
                 if (waitingSince == 0) {
                     waitingSince = now;
                 } else if (now - waitingSince > PENDING_PATIENCE_NANOS) {
-                    throw new IllegalStateException("MIGRATE found a source record whose predecessor was still not"
+                    throw new PraghException("MIGRATE found a source record whose predecessor was still not"
                         + " invalidated after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
                 }
                 Thread.yield();
@@ -310,6 +312,23 @@ public final class Migrator {
         return remaining;
     }
 
+    /**
+     * A stage that threw part-way (a lookup of a machine that is down, a full value region) can leave operations
+     * queued but not posted, or posted and unanswered. They are posted and awaited here, whatever they answer: a READ
+     * must land before its allocation is freed, and a batch with outstanding operations cannot be cleared, which
+     * would fail every later round of this migrator.
+     */
+    private void settleBatch() {
+        if (batch.poll() == 0) {
+            return;
+        }
+        try {
+            batch.awaitAll();
+        } catch (RuntimeException alreadyFailing) {
+            // The round is failing with its own, first error; this one adds nothing the caller can act on.
+        }
+    }
+
     private void lost(int i, long key) {
         store.values().free(newOffsets[i], Address.sizeUnits(addresses[i]));
         newOffsets[i] = -1;
@@ -322,8 +341,9 @@ public final class Migrator {
         outcomes[base + i] = outcome;
     }
 
-    /** After a failure mid-round: leave no fence entered and no unpublished allocation behind. */
+    /** After a failure mid-round: leave no operation outstanding, no fence entered and no unpublished allocation. */
     private void releaseUnfinished(long[] keys, int base, int count) {
+        settleBatch();
         for (int i = 0; i < count; i++) {
             if (fenced[i]) {
                 store.fence().exit(keys[base + i]);

@@ -99,6 +99,45 @@ class MigratorTest {
         }
     }
 
+    /**
+     * The lookup of the second key fails (its home is cut off) after the first key's READ was queued: the round fails
+     * retryably, and the migrator must still serve the next round. Before, the queued READ was never posted, the
+     * batch could not be cleared, and every later MIGRATE of the machine failed.
+     */
+    @Test
+    void aRoundThatFailsPartWayLeavesTheMigratorUsable() {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(100)
+                .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).build()) {
+            int target = 0;
+            long reachable = keyHomedAt(c, 1, 1);
+            long cutOff = keyHomedAt(c, 2, 1);
+            c.machine(1).put(reachable, value(reachable, 1));
+            c.machine(2).put(cutOff, value(cutOff, 1));
+            MachineStore store = c.machine(target).store();
+            long liveBefore = store.values().liveBytes();
+            Migrator m = new Migrator(store, 2);
+            ((io.pragh.fabric.inprocess.InProcessFabric) c.fabric()).setReachable(2, false);
+            io.pragh.fabric.FabricException e = assertThrows(io.pragh.fabric.FabricException.class,
+                () -> m.migrateAll(new long[] {reachable, cutOff}, 2, new Migrator.Outcome[2]));
+            assertTrue(e.retryable(), "a cut-off home is worth a retry: " + e.getMessage());
+            assertEquals(liveBefore, store.values().liveBytes(), "the failed round freed what it allocated");
+            ((io.pragh.fabric.inprocess.InProcessFabric) c.fabric()).setReachable(2, true);
+            assertEquals(Migrator.Outcome.MIGRATED, m.migrate(reachable), "the next round runs");
+            assertEquals(Migrator.Outcome.MIGRATED, m.migrate(cutOff));
+            assertArrayEquals(value(reachable, 1), c.machine(2).get(reachable));
+            assertArrayEquals(value(cutOff, 1), c.machine(1).get(cutOff));
+        }
+    }
+
+    private static long keyHomedAt(EmbeddedCluster c, int machine, long fromVid) {
+        for (long v = fromVid; ; v++) {
+            long k = KeyLayout.key(v, 0, KeyLayout.OUT);
+            if (c.home(k) == machine) {
+                return k;
+            }
+        }
+    }
+
     @Test
     void updatesRacingWithMigrationsAreNeverLost() {
         try (EmbeddedCluster c = EmbeddedCluster.builder().machines(4).workersPerMachine(1).keysPerMachine(1000)

@@ -310,8 +310,10 @@ public final class MachineClient implements AutoCloseable {
         try {
             answer = frame();
         } catch (EOFException e) {
+            // A refusal comes as an ERROR answer; a close without one is a machine that died, restarted or gave up
+            // waiting for this handshake, which a later attempt may pass.
             throw new ClientException("machine " + machine + " at " + address + " closed the connection during the"
-                + " handshake", false, e);
+                + " handshake", true, e);
         }
         if (answer[0] == ClientProtocol.ERROR) {
             throw new ClientException("machine " + machine + " at " + address + " refused this client: "
