@@ -70,6 +70,8 @@ public final class MigrationThread extends DutyThread {
             keys[n++] = task.key();
         }
         if (n == 0) {
+            // Idle: settle invalidations a failed round left (their keys cannot be updated until then).
+            migrator.finishInvalidations();
             return 0;
         }
         try {

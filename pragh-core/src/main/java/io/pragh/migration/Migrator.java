@@ -2,6 +2,7 @@ package io.pragh.migration;
 
 import io.pragh.PraghException;
 import io.pragh.address.Address;
+import io.pragh.fabric.FabricException;
 import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.Region;
 import io.pragh.memory.ChunkedRegion;
@@ -52,6 +53,7 @@ public final class Migrator {
     private final MachineStore store;
     private final Session session;
     private final OpBatch batch;
+    private final UnfinishedInvalidations unfinished;
     private final int depth;
     private final int self;
     private final long[] single = new long[1];
@@ -91,6 +93,7 @@ public final class Migrator {
         this.depth = depth;
         this.self = store.id();
         this.batch = store.endpoint().newBatch(2 * depth);
+        this.unfinished = new UnfinishedInvalidations(store);
         open = new boolean[depth];
         homes = new int[depth];
         sources = new int[depth];
@@ -133,8 +136,25 @@ public final class Migrator {
         return singleOut[0];
     }
 
+    /**
+     * Migrations whose source record is not yet known invalid (the source stopped answering after the CAS); their
+     * keys wait until {@link #finishInvalidations} settles them.
+     */
+    public int unfinishedInvalidations() {
+        return unfinished.size();
+    }
+
+    /**
+     * Retries the invalidations of earlier rounds that failed after their CAS (at most every few milliseconds);
+     * returns how many are left. The migration thread calls this while idle, and every round does first.
+     */
+    public int finishInvalidations() {
+        return unfinished.retry();
+    }
+
     /** Migrates {@code keys[0..n)} to this machine, {@link #depth} at a time; {@code outcomes[i]} tells each result. */
     public void migrateAll(long[] keys, int n, Outcome[] outcomes) {
+        unfinished.retry();
         for (int base = 0; base < n; base += depth) {
             migrateRound(keys, base, Math.min(depth, n - base), outcomes);
         }
@@ -283,20 +303,28 @@ public final class Migrator {
             ringSlots[i] = store.reclaimRings().claim(sources[i]);
             ops[i] = batch.compareAndSwap(sources[i], Region.RECLAIM, ringSlots[i], 0, addresses[i]);
         }
-        batch.awaitAll();
+        try {
+            batch.awaitAll();
+        } catch (FabricException e) {
+            // The CASes are won, so the values did move; their sources may still be valid. The keys keep their
+            // pending bit until a later attempt invalidates the source or recovery reports it lost.
+            for (int i = 0; i < count; i++) {
+                if (won[i]) {
+                    unfinished.add(keys[base + i], sources[i], addresses[i], Address.byteOffset(desired[i]));
+                }
+            }
+            throw e;
+        }
         long now = Leases.nowMillis();
+        ChunkedRegion values = store.values().region();
         for (int i = 0; i < count; i++) {
             if (won[i]) {
                 long key = keys[base + i];
                 // The ring CAS completed, so the WRITE before it did: the source is invalid, and whoever sees the
                 // pending bit clear may move the value on.
                 long published = Address.byteOffset(desired[i]);
-                ChunkedRegion values = store.values().region();
                 long header = values.getLongVolatile(published);
                 values.putLongVolatile(published, header & ~ValueRecord.INVALIDATION_PENDING);
-                if (batch.casResult(ops[i]) != 0) {
-                    store.reclaimRings().postAt(sources[i], ringSlots[i], addresses[i]);
-                }
                 store.fence().exit(key);
                 fenced[i] = false;
                 if (homes[i] != self) {
@@ -307,6 +335,16 @@ public final class Migrator {
                 close(i, outcomes, base, Outcome.MIGRATED);
             } else if (open[i]) {
                 remaining++;
+            }
+        }
+        // Last, once every key of the round is released: a ring that stays full delays only memory, not keys.
+        for (int i = 0; i < count; i++) {
+            if (won[i] && batch.casResult(ops[i]) != 0) {
+                try {
+                    store.reclaimRings().postAt(sources[i], ringSlots[i], addresses[i]);
+                } catch (PraghException leaked) {
+                    // Counted by the rings as leaked; the migration itself is done.
+                }
             }
         }
         return remaining;

@@ -52,7 +52,12 @@ public abstract class DutyThread implements AutoCloseable {
                     LockSupport.parkNanos(idleParkNanos);
                 }
             }
+        } catch (RuntimeException | Error e) {
+            System.err.println("pragh: " + thread.getName() + " stopped by " + e);
+            throw e;
         } finally {
+            // Before onStop: work offered from now on is refused at once instead of waiting for a thread that is gone.
+            running = false;
             onStop();
         }
     }

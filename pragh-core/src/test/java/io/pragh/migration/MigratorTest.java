@@ -82,8 +82,7 @@ class MigratorTest {
 
     @Test
     void aValueMovedOnByAnotherMachineCanBeMigratedBackDespiteAStaleCachedAddress() {
-        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(100)
-                .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).build()) {
+        try (EmbeddedCluster c = small(3)) {
             long key = KeyLayout.key(1, 0, KeyLayout.OUT);
             int home = c.home(key);
             Machine first = c.machine((home + 1) % 3);
@@ -106,8 +105,7 @@ class MigratorTest {
      */
     @Test
     void aRoundThatFailsPartWayLeavesTheMigratorUsable() {
-        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(100)
-                .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).build()) {
+        try (EmbeddedCluster c = small(3)) {
             int target = 0;
             long reachable = keyHomedAt(c, 1, 1);
             long cutOff = keyHomedAt(c, 2, 1);
@@ -127,6 +125,78 @@ class MigratorTest {
             assertArrayEquals(value(reachable, 1), c.machine(2).get(reachable));
             assertArrayEquals(value(cutOff, 1), c.machine(1).get(cutOff));
         }
+    }
+
+    /**
+     * Machine 0 migrates a value from machine 1 (its home is machine 2); machine 1 stops answering right after the
+     * value was read, so the round wins its CAS but cannot invalidate the source. The key must not stay blocked: once
+     * machine 1 answers again, its old record is invalidated and updates of the key go ahead. Before, the pending bit
+     * stayed set and every later update of the key failed.
+     */
+    @Test
+    void aSourceThatStopsAnsweringAfterTheCasIsInvalidatedOnceItAnswersAgain() {
+        try (EmbeddedCluster c = small(3)) {
+            long key = keyHomedAt(c, 2, 1);
+            Migrator m = new Migrator(c.machine(0).store(), 1);
+            long sourceAddress = sourceCutAfterTheCas(c, m, key);
+            ((io.pragh.fabric.inprocess.InProcessFabric) c.fabric()).setReachable(1, true);
+            waitUntilSettled(m);
+            assertEquals(0, c.machine(1).store().values().region().getLongVolatile(Address.byteOffset(sourceAddress)),
+                "the source record's header is zeroed: no reader can take it for the value");
+            c.machine(2).put(key, value(key, 2));
+            for (int r = 0; r < 3; r++) {
+                assertArrayEquals(value(key, 2), c.machine(r).get(key), "machine " + r + " reads the update");
+            }
+            assertEquals(0, host(c, key), "the value stayed where it migrated");
+        }
+    }
+
+    /** The same, but machine 1 never comes back: once crash recovery reports it lost, the key is free again. */
+    @Test
+    void aSourceReportedLostAfterTheCasNoLongerBlocksItsKey() {
+        try (EmbeddedCluster c = small(3)) {
+            long key = keyHomedAt(c, 2, 1);
+            Migrator m = new Migrator(c.machine(0).store(), 1);
+            sourceCutAfterTheCas(c, m, key);
+            assertEquals(1, m.finishInvalidations(), "an unreachable source that is not known lost keeps the key waiting");
+            c.machine(0).store().peerLost(1);
+            waitUntilSettled(m);
+            c.machine(2).put(key, value(key, 3));
+            assertArrayEquals(value(key, 3), c.machine(0).get(key));
+            assertArrayEquals(value(key, 3), c.machine(2).get(key));
+        }
+    }
+
+    /**
+     * Puts the key's value on machine 1, then runs machine 0's migration of it with machine 1 cut after the READ;
+     * returns the address of machine 1's record.
+     */
+    private static long sourceCutAfterTheCas(EmbeddedCluster c, Migrator m, long key) {
+        c.machine(2).put(key, value(key, 1));
+        assertEquals(Migrator.Outcome.MIGRATED, c.machine(1).migrate(key));
+        MachineStore home = c.machine(2).store();
+        long sourceAddress = home.keys().address(home.keys().find(key));
+        // Stage 1 reads the home's bucket (machine 2) and the value (machine 1), stage 2 CASes the home's word; the
+        // invalidation WRITE and the ring CAS of stage 3 are the next operations on machine 1, and they fail.
+        ((io.pragh.fabric.inprocess.InProcessFabric) c.fabric()).cutAfter(1, 1);
+        io.pragh.fabric.FabricException e = assertThrows(io.pragh.fabric.FabricException.class, () -> m.migrate(key));
+        assertTrue(e.retryable(), e.getMessage());
+        assertEquals(0, host(c, key), "the CAS was won: the home names machine 0's copy");
+        assertEquals(1, m.unfinishedInvalidations(), "the source record is not known invalid");
+        return sourceAddress;
+    }
+
+    private static void waitUntilSettled(Migrator m) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (m.finishInvalidations() > 0) {
+            assertTrue(System.nanoTime() < deadline, "the unfinished invalidation settles");
+            Thread.onSpinWait();
+        }
+    }
+
+    private static EmbeddedCluster small(int machines) {
+        return EmbeddedCluster.builder().machines(machines).workersPerMachine(1).keysPerMachine(100)
+            .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).build();
     }
 
     private static long keyHomedAt(EmbeddedCluster c, int machine, long fromVid) {

@@ -140,11 +140,6 @@ final class InProcessEndpoint implements Endpoint {
 
     @Override
     public boolean isReachable(int target) {
-        try {
-            fabric.peer(machine, target);
-            return true;
-        } catch (FabricException e) {
-            return false;
-        }
+        return fabric.reachable(machine, target);
     }
 }

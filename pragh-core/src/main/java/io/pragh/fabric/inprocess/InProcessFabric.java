@@ -43,8 +43,13 @@ public final class InProcessFabric implements Fabric {
     private final int machineCount;
     private final long remoteLatencyNs;
     private final AtomicReferenceArray<InProcessEndpoint> endpoints;
-    /** Volatile per-machine flags: read on every remote operation, so no lock. */
+    /**
+     * Per machine: {@link #REACHABLE}, {@link #CUT}, or 1 + n: n operations left before the cut. One
+     * volatile read on every remote operation, so no lock, and a reachable machine costs nothing more.
+     */
     private final AtomicIntegerArray unreachable;
+    private static final int REACHABLE = 0;
+    private static final int CUT = 1;
     private volatile boolean closed;
     private volatile boolean cpuAtomicsCoherent = true;
 
@@ -107,11 +112,46 @@ public final class InProcessFabric implements Fabric {
 
     /** Cuts (or restores) every path to a machine, as a network partition would; operations on it fail fast. */
     public void setReachable(int machine, boolean reachable) {
-        unreachable.set(machine, reachable ? 0 : 1);
+        unreachable.set(machine, reachable ? REACHABLE : CUT);
     }
 
-    boolean reachable(int machine) {
-        return unreachable.get(machine) == 0;
+    /**
+     * A machine that dies in the middle of a protocol: it serves {@code operations} more remote operations or
+     * messages addressed to it, then is cut off as by {@link #setReachable setReachable(machine, false)}.
+     *
+     * <pre>{@code
+     * fabric.cutAfter(2, 1);   // the next operation on machine 2 passes, the one after fails
+     * }</pre>
+     */
+    public void cutAfter(int machine, int operations) {
+        if (operations < 0) {
+            throw new IllegalArgumentException("operations must be >= 0, got " + operations);
+        }
+        unreachable.set(machine, 1 + operations);
+    }
+
+    private boolean reachable(int machine) {
+        return unreachable.get(machine) != CUT;
+    }
+
+    /** Whether {@code from} can reach {@code target} now; unlike an operation, not counted against a cut. */
+    boolean reachable(int from, int target) {
+        return !closed && target >= 0 && target < machineCount && endpoints.get(target) != null && reachable(from)
+            && reachable(target);
+    }
+
+    /** Whether an operation addressed to {@code target} may pass; counts it against a pending cut. */
+    private boolean admit(int target) {
+        int state = unreachable.get(target);
+        if (state == REACHABLE) {
+            return true;
+        }
+        if (state == CUT) {
+            return false;
+        }
+        // 1 + n: n operations left, this one included; the last one turns the state to CUT.
+        unreachable.compareAndSet(target, state, state == 2 ? CUT : state - 1);
+        return true;
     }
 
     InProcessEndpoint peer(int from, int target) {
@@ -123,7 +163,7 @@ public final class InProcessFabric implements Fabric {
                 + "-machine fabric", false);
         }
         InProcessEndpoint peer = endpoints.get(target);
-        if (peer == null || !reachable(target) || !reachable(from)) {
+        if (peer == null || !reachable(from) || !admit(target)) {
             throw new FabricException("machine " + target + " is unreachable from machine " + from, true);
         }
         return peer;
