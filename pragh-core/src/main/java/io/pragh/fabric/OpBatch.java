@@ -41,7 +41,10 @@ public interface OpBatch {
     /** Whether operation {@code op} completed. */
     boolean isDone(int op);
 
-    /** The witnessed value of a completed CAS. */
+    /**
+     * The witnessed value of a completed CAS; an {@link IllegalStateException} when it has not completed or it failed
+     * (then it witnessed nothing, and whether it took effect at its target is unknown).
+     */
     long casResult(int op);
 
     /** Number of operations added since the last {@link #clear}. */

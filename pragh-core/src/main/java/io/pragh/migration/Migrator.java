@@ -53,7 +53,7 @@ public final class Migrator {
     private final MachineStore store;
     private final Session session;
     private final OpBatch batch;
-    private final UnfinishedInvalidations unfinished;
+    private final UnfinishedMigrations unfinished;
     private final int depth;
     private final int self;
     private final long[] single = new long[1];
@@ -93,7 +93,7 @@ public final class Migrator {
         this.depth = depth;
         this.self = store.id();
         this.batch = store.endpoint().newBatch(2 * depth);
-        this.unfinished = new UnfinishedInvalidations(store);
+        this.unfinished = new UnfinishedMigrations(store);
         open = new boolean[depth];
         homes = new int[depth];
         sources = new int[depth];
@@ -277,7 +277,45 @@ public final class Migrator {
                 ops[i] = batch.compareAndSwap(homes[i], Region.KEYS, slots[i], addresses[i], desired[i]);
             }
         }
-        batch.awaitAll();
+        try {
+            batch.awaitAll();
+        } catch (FabricException e) {
+            keepWhatHomesMayName(keys, base, count);
+            throw e;
+        }
+    }
+
+    /**
+     * Stage 2 failed for some key, but other CASes of the round may have taken effect, and a failed one may have too:
+     * a new record some home may now name must not be freed with the round. Won ones go on as migrations whose source
+     * is still to be invalidated; failed ones stay until the home's word tells (see {@link UnfinishedMigrations}).
+     */
+    private void keepWhatHomesMayName(long[] keys, int base, int count) {
+        for (int i = 0; i < count; i++) {
+            if (!fenced[i] || newOffsets[i] < 0) {
+                continue;
+            }
+            long key = keys[base + i];
+            if (ops[i] == -2) {
+                unfinished.won(key, homes[i], addresses[i], desired[i]);
+            } else if (ops[i] >= 0) {
+                long witnessed;
+                try {
+                    witnessed = batch.casResult(ops[i]);
+                } catch (IllegalStateException failed) {
+                    unfinished.inDoubt(key, homes[i], slots[i], addresses[i], desired[i], obtainedAt[i]);
+                    newOffsets[i] = -1;
+                    continue;
+                }
+                if (witnessed != addresses[i]) {
+                    continue; // lost: the round frees the record
+                }
+                unfinished.won(key, homes[i], addresses[i], desired[i]);
+            } else {
+                continue; // a local CAS that lost
+            }
+            newOffsets[i] = -1;
+        }
     }
 
     /** Stage 3: unsignalled invalidation WRITE plus reclaim-ring CAS per won key; returns keys still open. */
@@ -310,7 +348,7 @@ public final class Migrator {
             // pending bit until a later attempt invalidates the source or recovery reports it lost.
             for (int i = 0; i < count; i++) {
                 if (won[i]) {
-                    unfinished.add(keys[base + i], sources[i], addresses[i], Address.byteOffset(desired[i]));
+                    unfinished.won(keys[base + i], homes[i], addresses[i], desired[i]);
                 }
             }
             throw e;

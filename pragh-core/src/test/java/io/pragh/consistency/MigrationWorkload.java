@@ -1,11 +1,19 @@
 package io.pragh.consistency;
 
+import io.pragh.LimitExceededException;
+import io.pragh.PraghException;
 import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.cluster.Machine;
+import io.pragh.address.Address;
+import io.pragh.fabric.FabricException;
+import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
+import io.pragh.memory.ChunkedRegion;
 import io.pragh.migration.Migrator;
+import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
+import io.pragh.values.ValueRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +39,7 @@ final class MigrationWorkload {
     /** Migrations the driver keeps in flight: one per machine's migration thread in the common case. */
     private static final int MIGRATIONS_IN_FLIGHT = 4;
     private static final int FINAL_READER = 1_000;
+    private static final int SETTLER = 999;
     /**
      * How the update protocol refuses an update it forwarded {@code MAX_HOPS} times without catching its value: the
      * value migrated on faster than the forwards travelled (they queue behind delivery threads, which a loaded
@@ -49,7 +58,13 @@ final class MigrationWorkload {
     private final History history = new History();
     private final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> outrun = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<String> refused = new ConcurrentLinkedQueue<>();
     private volatile boolean stop;
+    /** Set by {@link #partitioning}: the fabric whose machines a partitioner thread cuts off in turn. */
+    private InProcessFabric partitioned;
+    private long cutMillis;
+    private long healedMillis;
+    private long cuts;
 
     /**
      * What a run did; {@code ops} is the whole history, final reads included.
@@ -57,9 +72,11 @@ final class MigrationWorkload {
      * @param errors operations that failed
      * @param outrun updates refused because their value kept migrating away from them (see {@link #OUTRUN}): not
      *               applied, a liveness limit of check-and-forward rather than a consistency failure; not in errors
+     * @param refused with {@link #partitioning}: operations that failed retryably while a machine was cut off (they
+     *               may or may not have taken effect, and the history says so); not in errors
      */
-    record Result(List<History.Op> ops, List<String> errors, List<String> outrun, long migrated,
-                  long migrationsNotMoving, long freed, long elapsedMillis) {
+    record Result(List<History.Op> ops, List<String> errors, List<String> outrun, List<String> refused, long cuts,
+                  long migrated, long migrationsNotMoving, long freed, long elapsedMillis) {
         long count(History.Kind kind) {
             return ops.stream().filter(o -> o.kind() == kind).count();
         }
@@ -68,7 +85,8 @@ final class MigrationWorkload {
             return count(History.Kind.GET) + " GETs, " + count(History.Kind.PUT) + " PUTs, "
                 + count(History.Kind.APPEND) + " APPENDs (" + outrun.size() + " updates outrun by migrations), "
                 + migrated + " migrations (" + migrationsNotMoving + " already local or absent), " + freed
-                + " records freed by GC, in " + elapsedMillis + " ms";
+                + " records freed by GC, " + cuts + " machines cut off (" + refused.size() + " operations refused"
+                + " retryably), in " + elapsedMillis + " ms";
         }
     }
 
@@ -102,6 +120,19 @@ final class MigrationWorkload {
         }
     }
 
+    /**
+     * Runs with a partitioner: one random machine at a time is cut off from every other for {@code cutMillis}, then
+     * all are reachable for {@code healedMillis}. Operations may then fail, retryably; once the run ends and every
+     * machine is reachable again, every machine must update and migrate every key (no key or migrator left stuck)
+     * before the final reads.
+     */
+    MigrationWorkload partitioning(InProcessFabric fabric, long cutMillis, long healedMillis) {
+        this.partitioned = fabric;
+        this.cutMillis = cutMillis;
+        this.healedMillis = healedMillis;
+        return this;
+    }
+
     Result run(long millis) throws InterruptedException {
         long started = System.nanoTime();
         History.Recorder setup = history.recorder(0);
@@ -118,6 +149,9 @@ final class MigrationWorkload {
         }
         long[] migrationCounts = new long[2];
         threads.add(new Thread(() -> migrations(migrationCounts), "history-migrations"));
+        if (partitioned != null) {
+            threads.add(new Thread(this::partitions, "history-partitions"));
+        }
         for (Thread t : threads) {
             t.setDaemon(true);
             t.start();
@@ -130,12 +164,16 @@ final class MigrationWorkload {
                 errors.add(t.getName() + " did not stop within 30 s of the end of the run");
             }
         }
+        if (partitioned != null) {
+            everyKeyStillMoves();
+        }
         finalReads();
         long freed = 0;
         for (int m = 0; m < cluster.machineCount(); m++) {
             freed += cluster.machine(m).store().reclaimer().freed();
         }
-        return new Result(history.ops(), new ArrayList<>(errors), new ArrayList<>(outrun), migrationCounts[0],
+        return new Result(history.ops(), new ArrayList<>(errors), new ArrayList<>(outrun), new ArrayList<>(refused),
+            cuts, migrationCounts[0],
             migrationCounts[1], freed,
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
@@ -174,7 +212,7 @@ final class MigrationWorkload {
             rec.put(key, id, t0, System.nanoTime());
         } catch (RuntimeException e) {
             rec.failed(key, History.Kind.PUT, id, t0, e);
-            failed("PUT " + WrittenValue.describe(id) + " of key " + key + " on machine " + m.id() + ": " + e);
+            failed("PUT " + WrittenValue.describe(id) + " of key " + key + " on machine " + m.id() + ": " + e, e);
         }
     }
 
@@ -186,12 +224,106 @@ final class MigrationWorkload {
             rec.append(key, edge, t0, System.nanoTime());
         } catch (RuntimeException e) {
             rec.failed(key, History.Kind.APPEND, edge, t0, e);
-            failed("APPEND " + Long.toHexString(edge) + " to key " + key + " on machine " + m.id() + ": " + e);
+            failed("APPEND " + Long.toHexString(edge) + " to key " + key + " on machine " + m.id() + ": " + e, e);
         }
     }
 
-    private void failed(String what) {
-        (what.contains(OUTRUN) ? outrun : errors).add(what);
+    private void failed(String what, RuntimeException e) {
+        (what.contains(OUTRUN) ? outrun : tolerated(e) ? refused : errors).add(what);
+    }
+
+    /** With partitions, a retryable failure is the store's answer to a machine it cannot reach. */
+    private boolean tolerated(Throwable e) {
+        while ((e instanceof java.util.concurrent.ExecutionException || e instanceof java.util.concurrent.CompletionException)
+            && e.getCause() != null) {
+            e = e.getCause();
+        }
+        if (partitioned == null) {
+            return false;
+        }
+        return e instanceof FabricException f ? f.retryable()
+            : e instanceof PraghException && !(e instanceof LimitExceededException);
+    }
+
+    /** Cuts one random machine off at a time until the run stops; leaves every machine reachable. */
+    private void partitions() {
+        SplittableRandom rnd = new SplittableRandom(99);
+        try {
+            while (!stop) {
+                int m = rnd.nextInt(cluster.machineCount());
+                partitioned.setReachable(m, false);
+                cuts++;
+                Thread.sleep(cutMillis);
+                partitioned.setReachable(m, true);
+                Thread.sleep(healedMillis);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            for (int m = 0; m < cluster.machineCount(); m++) {
+                partitioned.setReachable(m, true);
+            }
+        }
+    }
+
+    /**
+     * After partitions healed: every machine updates every key and migrates it to itself, retrying retryable failures
+     * for a while. A key whose updates keep failing, or a migrator that keeps refusing, was left stuck by a cut.
+     */
+    private void everyKeyStillMoves() {
+        History.Recorder rec = history.recorder(SETTLER);
+        int seq = 0;
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            Machine machine = cluster.machine(m);
+            for (int v = 0; v < registers.length; v++) {
+                long id = WrittenValue.id(SETTLER, ++seq);
+                long key = registers[v];
+                untilDone(key, "PUT of key " + key + " on machine " + m, () -> {
+                    long t0 = System.nanoTime();
+                    try {
+                        machine.put(key, WrittenValue.encode(key, id));
+                    } catch (RuntimeException e) {
+                        rec.failed(key, History.Kind.PUT, id, t0, e);
+                        throw e;
+                    }
+                    rec.put(key, id, t0, System.nanoTime());
+                });
+            }
+            for (long key : keys) {
+                untilDone(key, "MIGRATE of key " + key + " to machine " + m, () -> {
+                    long t0 = System.nanoTime();
+                    machine.migrate(key);
+                    rec.migrate(key, machine.id(), t0, System.nanoTime());
+                });
+            }
+        }
+    }
+
+    /** Where a key's home word points and what the record there holds: what a stuck key's report needs. */
+    private String describe(long key) {
+        MachineStore home = cluster.homeOf(key).store();
+        long address = home.keys().address(home.keys().find(key));
+        int host = Address.host(address, home.id());
+        long offset = Address.byteOffset(address);
+        ChunkedRegion values = cluster.machine(host).store().values().region();
+        return "home " + home.id() + " names machine " + host + " offset " + offset + " (" + Address.sizeUnits(address)
+            + " units), whose header is 0x" + Long.toHexString(values.getLongVolatile(offset)) + " and key word "
+            + values.getLong(offset + ValueRecord.KEY_OFFSET);
+    }
+
+    private void untilDone(long key, String what, Runnable op) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (true) {
+            try {
+                op.run();
+                return;
+            } catch (RuntimeException e) {
+                if (!tolerated(e) || System.nanoTime() > deadline) {
+                    errors.add("after the partitions healed, " + what + " still fails: " + e + "; " + describe(key));
+                    return;
+                }
+            }
+        }
     }
 
     private void get(History.Recorder rec, Machine m, long key) {
@@ -201,7 +333,7 @@ final class MigrationWorkload {
             rec.get(key, t0, System.nanoTime(), v);
         } catch (RuntimeException e) {
             rec.failed(key, History.Kind.GET, 0, t0, e);
-            errors.add("GET of key " + key + " on machine " + m.id() + ": " + e);
+            failed("GET of key " + key + " on machine " + m.id() + ": " + e, e);
         }
     }
 
@@ -226,7 +358,8 @@ final class MigrationWorkload {
                     counts[o == Migrator.Outcome.MIGRATED ? 0 : 1]++;
                 } catch (Exception e) {
                     rec.failed(f.key(), History.Kind.MIGRATE, f.target(), f.invoke(), e);
-                    errors.add("MIGRATE of key " + f.key() + " to machine " + f.target() + ": " + e);
+                    (tolerated(e) ? refused : errors).add("MIGRATE of key " + f.key() + " to machine " + f.target()
+                        + ": " + e);
                 }
             }
         }

@@ -168,6 +168,48 @@ class MigratorTest {
     }
 
     /**
+     * A round of two keys whose homes are machines 1 and 2 (the second's value on machine 1); machine 2 stops answering
+     * right after its bucket was read,
+     * so its CAS fails while machine 1's takes effect. The record machine 1 now names must not be freed with the
+     * failed round (before, it was, and the key's value was lost to whatever reused the memory); the record of the
+     * failed CAS is kept until machine 2's word says the CAS did not take effect and the reclaim lease passed.
+     */
+    @Test
+    void aRoundWhoseCasFailsOnOneHomeKeepsWhatTheOtherHomeNowNames() {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(100)
+                .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).leases(20, 40).build()) {
+            long moved = keyHomedAt(c, 1, 1);
+            long doubtful = keyHomedAt(c, 2, 1);
+            c.machine(1).put(moved, value(moved, 1));
+            c.machine(2).put(doubtful, value(doubtful, 1));
+            // Its value on machine 1, so that the round needs machine 2 only for the bucket read and the CAS.
+            assertEquals(Migrator.Outcome.MIGRATED, c.machine(1).migrate(doubtful));
+            MachineStore target = c.machine(0).store();
+            long liveBefore = target.values().liveBytes();
+            Migrator m = new Migrator(target, 2);
+            ((io.pragh.fabric.inprocess.InProcessFabric) c.fabric()).cutAfter(2, 1);
+            io.pragh.fabric.FabricException e = assertThrows(io.pragh.fabric.FabricException.class,
+                () -> m.migrateAll(new long[] {moved, doubtful}, 2, new Migrator.Outcome[2]));
+            assertTrue(e.retryable(), e.getMessage());
+            assertEquals(0, host(c, moved), "machine 1's CAS took effect");
+            long recordBytes = target.values().liveBytes() - liveBefore;
+            assertEquals(2, m.unfinishedInvalidations(), "one migration won, one in doubt");
+            assertTrue(recordBytes > 0, "both new records are kept while the round's outcome is settled");
+            ((io.pragh.fabric.inprocess.InProcessFabric) c.fabric()).setReachable(2, true);
+            waitUntilSettled(m);
+            assertEquals(1, host(c, doubtful), "machine 2's CAS never took effect");
+            assertEquals(recordBytes / 2, target.values().liveBytes() - liveBefore,
+                "the record of the CAS that did not take effect was freed, the published one kept");
+            for (int r = 0; r < 3; r++) {
+                assertArrayEquals(value(moved, 1), c.machine(r).get(moved), "machine " + r + " reads the moved key");
+            }
+            c.machine(1).put(moved, value(moved, 2));
+            assertArrayEquals(value(moved, 2), c.machine(2).get(moved));
+            assertEquals(Migrator.Outcome.MIGRATED, m.migrate(doubtful), "the migrator runs on");
+        }
+    }
+
+    /**
      * Puts the key's value on machine 1, then runs machine 0's migration of it with machine 1 cut after the READ;
      * returns the address of machine 1's record.
      */

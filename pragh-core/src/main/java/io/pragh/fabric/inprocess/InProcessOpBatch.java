@@ -17,6 +17,8 @@ final class InProcessOpBatch implements OpBatch {
     private final InProcessEndpoint endpoint;
     private final RecordedOps ops;
     private final long[] doneAt;
+    /** Operations that failed (their target unreachable): a failed CAS witnessed nothing. */
+    private final boolean[] failedOp;
     private int size;
     private int posted;
     private RuntimeException failure;
@@ -25,6 +27,7 @@ final class InProcessOpBatch implements OpBatch {
         this.ops = new RecordedOps(capacity);
         this.endpoint = endpoint;
         doneAt = new long[capacity];
+        failedOp = new boolean[capacity];
     }
 
     /** The index of a new operation, not yet done. */
@@ -33,6 +36,7 @@ final class InProcessOpBatch implements OpBatch {
             throw new IllegalStateException("batch is full (" + ops.capacity() + " operations)");
         }
         doneAt[size] = Long.MAX_VALUE;
+        failedOp[size] = false;
         return size++;
     }
 
@@ -84,6 +88,7 @@ final class InProcessOpBatch implements OpBatch {
                     }
                 }
             } catch (RuntimeException e) {
+                failedOp[i] = true;
                 if (failure == null) {
                     failure = e instanceof FabricException ? e
                         : new FabricException("batched operation " + i + " failed: " + e.getMessage(), false, e);
@@ -133,6 +138,9 @@ final class InProcessOpBatch implements OpBatch {
         }
         if (!isDone(op)) {
             throw new IllegalStateException("CAS " + op + " has not completed");
+        }
+        if (failedOp[op]) {
+            throw new IllegalStateException("CAS " + op + " failed; it witnessed nothing");
         }
         return ops.results[op];
     }
