@@ -70,8 +70,8 @@ public final class MigrationThread extends DutyThread {
             keys[n++] = task.key();
         }
         if (n == 0) {
-            // Idle: settle invalidations a failed round left (their keys cannot be updated until then).
-            migrator.finishInvalidations();
+            // Idle: settle what failed rounds left half done (their keys may not be updated until then).
+            migrator.settleUnfinished();
             return 0;
         }
         try {

@@ -137,18 +137,18 @@ public final class Migrator {
     }
 
     /**
-     * Migrations whose source record is not yet known invalid (the source stopped answering after the CAS); their
-     * keys wait until {@link #finishInvalidations} settles them.
+     * Migrations that failed rounds left half done ({@link UnfinishedMigrations}): a CAS whose outcome is unknown, or
+     * a won CAS whose source record is not yet known invalid (the key's updates wait meanwhile).
      */
-    public int unfinishedInvalidations() {
+    public int unfinishedMigrations() {
         return unfinished.size();
     }
 
     /**
-     * Retries the invalidations of earlier rounds that failed after their CAS (at most every few milliseconds);
-     * returns how many are left. The migration thread calls this while idle, and every round does first.
+     * Tries to finish what earlier failed rounds left half done (at most every few milliseconds); returns how many
+     * are left. The migration thread calls this while idle, and every round does first.
      */
-    public int finishInvalidations() {
+    public int settleUnfinished() {
         return unfinished.retry();
     }
 

@@ -158,7 +158,7 @@ class MigratorTest {
             long key = keyHomedAt(c, 2, 1);
             Migrator m = new Migrator(c.machine(0).store(), 1);
             sourceCutAfterTheCas(c, m, key);
-            assertEquals(1, m.finishInvalidations(), "an unreachable source that is not known lost keeps the key waiting");
+            assertEquals(1, m.settleUnfinished(), "an unreachable source that is not known lost keeps the key waiting");
             c.machine(0).store().peerLost(1);
             waitUntilSettled(m);
             c.machine(2).put(key, value(key, 3));
@@ -193,7 +193,7 @@ class MigratorTest {
             assertTrue(e.retryable(), e.getMessage());
             assertEquals(0, host(c, moved), "machine 1's CAS took effect");
             long recordBytes = target.values().liveBytes() - liveBefore;
-            assertEquals(2, m.unfinishedInvalidations(), "one migration won, one in doubt");
+            assertEquals(2, m.unfinishedMigrations(), "one migration won, one in doubt");
             assertTrue(recordBytes > 0, "both new records are kept while the round's outcome is settled");
             ((io.pragh.fabric.inprocess.InProcessFabric) c.fabric()).setReachable(2, true);
             waitUntilSettled(m);
@@ -224,14 +224,14 @@ class MigratorTest {
         io.pragh.fabric.FabricException e = assertThrows(io.pragh.fabric.FabricException.class, () -> m.migrate(key));
         assertTrue(e.retryable(), e.getMessage());
         assertEquals(0, host(c, key), "the CAS was won: the home names machine 0's copy");
-        assertEquals(1, m.unfinishedInvalidations(), "the source record is not known invalid");
+        assertEquals(1, m.unfinishedMigrations(), "the source record is not known invalid");
         return sourceAddress;
     }
 
     private static void waitUntilSettled(Migrator m) {
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (m.finishInvalidations() > 0) {
-            assertTrue(System.nanoTime() < deadline, "the unfinished invalidation settles");
+        while (m.settleUnfinished() > 0) {
+            assertTrue(System.nanoTime() < deadline, "the unfinished migrations settle");
             Thread.onSpinWait();
         }
     }
