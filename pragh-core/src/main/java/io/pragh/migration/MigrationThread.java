@@ -63,6 +63,8 @@ public final class MigrationThread extends DutyThread {
     /** Takes up to one pipeline's depth of queued keys and migrates them together. */
     @Override
     protected int doWork() {
+        // What failed rounds left half done: their keys may not be updated until then, so not only when idle.
+        migrator.settleUnfinished();
         int n = 0;
         Task task;
         while (n < round.length && (task = queue.poll()) != null) {
@@ -70,8 +72,6 @@ public final class MigrationThread extends DutyThread {
             keys[n++] = task.key();
         }
         if (n == 0) {
-            // Idle: settle what failed rounds left half done (their keys may not be updated until then).
-            migrator.settleUnfinished();
             return 0;
         }
         try {

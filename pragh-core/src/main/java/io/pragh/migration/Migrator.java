@@ -145,8 +145,9 @@ public final class Migrator {
     }
 
     /**
-     * Tries to finish what earlier failed rounds left half done (at most every few milliseconds); returns how many
-     * are left. The migration thread calls this while idle, and every round does first.
+     * Tries to finish what earlier failed rounds left half done; returns how many are left. Passes are 20 ms apart,
+     * further while nothing settles (up to 2 s): a pass may wait on a machine that does not answer. The migration
+     * thread calls this between rounds.
      */
     public int settleUnfinished() {
         return unfinished.retry();
@@ -154,7 +155,6 @@ public final class Migrator {
 
     /** Migrates {@code keys[0..n)} to this machine, {@link #depth} at a time; {@code outcomes[i]} tells each result. */
     public void migrateAll(long[] keys, int n, Outcome[] outcomes) {
-        unfinished.retry();
         for (int base = 0; base < n; base += depth) {
             migrateRound(keys, base, Math.min(depth, n - base), outcomes);
         }

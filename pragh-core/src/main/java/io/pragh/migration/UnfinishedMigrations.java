@@ -38,8 +38,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 final class UnfinishedMigrations {
-    /** Between two attempts on machines that did not answer: a dead peer is not asked a thousand times a second. */
-    private static final long RETRY_PERIOD_NANOS = 20_000_000L;
+    /**
+     * Between two passes, doubling while a pass finishes nothing: a machine that is down is not asked a thousand
+     * times a second, and asking one that does not answer can block the migration thread for a connect timeout.
+     */
+    private static final long MIN_PERIOD_NANOS = 20_000_000L;
+    private static final long MAX_PERIOD_NANOS = 2_000_000_000L;
 
     private static final class Entry {
         final long key;
@@ -70,6 +74,7 @@ final class UnfinishedMigrations {
     private final List<Entry> entries = new ArrayList<>();
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[ValueRecord.HEADER_BYTES]);
     private long nextAttemptNanos;
+    private long periodNanos = MIN_PERIOD_NANOS;
     private long finished;
 
     UnfinishedMigrations(MachineStore store) {
@@ -98,17 +103,18 @@ final class UnfinishedMigrations {
         return finished;
     }
 
-    /** Tries every entry (at most once per retry period); returns how many are left. */
+    /** Tries every entry, unless the last pass was too recent; returns how many are left. */
     int retry() {
         if (entries.isEmpty()) {
             return 0;
         }
-        long now = System.nanoTime();
-        if (now - nextAttemptNanos < 0) {
+        if (System.nanoTime() - nextAttemptNanos < 0) {
             return entries.size();
         }
-        nextAttemptNanos = now + RETRY_PERIOD_NANOS;
+        int before = entries.size();
         entries.removeIf(this::finish);
+        periodNanos = entries.size() < before ? MIN_PERIOD_NANOS : Math.min(MAX_PERIOD_NANOS, 2 * periodNanos);
+        nextAttemptNanos = System.nanoTime() + periodNanos;
         return entries.size();
     }
 
