@@ -272,13 +272,13 @@ final class MigrationWorkload {
      */
     private void everyKeyStillMoves() {
         History.Recorder rec = history.recorder(SETTLER);
-        int seq = 0;
+        AtomicInteger seq = new AtomicInteger();
         for (int m = 0; m < cluster.machineCount(); m++) {
             Machine machine = cluster.machine(m);
             for (int v = 0; v < registers.length; v++) {
-                long id = WrittenValue.id(SETTLER, ++seq);
                 long key = registers[v];
                 untilDone(key, "PUT of key " + key + " on machine " + m, () -> {
+                    long id = WrittenValue.id(SETTLER, seq.incrementAndGet()); // every attempt is a write of its own
                     long t0 = System.nanoTime();
                     try {
                         machine.put(key, WrittenValue.encode(key, id));
