@@ -29,6 +29,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@link ValueRecord#INVALIDATION_PENDING} set until the source is invalid, and a source that still has the bit set
  * is not moved on (its key waits a round): another machine's later update must not outrun this invalidation.
  *
+ * <p>A round that a machine fails part-way leaves the fence, and what it may already have published is finished by
+ * {@link UnfinishedMigrations}: the pending bit alone then holds the key's updates back.
+ *
  * <p>Not thread-safe: one migrator per migration thread.
  *
  * <pre>{@code
@@ -297,7 +300,7 @@ public final class Migrator {
             }
             long key = keys[base + i];
             if (ops[i] == -2) {
-                unfinished.won(key, homes[i], addresses[i], desired[i]);
+                unfinished.won(key, homes[i], slots[i], addresses[i], desired[i]);
             } else if (ops[i] >= 0) {
                 long witnessed;
                 try {
@@ -310,7 +313,7 @@ public final class Migrator {
                 if (witnessed != addresses[i]) {
                     continue; // lost: the round frees the record
                 }
-                unfinished.won(key, homes[i], addresses[i], desired[i]);
+                unfinished.won(key, homes[i], slots[i], addresses[i], desired[i]);
             } else {
                 continue; // a local CAS that lost
             }
@@ -345,10 +348,10 @@ public final class Migrator {
             batch.awaitAll();
         } catch (FabricException e) {
             // The CASes are won, so the values did move; their sources may still be valid. The keys keep their
-            // pending bit until a later attempt invalidates the source or recovery reports it lost.
+            // pending bit until the source is invalidated or the reclaim lease makes it unusable.
             for (int i = 0; i < count; i++) {
                 if (won[i]) {
-                    unfinished.won(keys[base + i], homes[i], addresses[i], desired[i]);
+                    unfinished.won(keys[base + i], homes[i], slots[i], addresses[i], desired[i]);
                 }
             }
             throw e;

@@ -56,8 +56,6 @@ public final class MachineStore implements AutoCloseable {
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final AtomicLong malformedMessages = new AtomicLong();
     private final AtomicLong incarnations = new AtomicLong();
-    /** Per peer, how often crash recovery reported it lost: memory named before a change no longer exists. */
-    private final java.util.concurrent.atomic.AtomicLongArray peerLosses;
     private final java.util.concurrent.atomic.LongAdder forwardedToHost = new java.util.concurrent.atomic.LongAdder();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
@@ -80,7 +78,6 @@ public final class MachineStore implements AutoCloseable {
         this.config = config;
         this.placement = placement;
         this.mutators = mutators;
-        this.peerLosses = new java.util.concurrent.atomic.AtomicLongArray(machineCount);
         KeyRegion k = null;
         ValueRegion v = null;
         ChunkedRegion r = null;
@@ -166,24 +163,6 @@ public final class MachineStore implements AutoCloseable {
 
     public ReclaimRings reclaimRings() {
         return reclaimRings;
-    }
-
-    /**
-     * Tells this store that {@code machine} crashed: whatever its memory held is gone, so nothing there can still be
-     * read stale. Crash recovery calls this before anything else it does about the machine.
-     *
-     * <pre>{@code
-     * store.peerLost(crashed);
-     * }</pre>
-     */
-    public void peerLost(int machine) {
-        // Volatile increment: a migration thread that reads the new count also sees the crash as reported.
-        peerLosses.incrementAndGet(machine);
-    }
-
-    /** How often {@code machine} was reported lost; compare two readings to learn whether it crashed in between. */
-    public long peerLosses(int machine) {
-        return peerLosses.get(machine);
     }
 
     public Reclaimer reclaimer() {

@@ -178,7 +178,6 @@ public final class CrashRecovery implements AutoCloseable {
      * Public so that a membership service that sees a machine die can run it at once rather than at its restart.
      */
     public synchronized int recoverFrom(int crashed) {
-        store.peerLost(crashed);
         List<long[]> hostedForCrashed = new ArrayList<>();
         store.cache().invalidateIf((key, address) -> {
             int home = placement.home(key);
