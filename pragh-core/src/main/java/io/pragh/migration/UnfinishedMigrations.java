@@ -79,7 +79,6 @@ final class UnfinishedMigrations {
     private final boolean[] failedThisPass;
     private long nextAttemptNanos;
     private long periodNanos = MIN_PERIOD_NANOS;
-    private long finished;
 
     UnfinishedMigrations(MachineStore store) {
         this.store = store;
@@ -98,11 +97,6 @@ final class UnfinishedMigrations {
 
     int size() {
         return entries.size();
-    }
-
-    /** Entries finished so far. */
-    long finished() {
-        return finished;
     }
 
     /** Tries every entry, unless the last pass was too recent; returns how many are left. */
@@ -132,15 +126,10 @@ final class UnfinishedMigrations {
                     return false;
                 }
                 if (d == Doubt.NEVER_PUBLISHED) {
-                    finished++;
                     return true;
                 }
             }
-            if (!finishWon(e)) {
-                return false;
-            }
-            finished++;
-            return true;
+            return finishWon(e);
         } catch (RuntimeException failure) {
             return false; // a machine that did not answer (marked in failedThisPass), or a full ring: next pass
         }
@@ -203,7 +192,8 @@ final class UnfinishedMigrations {
             return false;
         }
         long copiedHeader = header & ~ValueRecord.INVALIDATION_PENDING;
-        long copiedVersion = store.values().region().getLong(Address.byteOffset(e.desired) + ValueRecord.VERSION_OFFSET);
+        long copiedVersion =
+            store.values().region().getLong(Address.byteOffset(e.desired) + ValueRecord.VERSION_OFFSET);
         long offset = Address.byteOffset(e.oldAddress);
         try {
             store.endpoint().read(source, Region.VALUES, offset, scratch, 0, ValueRecord.HEADER_BYTES);

@@ -79,7 +79,8 @@ class MigrationHistoryTest {
         }
         assertConsistent(r);
         assertTrue(r.cuts() >= 10, "too few cuts to mean anything: " + r.summary());
-        assertTrue(!r.refused().isEmpty(), "no operation met a cut machine, so the cuts tested nothing: " + r.summary());
+        assertTrue(!r.refused().isEmpty(),
+            "no operation met a cut machine, so the cuts tested nothing: " + r.summary());
         System.out.println("MigrationHistoryTest: refused while cut off, e.g. " + r.refused().get(0));
     }
 

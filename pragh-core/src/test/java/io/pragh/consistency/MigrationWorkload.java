@@ -19,7 +19,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -234,8 +236,7 @@ final class MigrationWorkload {
 
     /** With partitions, a retryable failure is the store's answer to a machine it cannot reach. */
     private boolean tolerated(Throwable e) {
-        while ((e instanceof java.util.concurrent.ExecutionException || e instanceof java.util.concurrent.CompletionException)
-            && e.getCause() != null) {
+        while ((e instanceof ExecutionException || e instanceof CompletionException) && e.getCause() != null) {
             e = e.getCause();
         }
         if (partitioned == null) {
@@ -302,7 +303,11 @@ final class MigrationWorkload {
     /** Where a key's home word points and what the record there holds: what a stuck key's report needs. */
     private String describe(long key) {
         MachineStore home = cluster.homeOf(key).store();
-        long address = home.keys().address(home.keys().find(key));
+        long slot = home.keys().find(key);
+        if (slot < 0) {
+            return "home " + home.id() + " has no slot for the key";
+        }
+        long address = home.keys().address(slot);
         int host = Address.host(address, home.id());
         long offset = Address.byteOffset(address);
         ChunkedRegion values = cluster.machine(host).store().values().region();

@@ -156,7 +156,7 @@ class MigratorTest {
      * the old record's address any more, and the key is free again while machine 1 is still cut off.
      */
     @Test
-    void aSourceThatNeverAnswersAgainNoLongerBlocksItsKeyOnceTheReclaimLeasePassed() throws InterruptedException {
+    void aSourceThatNeverAnswersAgainNoLongerBlocksItsKeyOnceTheReclaimLeasePassed() {
         try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(100)
                 .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).leases(100, 200).build()) {
             long key = keyHomedAt(c, 2, 1);
@@ -173,11 +173,11 @@ class MigratorTest {
     }
 
     /**
-     * A round of two keys whose homes are machines 1 and 2 (the second's value on machine 1); machine 2 stops answering
-     * right after its bucket was read,
-     * so its CAS fails while machine 1's takes effect. The record machine 1 now names must not be freed with the
-     * failed round (before, it was, and the key's value was lost to whatever reused the memory); the record of the
-     * failed CAS is kept until machine 2's word says the CAS did not take effect and the reclaim lease passed.
+     * A round of two keys whose homes are machines 1 and 2 (the second's value on machine 1); machine 2 stops
+     * answering right after its bucket was read, so its CAS fails while machine 1's takes effect. The record machine 1
+     * now names must not be freed with the failed round (before, it was, and the key's value was lost to whatever
+     * reused the memory); the record of the failed CAS is kept until machine 2's word says the CAS did not take effect
+     * and the reclaim lease passed.
      */
     @Test
     void aRoundWhoseCasFailsOnOneHomeKeepsWhatTheOtherHomeNowNames() {

@@ -112,6 +112,7 @@ public final class InProcessFabric implements Fabric {
 
     /** Cuts (or restores) every path to a machine, as a network partition would; operations on it fail fast. */
     public void setReachable(int machine, boolean reachable) {
+        checkFaultTarget(machine);
         unreachable.set(machine, reachable ? REACHABLE : CUT);
     }
 
@@ -127,7 +128,15 @@ public final class InProcessFabric implements Fabric {
         if (operations < 0) {
             throw new IllegalArgumentException("operations must be >= 0, got " + operations);
         }
+        checkFaultTarget(machine);
         unreachable.set(machine, 1 + operations);
+    }
+
+    private void checkFaultTarget(int machine) {
+        if (machine < 0 || machine >= machineCount) {
+            throw new IllegalArgumentException("machine " + machine + " is outside this fabric's 0.."
+                + (machineCount - 1));
+        }
     }
 
     private boolean reachable(int machine) {

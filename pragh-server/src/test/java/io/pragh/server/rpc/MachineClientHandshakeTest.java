@@ -25,7 +25,10 @@ import org.junit.jupiter.api.Timeout;
 class MachineClientHandshakeTest {
     private static final ClusterSecret SECRET = ClusterSecret.fromString("the-secret-of-this-test-cluster");
 
-    /** A one-connection port that sends a well-formed HELLO, reads the AUTH, then answers {@code afterAuth} (or closes, given null). */
+    /**
+     * A one-connection port that sends a well-formed HELLO, reads the AUTH, then answers {@code afterAuth} (or
+     * closes, given null).
+     */
     private static void withPort(byte[] afterAuth, java.util.function.Consumer<InetSocketAddress> client)
         throws Exception {
         try (ServerSocket port = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
