@@ -4,6 +4,7 @@ import io.pragh.PraghException;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import io.pragh.store.ValueMutator;
+import io.pragh.values.ValueRecord;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -21,8 +22,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Rebuilds the keys a machine is home to from its data directory: the newest snapshot, then every logged update
  * after the snapshot's position, applied per key in version order (versions, not log order, because one key's
  * updates may have been applied on different hosts and logged in a different order). Updates a snapshot already
- * contains (version not above the snapshot's) are skipped. A torn record at the very end of the log (a crash
- * mid-write) is cut off and reported; a bad record anywhere else is corruption and stops recovery.
+ * contains (version not above the snapshot's) are skipped. The store's incarnation counter is set above every
+ * version replayed and the snapshot's own counter, deleted keys' included: version order stays acknowledgement order
+ * only if a key re-inserted after the restart starts an incarnation above its logged DELETE. A torn record at the
+ * very end of the log (a crash mid-write) is cut off and reported; a bad record anywhere else is corruption and
+ * stops recovery.
  *
  * <pre>{@code
  * Recovery.Result r = Recovery.recover(dir, store);   // before the store serves
@@ -54,6 +58,7 @@ public final class Recovery {
     public static Result recover(Path dir, MachineStore store) throws IOException {
         Map<Long, State> state = new HashMap<>();
         long[] counts = replay(dir, store.mutators(), key -> true, state, true);
+        store.observeVersion(ValueRecord.firstVersion(counts[3]));
         long loaded = 0;
         for (Map.Entry<Long, State> e : state.entrySet()) {
             State s = e.getValue();
@@ -95,23 +100,30 @@ public final class Recovery {
     public record DurableValue(long version, byte[] value) {
     }
 
-    /** @return {snapshot keys, log records, torn bytes} */
+    /** @return {snapshot keys, log records, torn bytes, highest incarnation of the snapshot and every record read} */
     private static long[] replay(Path dir, Mutators mutators, LongPredicate wanted, Map<Long, State> state,
                                  boolean repair) throws IOException {
         long from = 0;
         long[] snapshotKeys = {0};
+        long[] incarnation = {0};
         List<Long> snapshots = Segments.snapshots(dir);
         if (!snapshots.isEmpty()) {
-            from = Snapshot.read(Segments.snapshotFile(dir, snapshots.get(snapshots.size() - 1)), (k, v, value) -> {
-                if (wanted.test(k)) {
-                    state.put(k, new State(v, value));
-                }
-                snapshotKeys[0]++;
-            });
+            Snapshot.Header h = Snapshot.read(Segments.snapshotFile(dir, snapshots.get(snapshots.size() - 1)),
+                (k, v, value) -> {
+                    incarnation[0] = Math.max(incarnation[0], ValueRecord.incarnationOf(v));
+                    if (wanted.test(k)) {
+                        state.put(k, new State(v, value));
+                    }
+                    snapshotKeys[0]++;
+                });
+            from = h.position();
+            incarnation[0] = Math.max(incarnation[0], h.incarnation());
         }
         long[] records = {0};
         long torn = readLog(dir, from, repair, (key, version, mutator, arg) -> {
             records[0]++;
+            // Every record counts, a DELETE and one the snapshot already covers too: the key may have no value left.
+            incarnation[0] = Math.max(incarnation[0], ValueRecord.incarnationOf(version));
             if (!wanted.test(key)) {
                 return;
             }
@@ -136,7 +148,7 @@ public final class Recovery {
             }
             s.ops = null;
         }
-        return new long[] {snapshotKeys[0], records[0], torn};
+        return new long[] {snapshotKeys[0], records[0], torn, incarnation[0]};
     }
 
     private static byte[] apply(Mutators mutators, byte[] current, Op op) {

@@ -35,15 +35,21 @@ final class Segments {
         return positions(dir, SNAPSHOT_PREFIX, SNAPSHOT_SUFFIX);
     }
 
-    /** Position just after the last byte of the log. */
+    /**
+     * Where the next record goes: just after the last byte of the log, or at the newest snapshot's position when the
+     * log ends before it. A snapshot's position counts records the log had not yet written out when the snapshot
+     * began, and a crash can lose those (the snapshot holds their effects); records logged after the restart must
+     * still land at or after the snapshot's position, or the next recovery would skip them as covered by it.
+     */
     static long endPosition(Path dir) throws IOException {
+        List<Long> snaps = snapshots(dir);
+        long snapshot = snaps.isEmpty() ? 0 : snaps.get(snaps.size() - 1);
         List<Long> starts = walStarts(dir);
         if (starts.isEmpty()) {
-            List<Long> snaps = snapshots(dir);
-            return snaps.isEmpty() ? 0 : snaps.get(snaps.size() - 1);
+            return snapshot;
         }
         long last = starts.get(starts.size() - 1);
-        return last + Files.size(walFile(dir, last));
+        return Math.max(snapshot, last + Files.size(walFile(dir, last)));
     }
 
     static void deleteWalBefore(Path dir, long position, long keepFrom) throws IOException {

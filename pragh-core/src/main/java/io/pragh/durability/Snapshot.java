@@ -18,15 +18,23 @@ import org.agrona.collections.LongArrayList;
 
 /**
  * A snapshot of the keys one machine is home to: each key's current value and version, wherever the value lives at
- * the moment, plus the log position the snapshot started at. Written to a temporary file and renamed into place,
- * so a snapshot file is either complete or absent.
+ * the moment, plus the log position the snapshot started at and the home's incarnation counter. Written to a
+ * temporary file and renamed into place, so a snapshot file is either complete or absent.
  * <pre>
- *  | magic: long | log position: long | records: (key: long, version: long, length: int, bytes)* | end: key 0 |
- *  | record count: long |
+ *  | magic: long | log position: long | incarnation: long |
+ *  | records: (key: long, version: long, length: int, bytes)* | end: key 0 | record count: long |
  * </pre>
+ * The incarnation is what keeps versions growing across deletes once the log that held a DELETE is dropped: the
+ * deleted key has no entry here, yet its next insert must start an incarnation above the deleted one. Snapshots of
+ * the first format ({@link #MAGIC_V1}, without the incarnation) are still read.
  */
 public final class Snapshot {
-    static final long MAGIC = 0x5052414748534e31L; // "PRAGHSN1"
+    static final long MAGIC = 0x5052414748534e32L; // "PRAGHSN2"
+    static final long MAGIC_V1 = 0x5052414748534e31L; // "PRAGHSN1": no incarnation field
+
+    /** What a snapshot starts with: the log position replay continues from, and the home's incarnation counter. */
+    public record Header(long position, long incarnation) {
+    }
 
     /** Receives a snapshot's entries during {@link #read}. */
     @FunctionalInterface
@@ -39,7 +47,8 @@ public final class Snapshot {
 
     /**
      * Writes a snapshot of every key homed at {@code store}, taken from {@code position} on: updates logged after
-     * that position are replayed on top of it.
+     * that position are replayed on top of it. The store's incarnation counter is read after the caller took
+     * {@code position}, so it covers every version logged before that position.
      *
      * @return the number of keys written
      */
@@ -54,6 +63,7 @@ public final class Snapshot {
                 1 << 16))) {
             out.writeLong(MAGIC);
             out.writeLong(position);
+            out.writeLong(store.incarnation());
             byte[] scratch = new byte[4096];
             for (int i = 0; i < keys.size(); i++) {
                 long key = keys.getLong(i);
@@ -81,14 +91,16 @@ public final class Snapshot {
         return count;
     }
 
-    /** Reads a snapshot; returns the log position it started at. */
-    public static long read(Path file, EntryVisitor visitor) throws IOException {
+    /** Reads a snapshot; returns the log position it started at and the incarnation it kept (0 in the first format). */
+    public static Header read(Path file, EntryVisitor visitor) throws IOException {
         try (InputStream raw = Files.newInputStream(file);
              DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 1 << 16))) {
-            if (in.readLong() != MAGIC) {
+            long magic = in.readLong();
+            if (magic != MAGIC && magic != MAGIC_V1) {
                 throw new PraghException("snapshot " + file + " does not start with the Pragh snapshot magic");
             }
             long position = in.readLong();
+            long incarnation = magic == MAGIC ? in.readLong() : 0;
             long count = 0;
             while (true) {
                 long key = in.readLong();
@@ -109,7 +121,7 @@ public final class Snapshot {
             if (in.readLong() != count) {
                 throw new PraghException("snapshot " + file + " ends with a record count that does not match");
             }
-            return position;
+            return new Header(position, incarnation);
         } catch (EOFException e) {
             throw new PraghException("snapshot " + file + " is truncated", e);
         }

@@ -415,10 +415,25 @@ public final class MachineStore implements AutoCloseable {
         return ValueRecord.firstVersion(incarnations.incrementAndGet());
     }
 
-    /** Keeps new incarnations above every version this machine has seen (after loading or recovery). */
-    void observeVersion(long version) {
+    /**
+     * Keeps new incarnations above {@code version}'s: recovery calls it with every version the durable record holds,
+     * deleted keys' included, so a key re-inserted after a restart sorts after its logged DELETE.
+     *
+     * <pre>{@code
+     * store.observeVersion(loggedVersion);   // before the store serves
+     * }</pre>
+     */
+    public void observeVersion(long version) {
         long incarnation = ValueRecord.incarnationOf(version);
         incarnations.accumulateAndGet(incarnation, Math::max);
+    }
+
+    /**
+     * The newest incarnation this home has started or seen: every version it ever logged has an incarnation at or
+     * below it. A snapshot keeps it, since the versions of keys deleted before the snapshot leave no other trace.
+     */
+    public long incarnation() {
+        return incarnations.get();
     }
 
     /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated offset. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.keys.KeyLayout;
+import io.pragh.values.ValueRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -158,6 +159,95 @@ class DurabilityTest {
         }
         try (EmbeddedCluster c = open(SyncPolicy.NONE)) {
             assertArrayEquals(bytes("c"), c.machine(2).get(key), "the newest incarnation wins replay");
+        }
+    }
+
+    /**
+     * Issue 11, item 3: recovery used to observe the versions of surviving keys only, so a deleted key's incarnation
+     * was forgotten, the re-insert after a restart got a version below the logged DELETE, and the next recovery
+     * replayed the DELETE last.
+     */
+    @Test
+    void aKeyReinsertedAfterADeleteAndARestartKeepsItsValueAcrossTheNextRestart() {
+        long key = vertex(13);
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            c.machine(0).put(key, bytes("first"));
+            c.machine(1).delete(key);
+        }
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertNull(c.machine(2).get(key));
+            c.machine(2).put(key, bytes("re-inserted"));
+        }
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertArrayEquals(bytes("re-inserted"), c.machine(0).get(key), "the acknowledged re-insert survives");
+        }
+    }
+
+    /**
+     * The same after a snapshot dropped the log that held the DELETE: the snapshot, which has no entry for the deleted
+     * key, must still carry what keeps the next incarnation above the deleted one (versions grow across deletes, so
+     * a key's records sort in the order they were acknowledged whatever part of the log a later recovery replays).
+     */
+    @Test
+    void aSnapshotTakenAfterADeleteKeepsTheReinsertAboveTheDeletedIncarnation() throws IOException {
+        long key = vertex(13);
+        long deleted;
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            c.machine(0).put(key, bytes("first"));
+            deleted = c.machine(0).session().get(key).version() + 1;
+            c.machine(1).delete(key);
+        }
+        int home;
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            home = c.home(key);
+            c.machine(home).durability().snapshot();
+        }
+        Path machineDir = dir.resolve("machine-" + home);
+        assertEquals(List.of(Segments.snapshots(machineDir).get(0)), Segments.walStarts(machineDir),
+            "the snapshot dropped the segment that held the DELETE");
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertNull(c.machine(2).get(key));
+            c.machine(2).put(key, bytes("re-inserted"));
+            long version = c.machine(2).session().get(key).version();
+            assertTrue(ValueRecord.incarnationOf(version) > ValueRecord.incarnationOf(deleted), "re-insert at version "
+                + Long.toHexString(version) + " is not in an incarnation above the DELETE at "
+                + Long.toHexString(deleted));
+        }
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertArrayEquals(bytes("re-inserted"), c.machine(0).get(key), "the acknowledged re-insert survives");
+        }
+    }
+
+    /**
+     * A snapshot's position counts the records the log has buffered, not only those on disk: a crash can leave the
+     * log ending before the newest snapshot's position (the snapshot holds those records' effects). Records logged
+     * after the restart must land at or past that position, or the next recovery skips them as covered by the
+     * snapshot and acknowledged updates are lost.
+     */
+    @Test
+    void updatesLoggedAfterACrashThatLostTheLogTailASnapshotCountedSurviveTheNextRestart() throws IOException {
+        long key = vertex(17);
+        int home;
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            home = c.home(key);
+            c.machine(0).put(key, bytes("counted by the snapshot"));
+            c.machine(home).durability().snapshot();
+        }
+        Path machineDir = dir.resolve("machine-" + home);
+        long snapshot = Segments.snapshots(machineDir).get(0);
+        List<Long> starts = Segments.walStarts(machineDir);
+        Path last = Segments.walFile(machineDir, starts.get(starts.size() - 1));
+        assertEquals(snapshot, starts.get(starts.size() - 1) + Files.size(last), "the snapshot covers the whole log");
+        // The crash: the last record never left the log's write buffer; its last byte is missing on disk.
+        try (var ch = java.nio.channels.FileChannel.open(last, StandardOpenOption.WRITE)) {
+            ch.truncate(ch.size() - 1);
+        }
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertArrayEquals(bytes("counted by the snapshot"), c.machine(1).get(key), "the snapshot has it");
+            c.machine(2).put(key, bytes("acknowledged after the restart"));
+        }
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertArrayEquals(bytes("acknowledged after the restart"), c.machine(0).get(key));
         }
     }
 
