@@ -21,6 +21,8 @@ import java.util.function.LongPredicate;
  * }</pre>
  */
 public final class Durability implements AutoCloseable {
+    /** How long a read of the durable values waits for the log to write what it accepted before failing. */
+    private static final long WRITTEN_WAIT_MILLIS = 30_000;
     private final Path dir;
     private final MachineStore store;
     private final Recovery.Result recovered;
@@ -84,7 +86,8 @@ public final class Durability implements AutoCloseable {
     /**
      * The durable value and version of each key homed here that matches {@code keys}, read from this machine's live
      * log without changing it or the store (see {@link Recovery#durableValues}); snapshots wait meanwhile, so no
-     * segment disappears under the read.
+     * segment disappears under the read. Every record the log accepted before the call is written out first: the
+     * log acknowledges it once written, so a value put back without it would lose an acknowledged update.
      *
      * <pre>{@code
      * Map<Long, Recovery.DurableValue> lost = durability.durableValues(lostKeys::contains);
@@ -92,6 +95,7 @@ public final class Durability implements AutoCloseable {
      */
     public synchronized Map<Long, Recovery.DurableValue> durableValues(LongPredicate keys) {
         try {
+            wal.awaitWritten(WRITTEN_WAIT_MILLIS);
             return Recovery.durableValues(dir, store.mutators(), keys);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the durable values of machine " + store.id() + " from " + dir

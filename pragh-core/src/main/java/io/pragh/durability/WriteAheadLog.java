@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -44,6 +46,10 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final ByteBuffer out = ByteBuffer.allocateDirect(WRITE_BUFFER);
     private final List<Pending> batch = new ArrayList<>();
+    /** Appends queued so far, each counted before it is queued (see {@link #awaitWritten}). */
+    private final AtomicLong accepted = new AtomicLong();
+    /** Records taken off the queue and written out or refused; written by the log thread only. */
+    private volatile long settled;
     private FileChannel segment;
     private volatile long segmentStart;
     private volatile long position;
@@ -78,6 +84,40 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         return syncs;
     }
 
+    /** Appends this log took into its queue (written, refused, or still waiting for the log thread). */
+    public long accepted() {
+        return accepted.get();
+    }
+
+    /**
+     * Waits until every record appended before this call is written out to the log's files (a read of them sees
+     * it) or refused: a read of the files then misses no update that will be acknowledged. A home that puts back
+     * lost values from its log ({@link Durability#durableValues}) needs that, since a LOG that arrived before the
+     * read is acknowledged once written, and a value restored without it would lose an acknowledged update.
+     *
+     * <pre>{@code
+     * wal.awaitWritten(30_000);
+     * }</pre>
+     *
+     * @throws PraghException when the log thread has not got there within {@code timeoutMillis} (stuck or stopped)
+     */
+    public void awaitWritten(long timeoutMillis) {
+        long target = accepted.get();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (settled < target) {
+            if (!isRunning() || System.nanoTime() - deadline > 0) {
+                if (settled >= target) {
+                    break; // stopped after writing everything
+                }
+                throw new PraghException("the write-ahead log of machine " + store.id() + " has written " + settled
+                    + " of the " + target + " records appended before a read of its files"
+                    + (isRunning() ? " within " + timeoutMillis + " ms" : " and is stopped"));
+            }
+            wake();
+            LockSupport.parkNanos(20_000);
+        }
+    }
+
     public SyncPolicy policy() {
         return policy;
     }
@@ -92,6 +132,8 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         }
         byte[] bytes = new byte[LogRecord.PREFIX + LogRecord.bodyLength(argLen)];
         LogRecord.write(new UnsafeBuffer(bytes), 0, key, version, mutatorId, arg, argOff, argLen);
+        // Counted before it is queued: whoever reads the count then waits for this record too (awaitWritten).
+        accepted.incrementAndGet();
         queue.add(new Pending(bytes, origin, request));
         wake();
     }
@@ -106,6 +148,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
             return 0;
         }
         int n = batch.size();
+        IOException failed = null;
         try {
             for (Pending each : batch) {
                 write(each.record());
@@ -114,16 +157,22 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
                 }
             }
             flush(policy == SyncPolicy.BATCH);
-            for (Pending each : batch) {
-                store.acknowledge(each.origin(), each.request());
-            }
-            appended += n;
         } catch (IOException e) {
+            failed = e;
             failure = e;
-            for (Pending each : batch) {
+        }
+        // Before the acknowledgements: a reader waiting in awaitWritten needs the bytes out, not the peers told.
+        settled += n;
+        for (Pending each : batch) {
+            if (failed == null) {
+                store.acknowledge(each.origin(), each.request());
+            } else {
                 store.refuse(each.origin(), each.request(), "write-ahead log of machine " + store.id()
-                    + " failed: " + e.getMessage());
+                    + " failed: " + failed.getMessage());
             }
+        }
+        if (failed == null) {
+            appended += n;
         }
         batch.clear();
         return n;

@@ -251,6 +251,58 @@ class DurabilityTest {
         }
     }
 
+    /**
+     * A home puts back the values lost with a crashed host from what its log holds. A LOG that arrived before that
+     * read but still waits in the log's queue is acknowledged once written, so the read must include it: the log
+     * thread is held here while it acknowledges an earlier batch, and the read must wait for the queued record.
+     */
+    @Test
+    void durableValuesIncludeARecordTheLogHadQueuedButNotYetWritten() throws Exception {
+        StallingFabric fabric = new StallingFabric(new io.pragh.fabric.inprocess.InProcessFabric(3, 0));
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
+                .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).fabricPerMachine(i -> fabric)
+                .durability(dir, SyncPolicy.BATCH, 0).build()) {
+            long key = vertex(1);
+            int home = c.home(key);
+            long other = key;
+            for (long v = 2; other == key; v++) {
+                if (c.home(vertex(v)) == home) {
+                    other = vertex(v);
+                }
+            }
+            int origin = (home + 1) % 3;
+            c.machine(origin).put(key, bytes("durable"));
+            WriteAheadLog wal = c.machine(home).durability().log();
+            StallingFabric.Hold hold = fabric.holdNextSendBy("pragh-m" + home + "-wal");
+            var first = c.machine(origin).updateAsync(other, io.pragh.store.Mutators.SET, bytes("first"));
+            hold.awaitReached(); // the log thread wrote "first" and is held sending its acknowledgement
+            long accepted = wal.accepted();
+            var queued = c.machine(origin).updateAsync(key, io.pragh.store.Mutators.SET, bytes("queued"));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (wal.accepted() == accepted) {
+                assertTrue(System.nanoTime() < deadline, "the home never logged the second update");
+                Thread.sleep(1);
+            }
+            // Only lets the log thread go later; the read below must wait for it however long that takes (before the
+            // fix it returned at once without "queued", which the 200 ms make near-certain to be seen).
+            Thread releaser = new Thread(() -> {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                hold.release();
+            });
+            releaser.start();
+            var durable = c.machine(home).durability().durableValues(k -> k == key);
+            releaser.join();
+            first.join();
+            queued.join();
+            assertArrayEquals(bytes("queued"), durable.get(key).value(),
+                "the read missed an update the log had accepted, and has acknowledged since");
+        }
+    }
+
     /** Every file of a machine's data directory with its size. */
     private static java.util.Map<String, Long> files(Path machineDir) throws IOException {
         java.util.Map<String, Long> out = new java.util.TreeMap<>();
