@@ -303,6 +303,50 @@ class DurabilityTest {
         }
     }
 
+    /**
+     * An update applied on the host a value had migrated to, whose LOG reaches the home only after the home restored
+     * the key (the host crashed): the restored value does not hold it, and replay sorts it below the restore, so the
+     * home must refuse it (retryably: it did not take effect) rather than acknowledge an update that is gone.
+     */
+    @Test
+    void aLogThatReachesTheHomeAfterItRestoredTheKeyIsRefusedNotAcknowledged() throws Exception {
+        StallingFabric fabric = new StallingFabric(new io.pragh.fabric.inprocess.InProcessFabric(3, 0));
+        long key = KeyLayout.key(33, 0, KeyLayout.OUT);
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
+                .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).fabricPerMachine(i -> fabric)
+                .durability(dir, SyncPolicy.BATCH, 0).build()) {
+            int home = c.home(key);
+            int away = (home + 1) % 3;
+            int origin = (home + 2) % 3;
+            c.machine(home).put(key, bytes("durable;"));
+            assertEquals(io.pragh.migration.Migrator.Outcome.MIGRATED, c.machine(away).migrate(key));
+            // The host applies the APPEND; its LOG to the home is held on the host's delivery thread.
+            StallingFabric.Hold log = fabric.holdNextSendBy("pragh-m" + away + "-inbox");
+            var append = c.machine(origin).updateAsync(key, io.pragh.store.Mutators.APPEND, bytes("lost;"));
+            log.awaitReached();
+            var store = c.machine(home).store();
+            long lost = store.keys().address(store.keys().find(key));
+            assertEquals(away, io.pragh.address.Address.host(lost, home), "the APPEND's record lives on the host");
+            // The host "crashes": its copy is gone, and so is what its cache knew; the home restores the key.
+            var host = c.machine(away).store();
+            host.values().region().putLongVolatile(io.pragh.address.Address.byteOffset(lost), 0);
+            host.cache().invalidate(key, lost);
+            var d = c.machine(home).durability().durableValues(k -> k == key).get(key);
+            assertArrayEquals(bytes("durable;"), d.value());
+            assertTrue(store.restore(key, lost, d.version(), new org.agrona.concurrent.UnsafeBuffer(d.value()), 0,
+                d.value().length).join());
+            log.release();
+            var e = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.CompletionException.class,
+                append::join, "the APPEND is not in the restored value, so it must not be acknowledged");
+            assertTrue(e.getCause() instanceof io.pragh.store.HostUnavailableException, "refused retryably: " + e);
+            assertArrayEquals(bytes("durable;"), c.machine(origin).get(key));
+            c.machine(origin).update(key, io.pragh.store.Mutators.APPEND, bytes("retried;"));
+        }
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertArrayEquals(bytes("durable;retried;"), c.machine(0).get(key), "replay gives the live value");
+        }
+    }
+
     /** Every file of a machine's data directory with its size. */
     private static java.util.Map<String, Long> files(Path machineDir) throws IOException {
         java.util.Map<String, Long> out = new java.util.TreeMap<>();
