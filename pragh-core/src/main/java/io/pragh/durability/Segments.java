@@ -1,8 +1,10 @@
 package io.pragh.durability;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -50,6 +52,22 @@ final class Segments {
         }
         long last = starts.get(starts.size() - 1);
         return Math.max(snapshot, last + Files.size(walFile(dir, last)));
+    }
+
+    /**
+     * Forces a directory's entries (files created or renamed in it) to disk. Skipped where a directory cannot be
+     * opened as a file (Windows), since Java has no other way to force it there.
+     */
+    static void forceDirectory(Path dir) throws IOException {
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(dir, StandardOpenOption.READ);
+        } catch (IOException e) {
+            return;
+        }
+        try (ch) {
+            ch.force(true);
+        }
     }
 
     static void deleteWalBefore(Path dir, long position, long keepFrom) throws IOException {

@@ -88,6 +88,8 @@ public final class Snapshot {
             ch.force(true);
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        // The rename must be on disk before the caller deletes the files this snapshot makes obsolete.
+        Segments.forceDirectory(dir);
         return count;
     }
 

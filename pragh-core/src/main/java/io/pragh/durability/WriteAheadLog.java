@@ -55,6 +55,8 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
     private volatile long position;
     private volatile long appended;
     private volatile long syncs;
+    /** Log position below which every byte is forced to disk (under {@link SyncPolicy#NONE}: where the log opened). */
+    private volatile long synced;
     private volatile IOException failure;
 
     public WriteAheadLog(Path dir, SyncPolicy policy, MachineStore store) {
@@ -65,6 +67,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         try {
             Files.createDirectories(dir);
             this.position = Segments.endPosition(dir);
+            this.synced = position;
             openSegment(position);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the write-ahead log in " + dir + ": " + e.getMessage(), e);
@@ -82,6 +85,11 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
 
     public long syncs() {
         return syncs;
+    }
+
+    /** Log position below which every record is forced to disk: what a power loss cannot take. */
+    public long syncedPosition() {
+        return synced;
     }
 
     /** Appends this log took into its queue (written, refused, or still waiting for the log thread). */
@@ -209,6 +217,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         if (force) {
             segment.force(false);
             syncs++;
+            synced = position;
         }
     }
 
@@ -219,6 +228,11 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         if (segment.size() != 0) {
             throw new PraghException("write-ahead log segment " + Segments.walFile(dir, start) + " already has "
                 + segment.size() + " bytes; expected a new segment at position " + start);
+        }
+        if (policy != SyncPolicy.NONE) {
+            // Forcing the segment's bytes does not force its name into the directory: without this, a power loss
+            // could take the whole new segment, acknowledged records and all.
+            Segments.forceDirectory(dir);
         }
     }
 

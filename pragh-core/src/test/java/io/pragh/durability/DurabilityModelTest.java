@@ -33,9 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>A restart is either clean (close, reopen the same directories) or a crash: a few updates are started and not
  * awaited, each machine's data directory is copied while its log may be mid-write (under the durability's lock, so
  * no snapshot creates or deletes files during the copy; the log only appends, so the copy is what a process crash
- * at that instant leaves on disk, torn tail included), and a new cluster recovers from the copies. An update
- * acknowledged before the copy must survive; one still in flight may or may not, and the model follows what
- * recovery gives, after checking it is one of the two.
+ * at that instant leaves on disk, torn tail included), and a new cluster recovers from the copies. Under the
+ * policies that fsync, half the crashes are power losses instead: each log segment is copied only up to the
+ * position the log had forced to disk when the copy began. An update acknowledged before the copy must survive;
+ * one still in flight may or may not, and the model follows what recovery gives, after checking it is one of the
+ * two.
  *
  * <p>Deterministic by seed for the sequence of operations (thread timing still varies); a failure names the seed,
  * and {@code -Dpragh.durability.seed=N} replays it. Every sync policy is covered, since each promises that an
@@ -57,6 +59,7 @@ class DurabilityModelTest {
     private int generation;
     private int recoveries;
     private int crashes;
+    private int powerLosses;
     private int inFlightLost;
     private long tornBytes;
     private String lastOp = "none";
@@ -93,9 +96,9 @@ class DurabilityModelTest {
         }
         assertTrue(recoveries >= 10 && crashes >= 5, "too few restarts to mean anything: " + recoveries
             + " recoveries, " + crashes + " crashes");
-        System.out.printf("durability model %s seed %d: %d operations, %d recoveries (%d from crash images), "
-            + "%d in-flight updates lost by a crash, %d torn bytes cut%n", policy, seed, operations(policy), recoveries,
-            crashes, inFlightLost, tornBytes);
+        System.out.printf("durability model %s seed %d: %d operations, %d recoveries (%d from crash images, "
+            + "%d power losses), %d in-flight updates lost by a crash, %d torn bytes cut%n", policy, seed,
+            operations(policy), recoveries, crashes, powerLosses, inFlightLost, tornBytes);
     }
 
     private Path directory() {
@@ -198,11 +201,13 @@ class DurabilityModelTest {
         Path from = directory();
         generation++;
         Path to = directory();
+        boolean powerLoss = policy != SyncPolicy.NONE && random.nextBoolean();
+        powerLosses += powerLoss ? 1 : 0;
         for (int m = 0; m < MACHINES; m++) {
             Durability d = c.machine(m).durability();
             synchronized (d) { // Durability.snapshot() holds this monitor while it writes and deletes files
-
-                copyDirectory(from.resolve("machine-" + m), to.resolve("machine-" + m));
+                long synced = powerLoss ? d.log().syncedPosition() : Long.MAX_VALUE;
+                copyDirectory(from.resolve("machine-" + m), to.resolve("machine-" + m), synced);
             }
         }
         if (random.nextInt(3) == 0) {
@@ -329,8 +334,11 @@ class DurabilityModelTest {
         }
     }
 
-    /** Copies snapshots first, then log segments in order: only the last segment may still grow meanwhile. */
-    private static void copyDirectory(Path from, Path to) {
+    /**
+     * Copies snapshots first (each forced to disk before it was renamed into place), then log segments in order, each
+     * cut at log position {@code synced}: only the last segment may still grow meanwhile.
+     */
+    private static void copyDirectory(Path from, Path to, long synced) {
         try {
             Files.createDirectories(to);
             List<Path> files;
@@ -342,7 +350,15 @@ class DurabilityModelTest {
                 }).toList();
             }
             for (Path f : files) {
-                Files.copy(f, to.resolve(f.getFileName()));
+                String name = f.getFileName().toString();
+                if (!name.startsWith("wal-") || synced == Long.MAX_VALUE) {
+                    Files.copy(f, to.resolve(f.getFileName()));
+                    continue;
+                }
+                long start = Long.parseLong(name.substring(4, name.length() - 4));
+                byte[] bytes = Files.readAllBytes(f);
+                int kept = (int) Math.max(0, Math.min(bytes.length, synced - start));
+                Files.write(to.resolve(f.getFileName()), Arrays.copyOf(bytes, kept));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy " + from + " to " + to, e);
