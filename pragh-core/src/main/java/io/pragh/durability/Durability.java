@@ -5,6 +5,7 @@ import io.pragh.store.MachineStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
@@ -100,6 +101,32 @@ public final class Durability implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the durable values of machine " + store.id() + " from " + dir
                 + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The durable values of {@code keys}, which this home is about to put back with {@link MachineStore#restore}
+     * (their values were lost with the machine that hosted them). Before the read, the log fences the keys: every
+     * record of them that reaches the log afterwards is refused (retryably) until its restore is logged, and below
+     * the restore's version from then on, since the restored value cannot hold it. Call {@link #endRestore} with the
+     * same keys once the restores are done (it lifts the fence of a key whose restore did not happen).
+     *
+     * <pre>{@code
+     * Map<Long, Recovery.DurableValue> durable = durability.durableValuesToRestore(lostKeys);
+     * try { ... store.restore(...) for each key ... } finally { durability.endRestore(lostKeys); }
+     * }</pre>
+     */
+    public synchronized Map<Long, Recovery.DurableValue> durableValuesToRestore(Collection<Long> keys) {
+        for (long key : keys) {
+            wal.fence(key);
+        }
+        return durableValues(keys::contains);
+    }
+
+    /** Ends the fences {@link #durableValuesToRestore} set; a key whose restore was logged keeps its floor. */
+    public void endRestore(Collection<Long> keys) {
+        for (long key : keys) {
+            wal.unfence(key);
         }
     }
 

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -37,8 +38,14 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
     public static final long SEGMENT_BYTES = 64L << 20;
     private static final int WRITE_BUFFER = 1 << 20;
 
-    private record Pending(byte[] record, int origin, long request) {
+    /** What the log thread takes off its queue: a record to write (an update's, or a restore's), or a fence. */
+    private record Pending(int kind, byte[] record, int origin, long request, long key, long version) {
     }
+
+    private static final int UPDATE = 0;
+    private static final int RESTORE = 1;
+    private static final int FENCE = 2;
+    private static final int UNFENCE = 3;
 
     private final Path dir;
     private final SyncPolicy policy;
@@ -46,6 +53,8 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final ByteBuffer out = ByteBuffer.allocateDirect(WRITE_BUFFER);
     private final List<Pending> batch = new ArrayList<>();
+    private final BitSet refused = new BitSet();
+    private final RestoreFloors floors = new RestoreFloors();
     /** Appends queued so far, each counted before it is queued (see {@link #awaitWritten}). */
     private final AtomicLong accepted = new AtomicLong();
     /** Records taken off the queue and written out or refused; written by the log thread only. */
@@ -133,6 +142,44 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
     @Override
     public void append(long key, long version, int mutatorId, DirectBuffer arg, int argOff, int argLen, int origin,
                        long request) {
+        enqueue(UPDATE, key, version, mutatorId, arg, argOff, argLen, origin, request);
+    }
+
+    /** A restore's record: from it on, this log refuses records of the key below its version (see {@link #fence}). */
+    @Override
+    public void appendRestore(long key, long version, int mutatorId, DirectBuffer arg, int argOff, int argLen,
+                              int origin, long request) {
+        enqueue(RESTORE, key, version, mutatorId, arg, argOff, argLen, origin, request);
+    }
+
+    /**
+     * Refuses (retryably) every record of {@code key} queued after this call, until the key's restore record
+     * ({@link #appendRestore}) sets the lowest version accepted from then on, or {@link #unfence} ends the fence. A
+     * home calls it before reading the durable value it will restore: an update whose LOG arrived after that read
+     * is not in the restored value, so it must not be acknowledged.
+     *
+     * <pre>{@code
+     * wal.fence(key);
+     * wal.awaitWritten(30_000);   // then read the durable value, restore, and unfence if the restore did not happen
+     * }</pre>
+     */
+    public void fence(long key) {
+        enqueueMarker(FENCE, key);
+    }
+
+    /** Ends a {@link #fence} whose restore did not happen; harmless after one that did. */
+    public void unfence(long key) {
+        enqueueMarker(UNFENCE, key);
+    }
+
+    private void enqueueMarker(int kind, long key) {
+        accepted.incrementAndGet();
+        queue.add(new Pending(kind, null, -1, 0, key, 0));
+        wake();
+    }
+
+    private void enqueue(int kind, long key, long version, int mutatorId, DirectBuffer arg, int argOff, int argLen,
+                         int origin, long request) {
         if (failure != null) {
             store.refuse(origin, request, "write-ahead log of machine " + store.id() + " failed: "
                 + failure.getMessage());
@@ -142,7 +189,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         LogRecord.write(new UnsafeBuffer(bytes), 0, key, version, mutatorId, arg, argOff, argLen);
         // Counted before it is queued: whoever reads the count then waits for this record too (awaitWritten).
         accepted.incrementAndGet();
-        queue.add(new Pending(bytes, origin, request));
+        queue.add(new Pending(kind, bytes, origin, request, key, version));
         wake();
     }
 
@@ -156,12 +203,29 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
             return 0;
         }
         int n = batch.size();
+        int written = 0;
         IOException failed = null;
+        refused.clear();
         try {
-            for (Pending each : batch) {
-                write(each.record());
-                if (policy == SyncPolicy.ALWAYS) {
-                    flush(true);
+            // Fences, restores and refusals are decided here, in queue order: that order is what makes them exact.
+            for (int i = 0; i < n; i++) {
+                Pending each = batch.get(i);
+                switch (each.kind()) {
+                    case FENCE -> floors.fence(each.key());
+                    case UNFENCE -> floors.unfence(each.key());
+                    default -> {
+                        if (each.kind() == RESTORE) {
+                            floors.restored(each.key(), each.version());
+                        } else if (floors.refuses(each.key(), each.version())) {
+                            refused.set(i);
+                            continue;
+                        }
+                        write(each.record());
+                        written++;
+                        if (policy == SyncPolicy.ALWAYS) {
+                            flush(true);
+                        }
+                    }
                 }
             }
             flush(policy == SyncPolicy.BATCH);
@@ -171,16 +235,23 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         }
         // Before the acknowledgements: a reader waiting in awaitWritten needs the bytes out, not the peers told.
         settled += n;
-        for (Pending each : batch) {
-            if (failed == null) {
-                store.acknowledge(each.origin(), each.request());
-            } else {
+        for (int i = 0; i < n; i++) {
+            Pending each = batch.get(i);
+            if (each.record() == null) {
+                continue; // a fence marker: nobody waits for it
+            }
+            if (failed != null) {
                 store.refuse(each.origin(), each.request(), "write-ahead log of machine " + store.id()
                     + " failed: " + failed.getMessage());
+            } else if (refused.get(i)) {
+                store.refuseRetryably(each.origin(), each.request(),
+                    floors.reason(each.key(), each.version(), store.id()));
+            } else {
+                store.acknowledge(each.origin(), each.request());
             }
         }
         if (failed == null) {
-            appended += n;
+            appended += written;
         }
         batch.clear();
         return n;

@@ -1,7 +1,8 @@
 /**
  * Durability of a machine's home keys: the write-ahead log of applied updates (acknowledged only once durable),
  * periodic snapshots, recovery by replaying both per key in version order, and a read-only replay that gives a
- * home the durable value and version of keys it must put back. Depends on {@code io.pragh.store},
+ * home the durable value and version of keys it must put back (the log refusing, from then on, the late records of
+ * those keys that the restored value cannot hold). Depends on {@code io.pragh.store},
  * {@code io.pragh.values} (the version layout), {@code io.pragh.runtime} and the JDK's file channels.
  */
 package io.pragh.durability;

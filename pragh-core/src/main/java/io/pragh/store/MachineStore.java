@@ -56,13 +56,6 @@ public final class MachineStore implements AutoCloseable {
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final AtomicLong malformedMessages = new AtomicLong();
     private final AtomicLong incarnations = new AtomicLong();
-    /**
-     * For each key {@link #restore}d here, the version the restore installed. A LOG of an older version arriving
-     * later is an update applied to the lost value (or to one before it, its LOG delayed) that the restored value does
-     * not hold and replay sorts below the restore: it is refused retryably, never acknowledged. Restores are rare and
-     * so are entries; they stay as long as the store, since nothing bounds how late such a LOG may arrive.
-     */
-    private final ConcurrentHashMap<Long, Long> restoredAt = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.LongAdder forwardedToHost = new java.util.concurrent.atomic.LongAdder();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
@@ -216,6 +209,14 @@ public final class MachineStore implements AutoCloseable {
     }
 
     /**
+     * Fails an update that did not take effect, retryably (a {@link HostUnavailableException} at its origin): e.g.
+     * the log refused it because the value it was applied to was lost with its host and has been restored since.
+     */
+    public void refuseRetryably(int origin, long request, String reason) {
+        completeRetryable(origin, request, reason);
+    }
+
+    /**
      * An update took effect here with {@code version}: acknowledge it, after making it durable at the key's home when
      * this cluster is durable.
      */
@@ -225,11 +226,6 @@ public final class MachineStore implements AutoCloseable {
         if (log == null) {
             complete(origin, request, null);
         } else if (home == id) {
-            String lost = lostToRestore(key, version);
-            if (lost != null) {
-                completeRetryable(origin, request, lost);
-                return;
-            }
             log.append(key, version, mutatorId, arg, argOff, argLen, origin, request);
         } else {
             UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen);
@@ -329,10 +325,10 @@ public final class MachineStore implements AutoCloseable {
      * <p>The restored record gets a new incarnation's first version, above {@code durableVersion} and every version
      * this machine has seen, and, on a durable machine, is logged as a SET (or DELETE) at that version: an update
      * the crashed host applied but never got acknowledged, whose LOG message reaches this home late, then sorts
-     * before the restore at replay and cannot leak into the replayed value; and such a LOG arriving after the restore
-     * is refused retryably (the restored value does not hold it), never acknowledged. The caller reads
-     * {@code value} from the log only after the log wrote every record it had accepted (as
-     * {@code Durability.durableValues} does); a LOG accepted between that read and this call is the one window left.
+     * before the restore at replay and cannot leak into the replayed value. The record goes through
+     * {@link UpdateLog#appendRestore}: a log that knows restores refuses, retryably, every later record of the key
+     * below the restore's version, and the caller has it fence the key before reading {@code value}
+     * ({@code Durability.durableValuesToRestore}), so no update missing from the restored value is acknowledged.
      *
      * <pre>{@code
      * boolean restored = store.restore(key, lostAddress, durable.version(), new UnsafeBuffer(durable.value()), 0,
@@ -370,17 +366,10 @@ public final class MachineStore implements AutoCloseable {
                 value, offset, length);
             desired = Address.local(units, offsetUnits);
         }
-        // Before the CAS: a LOG older than the restore that arrives once the restored value is visible is refused.
-        Long restoredBefore = restoredAt.put(key, version);
         // The lost record needs no invalidation or reclaim: its memory went with its host.
         if (!casAddress(id, slot, lostAddress, desired)) {
             if (offsetUnits >= 0) {
                 values.free(offsetUnits, units);
-            }
-            if (restoredBefore == null) {
-                restoredAt.remove(key, version);
-            } else {
-                restoredAt.replace(key, version, restoredBefore);
             }
             return CompletableFuture.completedFuture(false);
         }
@@ -395,9 +384,9 @@ public final class MachineStore implements AutoCloseable {
         CompletableFuture<Void> durable = new CompletableFuture<>();
         pending.put(request, durable);
         if (value == null) {
-            log.append(key, version, Mutators.DELETE, ZERO_WORD, 0, 0, id, request);
+            log.appendRestore(key, version, Mutators.DELETE, ZERO_WORD, 0, 0, id, request);
         } else {
-            log.append(key, version, Mutators.SET, value, offset, length, id, request);
+            log.appendRestore(key, version, Mutators.SET, value, offset, length, id, request);
         }
         return durable.thenApply(v -> true);
     }
@@ -456,20 +445,6 @@ public final class MachineStore implements AutoCloseable {
      */
     public long incarnation() {
         return incarnations.get();
-    }
-
-    /** Why an update of {@code key} at {@code version} must not be logged and acknowledged, or null when it may. */
-    private String lostToRestore(long key, long version) {
-        if (restoredAt.isEmpty()) {
-            return null; // the usual case: no restore ever happened here
-        }
-        Long restored = restoredAt.get(key);
-        if (restored == null || version >= restored) {
-            return null;
-        }
-        return "update of key " + key + " did not take effect: the machine hosting its value failed, and its home,"
-            + " machine " + id + ", restored the key from its log (version " + Long.toHexString(restored)
-            + ") before this update (version " + Long.toHexString(version) + ") reached the log";
     }
 
     /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated offset. */
@@ -604,12 +579,6 @@ public final class MachineStore implements AutoCloseable {
         UpdateLog log = updateLog;
         if (log == null) {
             complete(origin, request, "machine " + id + " received an update to log but has no log configured");
-            return;
-        }
-        String lost = lostToRestore(msg.getLong(off + StoreMessages.LOG_KEY),
-            msg.getLong(off + StoreMessages.LOG_VERSION));
-        if (lost != null) {
-            completeRetryable(origin, request, lost);
             return;
         }
         log.append(msg.getLong(off + StoreMessages.LOG_KEY), msg.getLong(off + StoreMessages.LOG_VERSION),

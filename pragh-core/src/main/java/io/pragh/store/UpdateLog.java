@@ -11,4 +11,13 @@ import org.agrona.DirectBuffer;
 public interface UpdateLog {
     void append(long key, long version, int mutatorId, DirectBuffer arg, int argOff, int argLen, int origin,
                 long request);
+
+    /**
+     * Appends the record of a {@link MachineStore#restore}: a log that knows restores refuses, from this record on,
+     * the key's records below its version (updates the restored value does not hold); by default a plain append.
+     */
+    default void appendRestore(long key, long version, int mutatorId, DirectBuffer arg, int argOff, int argLen,
+                               int origin, long request) {
+        append(key, version, mutatorId, arg, argOff, argLen, origin, request);
+    }
 }

@@ -347,6 +347,49 @@ class DurabilityTest {
         }
     }
 
+    /**
+     * The same LOG reaching the home between the read of the durable value and the restore: the home fenced the key
+     * before the read, so the log refuses it then too, and the restore that follows loses nothing acknowledged.
+     */
+    @Test
+    void aLogThatReachesTheHomeBetweenTheDurableReadAndTheRestoreIsRefused() throws Exception {
+        StallingFabric fabric = new StallingFabric(new io.pragh.fabric.inprocess.InProcessFabric(3, 0));
+        long key = KeyLayout.key(33, 0, KeyLayout.OUT);
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
+                .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).fabricPerMachine(i -> fabric)
+                .durability(dir, SyncPolicy.BATCH, 0).build()) {
+            int home = c.home(key);
+            int away = (home + 1) % 3;
+            int origin = (home + 2) % 3;
+            c.machine(home).put(key, bytes("durable;"));
+            assertEquals(io.pragh.migration.Migrator.Outcome.MIGRATED, c.machine(away).migrate(key));
+            StallingFabric.Hold log = fabric.holdNextSendBy("pragh-m" + away + "-inbox");
+            var append = c.machine(origin).updateAsync(key, io.pragh.store.Mutators.APPEND, bytes("lost;"));
+            log.awaitReached();
+            var store = c.machine(home).store();
+            long lost = store.keys().address(store.keys().find(key));
+            var host = c.machine(away).store();
+            host.values().region().putLongVolatile(io.pragh.address.Address.byteOffset(lost), 0);
+            host.cache().invalidate(key, lost);
+            Durability durability = c.machine(home).durability();
+            var d = durability.durableValuesToRestore(List.of(key)).get(key);
+            assertArrayEquals(bytes("durable;"), d.value());
+            log.release();
+            var e = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.CompletionException.class,
+                append::join, "the APPEND reached the log after the read, so the restore will not hold it");
+            assertTrue(e.getCause() instanceof io.pragh.store.HostUnavailableException, "refused retryably: " + e);
+            assertTrue(store.restore(key, lost, d.version(), new org.agrona.concurrent.UnsafeBuffer(d.value()), 0,
+                d.value().length).join());
+            durability.endRestore(List.of(key));
+            assertArrayEquals(bytes("durable;"), c.machine(origin).get(key));
+            c.machine(origin).update(key, io.pragh.store.Mutators.APPEND, bytes("retried;"));
+            c.machine(home).update(key, io.pragh.store.Mutators.APPEND, bytes("again;"));
+        }
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertArrayEquals(bytes("durable;retried;again;"), c.machine(0).get(key), "replay gives the live value");
+        }
+    }
+
     /** Every file of a machine's data directory with its size. */
     private static java.util.Map<String, Long> files(Path machineDir) throws IOException {
         java.util.Map<String, Long> out = new java.util.TreeMap<>();

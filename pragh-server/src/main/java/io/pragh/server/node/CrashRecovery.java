@@ -33,7 +33,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   <li>puts back the values of its own keys that had migrated to the restarted machine and were lost with it:
  *       their address words point there; each key's durable value (read without side effects from this home's log,
  *       the invariant being that a key's durable record lives at its home) replaces the lost address in one CAS
- *       ({@link MachineStore#restore});</li>
+ *       ({@link MachineStore#restore}); the log fences those keys before the read, so an update whose LOG reaches
+ *       it afterwards is refused retryably rather than acknowledged and then lost;</li>
  *   <li>acknowledges, so that the restarted machine serves only once no survivor still points into its memory.</li>
  * </ol>
  * Until then, operations that need the crashed machine fail fast with a retryable error (the fabric refuses an
@@ -200,7 +201,20 @@ public final class CrashRecovery implements AutoCloseable {
         for (long[] l : lost) {
             keys.add(l[0]);
         }
-        Map<Long, Recovery.DurableValue> durable = durability.durableValues(keys::contains);
+        int restored = 0;
+        try {
+            // Fenced before the read: a LOG of these keys that reaches the log after it is refused, not acknowledged.
+            restored = restoreAll(lost, durability.durableValuesToRestore(keys));
+        } finally {
+            durability.endRestore(keys);
+        }
+        restoredTotal += restored;
+        System.err.println("pragh: machine " + store.id() + " recovered from machine " + crashed + ": restored "
+            + restored + " of " + lost.size() + " values that had migrated there");
+        return restored;
+    }
+
+    private int restoreAll(List<long[]> lost, Map<Long, Recovery.DurableValue> durable) {
         int restored = 0;
         for (long[] l : lost) {
             long key = l[0];
@@ -219,9 +233,6 @@ public final class CrashRecovery implements AutoCloseable {
                 System.err.println("pragh: machine " + store.id() + " could not restore key " + key + ": " + e);
             }
         }
-        restoredTotal += restored;
-        System.err.println("pragh: machine " + store.id() + " recovered from machine " + crashed + ": restored "
-            + restored + " of " + lost.size() + " values that had migrated there");
         return restored;
     }
 
