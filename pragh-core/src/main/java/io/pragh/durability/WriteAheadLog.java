@@ -54,6 +54,8 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
     private final ByteBuffer out = ByteBuffer.allocateDirect(WRITE_BUFFER);
     private final List<Pending> batch = new ArrayList<>();
     private final BitSet refused = new BitSet();
+    /** Why each refused record of the batch was refused, in batch order: told when it was decided. */
+    private final List<String> refusals = new ArrayList<>();
     private final RestoreFloors floors = new RestoreFloors();
     /** Appends queued so far, each counted before it is queued (see {@link #awaitWritten}). */
     private final AtomicLong accepted = new AtomicLong();
@@ -206,6 +208,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         int written = 0;
         IOException failed = null;
         refused.clear();
+        refusals.clear();
         try {
             // Fences, restores and refusals are decided here, in queue order: that order is what makes them exact.
             for (int i = 0; i < n; i++) {
@@ -218,6 +221,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
                             floors.restored(each.key(), each.version());
                         } else if (floors.refuses(each.key(), each.version())) {
                             refused.set(i);
+                            refusals.add(floors.reason(each.key(), each.version(), store.id()));
                             continue;
                         }
                         write(each.record());
@@ -235,6 +239,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         }
         // Before the acknowledgements: a reader waiting in awaitWritten needs the bytes out, not the peers told.
         settled += n;
+        int refusal = 0;
         for (int i = 0; i < n; i++) {
             Pending each = batch.get(i);
             if (each.record() == null) {
@@ -244,8 +249,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
                 store.refuse(each.origin(), each.request(), "write-ahead log of machine " + store.id()
                     + " failed: " + failed.getMessage());
             } else if (refused.get(i)) {
-                store.refuseRetryably(each.origin(), each.request(),
-                    floors.reason(each.key(), each.version(), store.id()));
+                store.refuseRetryably(each.origin(), each.request(), refusals.get(refusal++));
             } else {
                 store.acknowledge(each.origin(), each.request());
             }

@@ -390,6 +390,41 @@ class DurabilityTest {
         }
     }
 
+    /**
+     * A fence, a record it refuses and the fence's end can reach the log thread in one batch: the refusal is decided
+     * (and explained) in queue order, the record stays out of the log, and the log thread keeps serving.
+     */
+    @Test
+    void aFenceARefusedRecordAndTheFencesEndInOneBatchLeaveTheLogServing() throws Exception {
+        StallingFabric fabric = new StallingFabric(new io.pragh.fabric.inprocess.InProcessFabric(3, 0));
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
+                .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).fabricPerMachine(i -> fabric)
+                .durability(dir, SyncPolicy.BATCH, 0).operationTimeoutMillis(10_000).build()) {
+            long key = vertex(1);
+            int home = c.home(key);
+            int origin = (home + 1) % 3;
+            c.machine(origin).put(key, bytes("kept"));
+            WriteAheadLog wal = c.machine(home).durability().log();
+            StallingFabric.Hold hold = fabric.holdNextSendBy("pragh-m" + home + "-wal");
+            var first = c.machine(origin).updateAsync(key, io.pragh.store.Mutators.SET, bytes("first"));
+            hold.awaitReached(); // the log thread is held: what follows is queued for its next batch
+            long version = c.machine(home).session().get(key).version();
+            byte[] stray = bytes("refused");
+            wal.fence(key);
+            wal.append(key, version + 1000, io.pragh.store.Mutators.SET, new org.agrona.concurrent.UnsafeBuffer(stray),
+                0, stray.length, origin, -1);
+            wal.unfence(key);
+            hold.release();
+            first.join();
+            c.machine(origin).put(key, bytes("served after the batch"));
+            assertArrayEquals(bytes("served after the batch"),
+                c.machine(home).durability().durableValues(k -> k == key).get(key).value());
+        }
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertArrayEquals(bytes("served after the batch"), c.machine(2).get(vertex(1)));
+        }
+    }
+
     /** Every file of a machine's data directory with its size. */
     private static java.util.Map<String, Long> files(Path machineDir) throws IOException {
         java.util.Map<String, Long> out = new java.util.TreeMap<>();
