@@ -215,9 +215,12 @@ class DurabilityModelTest {
         }
         for (InFlight f : inFlight) {
             try {
-                f.done().join();
-            } catch (RuntimeException ignored) {
+                f.done().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ignored) {
                 // Its fate is decided by the copy, not by what the abandoned cluster made of it.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
             }
         }
         c.close();
