@@ -129,10 +129,19 @@ public final class Snapshot {
         }
     }
 
+    /**
+     * Deletes the snapshots older than {@code position}, and the temporary files of snapshots a crash interrupted
+     * (the caller writes no other snapshot meanwhile): nothing else would ever remove those.
+     */
     static void deleteOlderThan(Path dir, long position) throws IOException {
         for (long p : Segments.snapshots(dir)) {
             if (p < position) {
                 Files.deleteIfExists(Segments.snapshotFile(dir, p));
+            }
+        }
+        try (var files = Files.newDirectoryStream(dir, "snapshot-*.snap.tmp")) {
+            for (Path tmp : files) {
+                Files.deleteIfExists(tmp);
             }
         }
     }

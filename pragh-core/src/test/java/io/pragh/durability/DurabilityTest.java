@@ -109,6 +109,20 @@ class DurabilityTest {
         }
     }
 
+    @Test
+    void theTemporaryFileOfASnapshotACrashInterruptedGoesWithTheNextSnapshot() throws IOException {
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            c.machine(0).put(vertex(1), bytes("v"));
+        }
+        Path interrupted = dir.resolve("machine-1").resolve("snapshot-00000000000000000007.snap.tmp");
+        Files.write(interrupted, new byte[] {1, 2, 3});
+        try (EmbeddedCluster c = open(SyncPolicy.BATCH)) {
+            assertArrayEquals(bytes("v"), c.machine(1).get(vertex(1)), "recovery ignores the temporary file");
+            c.machine(1).durability().snapshot();
+            assertTrue(Files.notExists(interrupted), "nothing else would ever remove it");
+        }
+    }
+
     /**
      * Logs "kept" for {@code key}, stops the cluster, and appends 7 bytes of a record cut short (a crash mid-write)
      * to the key's home's last log segment; returns that segment.
