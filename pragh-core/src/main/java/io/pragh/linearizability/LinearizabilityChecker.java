@@ -40,6 +40,7 @@ import java.util.TreeMap;
 public final class LinearizabilityChecker<S> {
     /** Memoized (linearized set, state) pairs one key's search may hold before it gives up undecided. */
     public static final int DEFAULT_MAX_STATES = 1_000_000;
+    private static final long[] NO_WORDS = new long[0];
 
     private final Model<S> model;
     private final int maxStates;
@@ -156,14 +157,21 @@ public final class LinearizabilityChecker<S> {
         }
     }
 
-    /** A memoized (linearized set, state) pair. */
+    /**
+     * A memoized (linearized set, state) pair. The set is kept as the slice of its bit words from the first one not
+     * full to the last one not empty: operations are numbered by invocation and the search linearizes them roughly in
+     * that order, so the words before are all ones, those after all zeros, and an entry costs a few words however
+     * long the history.
+     */
     private static final class Memo<S> {
-        final long[] bits;
+        final int from;
+        final long[] words;
         final long bitsHash;
         final S state;
 
-        Memo(long[] bits, long bitsHash, S state) {
-            this.bits = bits;
+        Memo(int from, long[] words, long bitsHash, S state) {
+            this.from = from;
+            this.words = words;
             this.bitsHash = bitsHash;
             this.state = state;
         }
@@ -175,17 +183,19 @@ public final class LinearizabilityChecker<S> {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Memo<?> m && m.bitsHash == bitsHash && m.state.equals(state)
-                && Arrays.equals(m.bits, bits);
+            return o instanceof Memo<?> m && m.bitsHash == bitsHash && m.from == from && m.state.equals(state)
+                && Arrays.equals(m.words, words);
         }
     }
 
     /** Whether {@code ops} (one key's, all checkable) have a linearization from {@code init}. */
-    Verdict search(List<Operation> ops, S init) {
-        int n = ops.size();
+    Verdict search(List<Operation> history, S init) {
+        int n = history.size();
         if (n == 0) {
             return Verdict.LINEARIZABLE;
         }
+        List<Operation> ops = new ArrayList<>(history);
+        ops.sort(Comparator.comparingLong(Operation::invoke));
         Entry head = buildList(ops);
         long[] zobrist = new long[n];
         SplittableRandom random = new SplittableRandom(0x9E3779B97F4A7C15L);
@@ -200,6 +210,9 @@ public final class LinearizabilityChecker<S> {
         }
         long[] bits = new long[(n + 63) >>> 6];
         long bitsHash = 0;
+        // Words below low are all ones, words above high all zeros.
+        int low = 0;
+        int high = -1;
         Set<Memo<S>> seen = new HashSet<>();
         Entry[] stackEntry = new Entry[n];
         List<S> stackState = new ArrayList<>(n);
@@ -211,9 +224,19 @@ public final class LinearizabilityChecker<S> {
                 Operation op = ops.get(e.op);
                 S next = model.step(state, op);
                 if (next != null) {
-                    bits[e.op >>> 6] |= 1L << e.op;
+                    int word = e.op >>> 6;
+                    bits[word] |= 1L << e.op;
                     bitsHash ^= zobrist[e.op];
-                    if (seen.add(new Memo<>(bits.clone(), bitsHash, next))) {
+                    int lowAfter = low;
+                    while (lowAfter < bits.length && bits[lowAfter] == -1L) {
+                        lowAfter++;
+                    }
+                    int highAfter = Math.max(high, word);
+                    long[] slice = lowAfter > highAfter ? NO_WORDS
+                        : Arrays.copyOfRange(bits, lowAfter, highAfter + 1);
+                    if (seen.add(new Memo<>(lowAfter, slice, bitsHash, next))) {
+                        low = lowAfter;
+                        high = highAfter;
                         if (seen.size() > maxStates) {
                             return Verdict.UNDECIDED;
                         }
@@ -237,8 +260,13 @@ public final class LinearizabilityChecker<S> {
                 }
                 Entry top = stackEntry[--depth];
                 state = stackState.remove(depth);
-                bits[top.op >>> 6] &= ~(1L << top.op);
+                int word = top.op >>> 6;
+                bits[word] &= ~(1L << top.op);
                 bitsHash ^= zobrist[top.op];
+                low = Math.min(low, word);
+                while (high >= 0 && bits[high] == 0) {
+                    high--;
+                }
                 unlift(top);
                 if (top.match != null) {
                     responsesLeft++;

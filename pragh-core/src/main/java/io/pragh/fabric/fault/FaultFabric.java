@@ -117,8 +117,14 @@ public final class FaultFabric implements Fabric {
         if (closed) {
             throw new IllegalStateException("fault fabric is closed");
         }
-        FaultRule[] next = Arrays.copyOf(rules, rules.length + 1);
-        next[rules.length] = rule;
+        FaultRule[] next = new FaultRule[rules.length + 1];
+        if (rule.first()) {
+            next[0] = rule;
+            System.arraycopy(rules, 0, next, 1, rules.length);
+        } else {
+            System.arraycopy(rules, 0, next, 0, rules.length);
+            next[rules.length] = rule;
+        }
         rules = next;
         return rule;
     }

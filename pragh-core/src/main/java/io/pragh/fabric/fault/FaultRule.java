@@ -32,6 +32,7 @@ public class FaultRule {
     private final FaultAction action;
     private final long minDelayNanos;
     private final long maxDelayNanos;
+    private final boolean first;
     private final SplittableRandom random;
     private long matched;
     private long fired;
@@ -52,6 +53,7 @@ public class FaultRule {
         this.action = action;
         this.minDelayNanos = minDelayNanos;
         this.maxDelayNanos = maxDelayNanos;
+        this.first = s.first;
         this.random = new SplittableRandom(fabric.nextRuleSeed());
     }
 
@@ -103,6 +105,11 @@ public class FaultRule {
         return !removed && action == FaultAction.REFUSE && crossing != null && kinds == 0 && batched == null
             && region == null && length < 0 && probability == 1.0 && skip == 0 && times == Long.MAX_VALUE
             && selects(OpKind.MESSAGE, false, source, target, null, -1);
+    }
+
+    /** Whether it was installed ahead of the others ({@link FaultSelector#first}). */
+    final boolean first() {
+        return first;
     }
 
     final FaultAction action() {

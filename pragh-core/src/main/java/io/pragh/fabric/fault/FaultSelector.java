@@ -31,6 +31,7 @@ public final class FaultSelector {
     double probability = 1.0;
     long skip;
     long times = Long.MAX_VALUE;
+    boolean first;
 
     FaultSelector(FaultFabric fabric) {
         this.fabric = fabric;
@@ -129,6 +130,15 @@ public final class FaultSelector {
             throw new IllegalArgumentException("times must be >= 1, got " + n);
         }
         this.times = n;
+        return this;
+    }
+
+    /**
+     * Installs the rule ahead of every rule installed so far, so that it decides first (a partition or a hold that
+     * must win over background delays); by default a rule goes last.
+     */
+    public FaultSelector first() {
+        this.first = true;
         return this;
     }
 
