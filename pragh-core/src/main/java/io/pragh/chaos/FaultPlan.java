@@ -54,6 +54,12 @@ public record FaultPlan(double delayProbability, long maxDelayMicros, double reo
         return new FaultPlan(0.02, 2_000, 0.05, 0.02, 0.001, 0.001, 100, 60, 400, 50);
     }
 
+    public FaultPlan withDelays(double probability, long maxMicros) {
+        return new FaultPlan(probability, maxMicros, reorderProbability, messageDelayProbability,
+            messageDropProbability, lostReplyProbability, holdEveryMillis, maxHoldMillis, partitionEveryMillis,
+            partitionMillis);
+    }
+
     public FaultPlan withPartitions(long everyMillis, long forMillis) {
         return new FaultPlan(delayProbability, maxDelayMicros, reorderProbability, messageDelayProbability,
             messageDropProbability, lostReplyProbability, holdEveryMillis, maxHoldMillis, everyMillis, forMillis);

@@ -3,6 +3,7 @@ package io.pragh.linearizability;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -79,10 +80,13 @@ public final class LinearizabilityChecker<S> {
         List<Long> undecided = new ArrayList<>();
         long checked = 0;
         for (Map.Entry<Long, List<Operation>> e : byKey.entrySet()) {
-            List<Operation> ops = checkable(e.getValue());
+            List<Operation> ops = checkable(e.getValue(), false);
             checked += ops.size();
             S init = fromInitialState ? model.initial() : model.unknown();
-            Verdict v = search(ops, init);
+            Verdict v = search(checkable(e.getValue(), true), init);
+            if (v == Verdict.NOT_LINEARIZABLE) {
+                v = search(ops, init);
+            }
             if (v == Verdict.UNDECIDED) {
                 undecided.add(e.getKey());
             } else if (v == Verdict.NOT_LINEARIZABLE) {
@@ -94,15 +98,23 @@ public final class LinearizabilityChecker<S> {
 
     /**
      * The operations the search must place: writes (answered or not) and answered reads, without failed writes
-     * whose bytes no answered read contains.
+     * whose bytes no answered read contains. With {@code tighten}, a failed write whose bytes a read returned is
+     * given that read's answer time as its own (the earliest such read answering after the write was invoked): if
+     * the read saw the write, the write took effect before the read answered. That holds when every write's bytes
+     * are its own, so a search of the tightened operations is only trusted when it finds a linearization (one that
+     * satisfies more constraints is one of the original too); "none" is confirmed on the original operations.
      */
-    static List<Operation> checkable(List<Operation> keyOps) {
-        List<byte[]> reads = new ArrayList<>();
+    static List<Operation> checkable(List<Operation> keyOps, boolean tighten) {
+        List<Operation> reads = new ArrayList<>();
+        List<Operation> unknown = new ArrayList<>();
         for (Operation op : keyOps) {
             if (op.kind() == Operation.Kind.GET && op.completed() && op.output() != null) {
-                reads.add(op.output());
+                reads.add(op);
+            } else if (op.kind().writes() && !op.completed() && op.input() != null && op.input().length > 0) {
+                unknown.add(op);
             }
         }
+        Map<Operation, Long> seen = Observations.firstSeen(unknown, reads);
         List<Operation> out = new ArrayList<>();
         for (Operation op : keyOps) {
             if (op.kind() == Operation.Kind.GET) {
@@ -110,34 +122,40 @@ public final class LinearizabilityChecker<S> {
                     out.add(op);
                 }
             } else if (op.kind().writes()) {
-                if (op.completed() || op.kind() == Operation.Kind.DELETE || anyContains(reads, op.input())) {
+                if (op.completed() || op.input() == null || op.input().length == 0) {
                     out.add(op);
+                } else {
+                    Long at = seen.get(op);
+                    if (at != null) {
+                        out.add(tighten && at != Observations.SEEN_TOO_EARLY ? op.answeredAt(at) : op);
+                    }
                 }
             }
         }
         return out;
     }
 
-    private static boolean anyContains(List<byte[]> reads, byte[] needle) {
-        for (byte[] r : reads) {
-            if (indexOf(r, needle) >= 0) {
-                return true;
+    /**
+     * The writes of {@code writes} whose bytes some answered GET of {@code history} returned (the same key's), for a
+     * caller that carries writes of unknown outcome from one window of a run to the next.
+     */
+    public static Set<Operation> seenByReads(List<Operation> writes, List<Operation> history) {
+        Map<Long, List<Operation>> readsByKey = new HashMap<>();
+        for (Operation op : history) {
+            if (op.kind() == Operation.Kind.GET && op.completed() && op.output() != null) {
+                readsByKey.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op);
             }
         }
-        return false;
-    }
-
-    private static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
+        Map<Long, List<Operation>> writesByKey = new HashMap<>();
+        for (Operation w : writes) {
+            if (w.input() != null && w.input().length > 0) {
+                writesByKey.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w);
             }
-            return i;
         }
-        return -1;
+        Set<Operation> seen = new HashSet<>();
+        writesByKey.forEach((key, ws) -> seen.addAll(
+            Observations.firstSeen(ws, readsByKey.getOrDefault(key, List.of())).keySet()));
+        return seen;
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -158,10 +176,10 @@ public final class LinearizabilityChecker<S> {
     }
 
     /**
-     * A memoized (linearized set, state) pair. The set is kept as the slice of its bit words from the first one not
-     * full to the last one not empty: operations are numbered by invocation and the search linearizes them roughly in
-     * that order, so the words before are all ones, those after all zeros, and an entry costs a few words however
-     * long the history.
+     * The key of a memoized configuration: which answered operations are linearized, and the state. The set is kept
+     * as the slice of its bit words from the first one not full to the last one not empty: operations are numbered
+     * by invocation and the search linearizes them roughly in that order, so the words before are all ones, those
+     * after all zeros, and an entry costs a few words however long the history.
      */
     private static final class Memo<S> {
         final int from;
@@ -188,32 +206,53 @@ public final class LinearizabilityChecker<S> {
         }
     }
 
-    /** Whether {@code ops} (one key's, all checkable) have a linearization from {@code init}. */
+    /**
+     * Whether {@code ops} (one key's, all checkable) have a linearization from {@code init}.
+     *
+     * <p>Memoization with dominance for operations of unknown outcome: two configurations with the same answered
+     * operations linearized and the same state differ only in which unknown ones took effect, and the one where fewer
+     * did can do all the other can (an unknown operation may be left out for good). So a configuration is skipped
+     * when one already explored has a subset of its unknown operations; without this, every unknown write, once
+     * invoked, would double the configurations to explore. And unknown writes of the same effect (DELETEs) are
+     * linearized in invocation order only: any one of them can stand for a later one.
+     */
     Verdict search(List<Operation> history, S init) {
         int n = history.size();
         if (n == 0) {
             return Verdict.LINEARIZABLE;
         }
+        // Answered operations first, by invocation, then those of unknown outcome: two bit sets.
         List<Operation> ops = new ArrayList<>(history);
-        ops.sort(Comparator.comparingLong(Operation::invoke));
+        ops.sort(Comparator.comparing((Operation o) -> !o.completed()).thenComparingLong(Operation::invoke));
+        int answered = 0;
+        while (answered < n && ops.get(answered).completed()) {
+            answered++;
+        }
         Entry head = buildList(ops);
-        long[] zobrist = new long[n];
+        long[] zobrist = new long[answered];
         SplittableRandom random = new SplittableRandom(0x9E3779B97F4A7C15L);
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < answered; i++) {
             zobrist[i] = random.nextLong();
         }
-        int responsesLeft = 0;
-        for (Operation op : ops) {
-            if (op.completed()) {
-                responsesLeft++;
-            }
+        // Unknown writes with the same effect (every DELETE; writes of equal bytes) are interchangeable once invoked:
+        // one may always stand for a later one. So only the earliest not yet linearized of a group is tried.
+        int[] previousAlike = new int[n - answered];
+        Map<String, Integer> lastOfGroup = new HashMap<>();
+        for (int u = 0; u < n - answered; u++) {
+            Operation op = ops.get(answered + u);
+            String group = op.kind() + ":" + (op.input() == null ? "" : java.util.HexFormat.of().formatHex(op.input()));
+            Integer before = lastOfGroup.put(group, u);
+            previousAlike[u] = before == null ? -1 : before;
         }
-        long[] bits = new long[(n + 63) >>> 6];
+        int responsesLeft = answered;
+        long[] bits = new long[(answered + 63) >>> 6];
+        long[] unknown = new long[(n - answered + 63) >>> 6];
         long bitsHash = 0;
-        // Words below low are all ones, words above high all zeros.
+        // Words of bits below low are all ones, words above high all zeros.
         int low = 0;
         int high = -1;
-        Set<Memo<S>> seen = new HashSet<>();
+        Map<Memo<S>, List<long[]>> seen = new HashMap<>();
+        int states = 0;
         Entry[] stackEntry = new Entry[n];
         List<S> stackState = new ArrayList<>(n);
         int depth = 0;
@@ -222,36 +261,48 @@ public final class LinearizabilityChecker<S> {
         while (responsesLeft > 0) {
             if (!e.response) {
                 Operation op = ops.get(e.op);
-                S next = model.step(state, op);
+                int alike = e.op < answered ? -1 : previousAlike[e.op - answered];
+                boolean turn = alike < 0 || (unknown[alike >>> 6] & (1L << alike)) != 0;
+                S next = turn ? model.step(state, op) : null;
                 if (next != null) {
-                    int word = e.op >>> 6;
-                    bits[word] |= 1L << e.op;
-                    bitsHash ^= zobrist[e.op];
+                    boolean isAnswered = e.op < answered;
                     int lowAfter = low;
-                    while (lowAfter < bits.length && bits[lowAfter] == -1L) {
-                        lowAfter++;
+                    int highAfter = high;
+                    long hashAfter = bitsHash;
+                    if (isAnswered) {
+                        bits[e.op >>> 6] |= 1L << e.op;
+                        hashAfter ^= zobrist[e.op];
+                        while (lowAfter < bits.length && bits[lowAfter] == -1L) {
+                            lowAfter++;
+                        }
+                        highAfter = Math.max(high, e.op >>> 6);
+                    } else {
+                        int u = e.op - answered;
+                        unknown[u >>> 6] |= 1L << u;
                     }
-                    int highAfter = Math.max(high, word);
-                    long[] slice = lowAfter > highAfter ? NO_WORDS
-                        : Arrays.copyOfRange(bits, lowAfter, highAfter + 1);
-                    if (seen.add(new Memo<>(lowAfter, slice, bitsHash, next))) {
-                        low = lowAfter;
-                        high = highAfter;
-                        if (seen.size() > maxStates) {
+                    long[] slice = lowAfter > highAfter ? NO_WORDS : Arrays.copyOfRange(bits, lowAfter, highAfter + 1);
+                    List<long[]> tried = seen.computeIfAbsent(new Memo<>(lowAfter, slice, hashAfter, next),
+                        k -> new ArrayList<>(1));
+                    if (!dominated(tried, unknown)) {
+                        tried.removeIf(t -> subset(unknown, t));
+                        tried.add(unknown.clone());
+                        if (++states > maxStates) {
                             return Verdict.UNDECIDED;
                         }
+                        low = lowAfter;
+                        high = highAfter;
+                        bitsHash = hashAfter;
                         stackEntry[depth++] = e;
                         stackState.add(state);
                         state = next;
                         lift(e);
-                        if (e.match != null) {
+                        if (isAnswered) {
                             responsesLeft--;
                         }
                         e = head.next;
                         continue;
                     }
-                    bits[e.op >>> 6] &= ~(1L << e.op);
-                    bitsHash ^= zobrist[e.op];
+                    clear(bits, unknown, e.op, answered);
                 }
                 e = e.next;
             } else {
@@ -260,21 +311,48 @@ public final class LinearizabilityChecker<S> {
                 }
                 Entry top = stackEntry[--depth];
                 state = stackState.remove(depth);
-                int word = top.op >>> 6;
-                bits[word] &= ~(1L << top.op);
-                bitsHash ^= zobrist[top.op];
-                low = Math.min(low, word);
-                while (high >= 0 && bits[high] == 0) {
-                    high--;
-                }
-                unlift(top);
-                if (top.match != null) {
+                clear(bits, unknown, top.op, answered);
+                if (top.op < answered) {
+                    bitsHash ^= zobrist[top.op];
+                    low = Math.min(low, top.op >>> 6);
+                    while (high >= 0 && bits[high] == 0) {
+                        high--;
+                    }
                     responsesLeft++;
                 }
+                unlift(top);
                 e = top.next;
             }
         }
         return Verdict.LINEARIZABLE;
+    }
+
+    private static void clear(long[] bits, long[] unknown, int op, int answered) {
+        if (op < answered) {
+            bits[op >>> 6] &= ~(1L << op);
+        } else {
+            int u = op - answered;
+            unknown[u >>> 6] &= ~(1L << u);
+        }
+    }
+
+    /** Whether some set of {@code tried} is a subset of {@code set}. */
+    private static boolean dominated(List<long[]> tried, long[] set) {
+        for (long[] t : tried) {
+            if (subset(t, set)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean subset(long[] a, long[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if ((a[i] & ~b[i]) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -283,7 +361,6 @@ public final class LinearizabilityChecker<S> {
      */
     private static Entry buildList(List<Operation> ops) {
         List<Entry> entries = new ArrayList<>(2 * ops.size());
-        long[] times = new long[2 * ops.size()];
         for (int i = 0; i < ops.size(); i++) {
             Operation op = ops.get(i);
             Entry call = new Entry(i, false);

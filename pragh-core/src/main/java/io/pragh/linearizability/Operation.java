@@ -90,6 +90,11 @@ public record Operation(int client, long key, Kind kind, long invoke, long respo
         return response != UNKNOWN;
     }
 
+    /** The same operation answered at {@code time} (a failed write a read saw must have taken effect by then). */
+    Operation answeredAt(long time) {
+        return new Operation(client, key, kind, invoke, time, input, output, target, error);
+    }
+
     /** The same operation with its outcome unknown (its answer came after a history's cut). */
     Operation withUnknownOutcome() {
         return new Operation(client, key, kind, invoke, UNKNOWN, input, output, target, error);

@@ -302,4 +302,63 @@ class LinearizabilityCheckerTest {
         assertTrue(r.linearizable(), r.describe(TEXT, 1));
         assertEquals(1_600, r.checked());
     }
+
+    @Test
+    void aFailedWriteThatAReadSawCannotComeBackAfterBeingOverwritten() {
+        failedPut(1, "p", 0);
+        get(2, "p", 10, 20);
+        put(3, "q", 30, 40);
+        Operation back = get(2, "p", 50, 60);
+        assertViolation(back);
+    }
+
+    @Test
+    void appendsOfEqualBytesAreNotMistakenForOneAnother() {
+        // The failed APPEND's bytes appear in the read, but the completed one explains them: it never took effect.
+        append(1, "x", 0, 10);
+        add(Operation.failed(2, Operation.Kind.APPEND, K, b("x"), -1, 5, "timed out"));
+        get(3, "x", 20, 30);
+        assertLinearizable();
+    }
+
+    @Test
+    void manyFailedWritesThatReadsSawStayCheapToCheck() {
+        LinearizabilityChecker<ValueModel.State> small = new LinearizabilityChecker<>(ValueModel.INSTANCE, 5_000);
+        long t = 0;
+        for (int i = 0; i < 300; i++) {
+            add(Operation.failed(1, Operation.Kind.APPEND, K, b("<" + i + ">"), -1, t, "timed out"));
+            add(Operation.failed(2, Operation.Kind.APPEND, K, b("[" + i + "]"), -1, t + 1, "timed out"));
+            t += 100;
+        }
+        StringBuilder all = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            all.append("<").append(i).append(">").append("[").append(i).append("]");
+            get(3, all.toString(), 100L * i + 50, 100L * i + 60);
+        }
+        CheckReport r = small.check(h);
+        assertTrue(r.linearizable() && r.undecidedKeys().isEmpty(), r.describe(TEXT, 1));
+    }
+
+    @Test
+    void manyDeletesOfUnknownOutcomeStayCheapToCheck() {
+        LinearizabilityChecker<ValueModel.State> small = new LinearizabilityChecker<>(ValueModel.INSTANCE, 20_000);
+        for (int i = 0; i < 200; i++) {
+            long t = 100L * i;
+            add(Operation.failed(9, Operation.Kind.DELETE, K, null, -1, t, "timed out"));
+            put(1, "v" + i, t + 10, t + 20);
+            get(2, "v" + i, t + 30, t + 40);
+        }
+        get(2, null, 30_000, 30_010);
+        CheckReport r = small.check(h);
+        assertTrue(r.linearizable() && r.undecidedKeys().isEmpty(), r.describe(TEXT, 1));
+    }
+
+    @Test
+    void aDeleteOfUnknownOutcomeThatReadsSawCannotBeUndone() {
+        put(1, "a", 0, 10);
+        add(Operation.failed(2, Operation.Kind.DELETE, K, null, -1, 20, "timed out"));
+        get(3, null, 30, 40);
+        Operation back = get(3, "a", 50, 60);
+        assertViolation(back);
+    }
 }
