@@ -103,6 +103,7 @@ public final class ChaosWorkload implements AutoCloseable {
      * @param barrierReads        the barrier's reads (also in {@code ops})
      * @param problems            what went wrong beyond the history: a key no machine could read once faults healed,
      *                            a thread that did not stop
+     * @param unreadableKeys      keys some machine could not read at the barrier, faults healed: lost values
      * @param failures            failed operations by kind and exception (expected under faults; each is in the
      *                            history as an operation of unknown outcome)
      * @param failureExamples     the first exception of each kind of failure, with where it was thrown
@@ -113,6 +114,7 @@ public final class ChaosWorkload implements AutoCloseable {
      * @param elapsedMillis       the window's length, barrier included
      */
     public record Window(int index, List<Operation> ops, List<Operation> barrierReads, List<String> problems,
+                         List<Long> unreadableKeys,
                          Map<String, Long> failures, Map<String, String> failureExamples, long migrations, long faultsInjected, long peakSupersededBytes,
                          long elapsedMillis) {
         public long count(Operation.Kind kind) {
@@ -233,13 +235,14 @@ public final class ChaosWorkload implements AutoCloseable {
         fabric.clear();
         // Late messages land within their delay; updates they carry answer nobody (their callers gave up).
         Thread.sleep(20 + TimeUnit.MICROSECONDS.toMillis(settings.faults().maxDelayMicros()));
-        List<Operation> barrier = barrier(problems, failures);
+        List<Long> unreadable = new ArrayList<>();
+        List<Operation> barrier = barrier(problems, failures, unreadable);
         List<Operation> ops = history.drain();
         Map<String, Long> failed = new TreeMap<>();
         failures.forEach((k, v) -> failed.put(k, v.sum()));
         Map<String, String> failureExamples = new TreeMap<>(examples);
         examples.clear();
-        return new Window(windows++, ops, barrier, new ArrayList<>(problems), failed, failureExamples,
+        return new Window(windows++, ops, barrier, new ArrayList<>(problems), unreadable, failed, failureExamples,
             migrations.get(), injected,
             peak.get(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
@@ -416,8 +419,8 @@ public final class ChaosWorkload implements AutoCloseable {
      * Every machine reads every key, retrying what fails for a while (a migration left in doubt by a cut settles
      * in the background); a key still unreadable is a problem.
      */
-    private List<Operation> barrier(ConcurrentLinkedQueue<String> problems, Map<String, LongAdder> failures)
-            throws InterruptedException {
+    private List<Operation> barrier(ConcurrentLinkedQueue<String> problems, Map<String, LongAdder> failures,
+                                    List<Long> unreadable) throws InterruptedException {
         History.Recorder rec = history.recorder(BARRIER_CLIENT);
         List<Operation> reads = new ArrayList<>();
         for (long key : keys) {
@@ -442,6 +445,9 @@ public final class ChaosWorkload implements AutoCloseable {
                 if (last != null) {
                     problems.add("once every fault was healed, machine " + m + " still could not read key " + key
                         + " after " + attempts + " attempts 10 ms apart: " + last);
+                    if (attempts == BARRIER_ATTEMPTS) {
+                        unreadable.add(key);
+                    }
                     attempts = 3; // the other machines need not wait as long to show the same
                 }
             }

@@ -60,6 +60,31 @@ public record FaultPlan(double delayProbability, long maxDelayMicros, double reo
             partitionMillis);
     }
 
+    /** The kinds of fault {@link #only} knows, as named on a command line. */
+    public static final java.util.List<String> KINDS = java.util.List.of("delays", "reorders", "late-messages",
+        "lost-messages", "lost-replies", "holds", "partitions");
+
+    /**
+     * This plan with only the named kinds of fault on (see {@link #KINDS}).
+     *
+     * @throws IllegalArgumentException naming a kind it does not know
+     */
+    public FaultPlan only(java.util.Collection<String> kinds) {
+        for (String k : kinds) {
+            if (!KINDS.contains(k)) {
+                throw new IllegalArgumentException("unknown kind of fault '" + k + "' (known: "
+                    + String.join(", ", KINDS) + ")");
+            }
+        }
+        return new FaultPlan(kinds.contains("delays") ? delayProbability : 0, maxDelayMicros,
+            kinds.contains("reorders") ? reorderProbability : 0,
+            kinds.contains("late-messages") ? messageDelayProbability : 0,
+            kinds.contains("lost-messages") ? messageDropProbability : 0,
+            kinds.contains("lost-replies") ? lostReplyProbability : 0,
+            kinds.contains("holds") ? holdEveryMillis : 0, maxHoldMillis,
+            kinds.contains("partitions") ? partitionEveryMillis : 0, partitionMillis);
+    }
+
     public FaultPlan withPartitions(long everyMillis, long forMillis) {
         return new FaultPlan(delayProbability, maxDelayMicros, reorderProbability, messageDelayProbability,
             messageDropProbability, lostReplyProbability, holdEveryMillis, maxHoldMillis, everyMillis, forMillis);

@@ -155,7 +155,8 @@ final class FaultEndpoint implements Endpoint {
             case DELAY, REORDER -> pause(d.delayNanos());
             case HOLD -> ((HoldRule) d.rule()).await();
             case DROP, REFUSE -> throw new FabricException("fault injected: " + kind + " of machine " + machine
-                + " to machine " + target + " " + region + " at " + offset + " was dropped", true);
+                + " to machine " + target + " " + region + " at " + offset + (d.action() == FaultAction.DROP
+                ? " was dropped" : " was refused (machine cut off)"), true);
             default -> {
                 // APPLY_THEN_FAIL acts after the operation.
             }

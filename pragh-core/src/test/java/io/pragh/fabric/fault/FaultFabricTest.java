@@ -260,6 +260,18 @@ class FaultFabricTest {
     }
 
     @Test
+    void aRuleInstalledFirstDecidesBeforeEarlierOnes() {
+        FaultRule slow = fabric.when().reads().delay(0, TimeUnit.NANOSECONDS);
+        FaultRule cut = fabric.when().reads().to(2).first().refuse();
+        UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
+        assertThrows(FabricException.class, () -> eps[0].read(2, Region.VALUES, 0, dst, 0, 8));
+        eps[0].read(1, Region.VALUES, 0, dst, 0, 8);
+        assertEquals(1, cut.fired());
+        assertEquals(1, slow.fired());
+        assertEquals(List.of(cut, slow), fabric.rules());
+    }
+
+    @Test
     void anIsolatedMachineIsUnreachableBothWaysUntilHealed() throws Exception {
         FaultRule cut = fabric.isolate(1);
         UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
