@@ -39,8 +39,8 @@ public final class BenchCommand {
         out.println("  dynamic [flags]        timeline as the scope of start vertices moves (Fig. 15)");
         out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
         out.println("  keys [key counts]      bytes per key the key region costs");
-        out.println("  soak [--minutes N]     chaos workload under every fault, histories checked for linearizability;");
-        out.println("                         exit status 1 on a violation (--help lists the flags)");
+        out.println("  soak [--minutes N]     chaos workload under every fault, its histories checked for");
+        out.println("                         linearizability; exit status 1 on a violation (--help lists the flags)");
         out.println("  janusgraph [--scale N] [--dir DIR] [jmh opts]");
         out.println("                         g.V(x).out().out().count() on JanusGraph 1.1.0 in its own JVM, same graph");
         out.println("                         and start vertices as 'jmh Pushdown' (see pragh-bench/PUSHDOWN.md)");

@@ -114,9 +114,8 @@ public final class ChaosWorkload implements AutoCloseable {
      * @param elapsedMillis       the window's length, barrier included
      */
     public record Window(int index, List<Operation> ops, List<Operation> barrierReads, List<String> problems,
-                         List<Long> unreadableKeys,
-                         Map<String, Long> failures, Map<String, String> failureExamples, long migrations, long faultsInjected, long peakSupersededBytes,
-                         long elapsedMillis) {
+                         List<Long> unreadableKeys, Map<String, Long> failures, Map<String, String> failureExamples,
+                         long migrations, long faultsInjected, long peakSupersededBytes, long elapsedMillis) {
         public long count(Operation.Kind kind) {
             return ops.stream().filter(o -> o.kind() == kind).count();
         }

@@ -21,8 +21,8 @@ public record Violation(long key, Operation culprit, List<Operation> window, Lis
     public String describe(Operation.ValueFormat format) {
         long origin = window.isEmpty() ? culprit.invoke() : window.get(0).invoke();
         StringBuilder b = new StringBuilder();
-        b.append("key ").append(key).append(" (0x").append(Long.toHexString(key)).append("): no linearization of these ")
-            .append(window.size()).append(" operations, checked from ")
+        b.append("key ").append(key).append(" (0x").append(Long.toHexString(key))
+            .append("): no linearization of these ").append(window.size()).append(" operations, checked from ")
             .append(fromInitialState ? "the key's initial state" : "an unknown value")
             .append("; times in us from the window's start; '*' marks the answer no linearization explains\n");
         for (Operation op : window) {
