@@ -2,6 +2,7 @@ package io.pragh.bench;
 
 import io.pragh.bench.footprint.KeyRegionFootprint;
 import io.pragh.bench.pushdown.JanusGraphComparison;
+import io.pragh.bench.soak.SoakCommand;
 import io.pragh.bench.traversal.TraversalCommand;
 import io.pragh.bench.traversal.scenarios.DynamicWorkload;
 import io.pragh.bench.traversal.scenarios.MechanismTimeline;
@@ -20,6 +21,7 @@ import java.util.Arrays;
  * ./pragh bench traversal --machines 4 --scale 12 --duration 5
  * ./pragh bench scope-sweep --machines 4 --scale 16 --scopes 10,12,14
  * ./pragh bench keys
+ * ./pragh bench soak --minutes 2
  * ./pragh bench janusgraph -f 1 -wi 5 -w 2 -i 5 -r 2
  * }</pre>
  */
@@ -37,6 +39,8 @@ public final class BenchCommand {
         out.println("  dynamic [flags]        timeline as the scope of start vertices moves (Fig. 15)");
         out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
         out.println("  keys [key counts]      bytes per key the key region costs");
+        out.println("  soak [--minutes N]     chaos workload under every fault, its histories checked for");
+        out.println("                         linearizability; exit status 1 on a violation (--help lists the flags)");
         out.println("  janusgraph [--scale N] [--dir DIR] [jmh opts]");
         out.println("                         g.V(x).out().out().count() on JanusGraph 1.1.0 in its own JVM, same graph");
         out.println("                         and start vertices as 'jmh Pushdown' (see pragh-bench/PUSHDOWN.md)");
@@ -75,6 +79,9 @@ public final class BenchCommand {
             }
             case "janusgraph" -> {
                 return JanusGraphComparison.run(rest, System.out, System.err);
+            }
+            case "soak" -> {
+                return SoakCommand.run(rest, System.out, System.err);
             }
             case "keys" -> {
                 KeyRegionFootprint.main(rest);

@@ -1,7 +1,7 @@
 /**
  * Benchmarks of Pragh: {@code ./pragh bench} dispatches to the traversal benchmark ({@code traversal}) and its
  * scenarios ({@code scope-sweep}, {@code put-cdf}, {@code mechanisms}, {@code dynamic}), the JMH
- * microbenchmarks ({@code jmh}), the key-region footprint ({@code keys}) and the JanusGraph side of the pushdown
- * comparison ({@code janusgraph}, in its own JVM). May depend on every module.
+ * microbenchmarks ({@code jmh}), the key-region footprint ({@code keys}), the soak benchmark ({@code soak}) and
+ * the JanusGraph side of the pushdown comparison ({@code janusgraph}, in its own JVM). May depend on every module.
  */
 package io.pragh.bench;

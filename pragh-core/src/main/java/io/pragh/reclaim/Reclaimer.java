@@ -23,6 +23,8 @@ public final class Reclaimer extends DutyThread {
     private int head;
     private int tail;
     private volatile long freed;
+    /** Written only by {@link #drainOnce} (under its lock); volatile for readers outside it. */
+    private volatile long pendingBytes;
 
     public Reclaimer(int machine, ChunkedRegion rings, int machines, int slots, ValueRegion values, Leases leases) {
         super("m" + machine + "-gc", pollNanosFor(leases));
@@ -42,6 +44,14 @@ public final class Reclaimer extends DutyThread {
     /** Records freed so far. */
     public long freed() {
         return freed;
+    }
+
+    /**
+     * Bytes of the value region held by the records taken from rings and waiting for their lease (size-class
+     * rounding included): the memory superseded values cost. Records still in a ring are not counted yet.
+     */
+    public long pendingBytes() {
+        return pendingBytes;
     }
 
     /** Records taken from rings and waiting for their lease. */
@@ -76,6 +86,7 @@ public final class Reclaimer extends DutyThread {
         while (head < tail && nowNanos - pendingSince[head] >= leaseNanos) {
             long address = pendingAddress[head++];
             values.free(Address.offsetUnits(address), Address.sizeUnits(address));
+            pendingBytes -= values.classUnits(Address.sizeUnits(address)) << 3;
             n++;
         }
         if (head == tail) {
@@ -103,5 +114,6 @@ public final class Reclaimer extends DutyThread {
         }
         pendingAddress[tail] = address;
         pendingSince[tail++] = since;
+        pendingBytes += values.classUnits(Address.sizeUnits(address)) << 3;
     }
 }

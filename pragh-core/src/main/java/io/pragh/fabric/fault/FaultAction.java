@@ -1,0 +1,24 @@
+package io.pragh.fabric.fault;
+
+/** What a rule does to an operation it selects. */
+enum FaultAction {
+    /** Performed after a pause; a delayed message is delivered later, and others may overtake it. */
+    DELAY,
+    /** Performed once the rule is released; the issuing thread (or a batch's completion) waits meanwhile. */
+    HOLD,
+    /**
+     * Never reaches its target. A one-sided operation fails with a retryable {@link io.pragh.fabric.FabricException}
+     * (a batched CAS then witnessed nothing); a message is lost silently, as on a connection that broke after send.
+     */
+    DROP,
+    /** Not performed, and refused at once with a retryable error, message sends included: a partition. */
+    REFUSE,
+    /** Performed at its target, but the issuer sees a retryable failure: a reply lost on the way back. */
+    APPLY_THEN_FAIL,
+    /**
+     * Batched operations are performed in a shuffled order (each target's own order kept, as a queue pair keeps it);
+     * a single operation or a message is delayed by a random time up to {@link FaultSelector#REORDER_MAX_NANOS}, so
+     * later ones overtake it.
+     */
+    REORDER
+}

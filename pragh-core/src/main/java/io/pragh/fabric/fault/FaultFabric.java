@@ -1,0 +1,192 @@
+package io.pragh.fabric.fault;
+
+import io.pragh.fabric.Endpoint;
+import io.pragh.fabric.Fabric;
+import io.pragh.fabric.MachineMemory;
+import io.pragh.fabric.MessageHandler;
+import io.pragh.fabric.Region;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A fabric that runs another one under faults: every operation and message passes through the installed
+ * {@link FaultRule}s, and the first rule that acts on it delays, holds, reorders, drops or refuses it. With no rule
+ * installed every call goes straight to the wrapped fabric (one volatile read more), so a whole cluster can run under
+ * it and have faults switched on and off during the run. Works over any fabric: what a rule does happens before the
+ * wrapped fabric sees the operation (or, for a lost reply, after it performed it).
+ *
+ * <p>Faulted batches: a batch none of whose operations a rule acts on is posted to the wrapped fabric's batch as it
+ * is; one with a faulted operation is performed, in order (or shuffled, by {@link FaultSelector#reorder}), by a
+ * thread of this fabric through the wrapped endpoint's single operations, and completes when they all did. A
+ * delayed or held message is delivered later by a thread of this fabric, so messages overtaking it break the SPI's
+ * per-sender order on purpose.
+ *
+ * <p>Determinism: each rule draws its chances and delays from its own random source, seeded from {@code seed} and
+ * the rule's place in the installation order; given the same operations in the same order, a run makes the same
+ * choices. Which operation comes first among threads is up to the scheduler.
+ *
+ * <pre>{@code
+ * FaultFabric fabric = new FaultFabric(new InProcessFabric(4, 0), 42);
+ * EmbeddedCluster cluster = EmbeddedCluster.builder().machines(4).fabricPerMachine(i -> fabric).build();
+ * fabric.when().oneSided().probability(0.01).delay(0, 2, TimeUnit.MILLISECONDS);
+ * FaultRule cut = fabric.isolate(2);     // machine 2 cut off from the others
+ * cut.remove();                          // healed
+ * }</pre>
+ */
+public final class FaultFabric implements Fabric {
+    private static final FaultRule[] NONE = new FaultRule[0];
+
+    private final Fabric inner;
+    private final long seed;
+    private final AtomicLong ruleSeeds = new AtomicLong();
+    private volatile FaultRule[] rules = NONE;
+    private final ExecutorService wire;
+    private final ScheduledExecutorService timer;
+    private volatile boolean closed;
+
+    public FaultFabric(Fabric inner, long seed) {
+        this.inner = inner;
+        this.seed = seed;
+        this.wire = Executors.newCachedThreadPool(daemons("pragh-fault-wire"));
+        this.timer = Executors.newSingleThreadScheduledExecutor(daemons("pragh-fault-timer"));
+    }
+
+    private static ThreadFactory daemons(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** The wrapped fabric. */
+    public Fabric inner() {
+        return inner;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    @Override
+    public String name() {
+        return "fault(" + inner.name() + ")";
+    }
+
+    @Override
+    public Endpoint attach(int machine, MachineMemory memory, MessageHandler handler) {
+        return new FaultEndpoint(this, inner.attach(machine, memory, handler));
+    }
+
+    /** Starts a rule: select operations, then name what happens to them. */
+    public FaultSelector when() {
+        return new FaultSelector(this);
+    }
+
+    /** Cuts every path between {@code machine} and the others, both ways, until the rule is removed. */
+    public FaultRule isolate(int machine) {
+        return when().crossing(machine).refuse();
+    }
+
+    /** Cuts every path between the machines of {@code side} and the rest, until the rule is removed. */
+    public FaultRule partition(int... side) {
+        return when().crossing(side).refuse();
+    }
+
+    /** The rules installed now, in the order they are consulted. */
+    public List<FaultRule> rules() {
+        return List.of(rules);
+    }
+
+    /** Removes every rule; holds release what they hold. */
+    public void clear() {
+        for (FaultRule r : rules) {
+            r.remove();
+        }
+    }
+
+    synchronized <R extends FaultRule> R install(R rule) {
+        if (closed) {
+            throw new IllegalStateException("fault fabric is closed");
+        }
+        FaultRule[] next = new FaultRule[rules.length + 1];
+        if (rule.first()) {
+            next[0] = rule;
+            System.arraycopy(rules, 0, next, 1, rules.length);
+        } else {
+            System.arraycopy(rules, 0, next, 0, rules.length);
+            next[rules.length] = rule;
+        }
+        rules = next;
+        return rule;
+    }
+
+    synchronized void uninstall(FaultRule rule) {
+        List<FaultRule> next = new ArrayList<>(Arrays.asList(rules));
+        if (next.remove(rule)) {
+            rules = next.toArray(NONE);
+        }
+    }
+
+    long nextRuleSeed() {
+        // SplitMix64 of (seed, n): neighbouring rules get unrelated streams.
+        long z = seed + 0x9E3779B97F4A7C15L * ruleSeeds.incrementAndGet();
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** The first installed rule's verdict on an operation, or null to let it pass. */
+    FaultRule.Decision decide(OpKind kind, boolean batched, int source, int target, Region region, int length) {
+        FaultRule[] rs = rules;
+        for (FaultRule r : rs) {
+            FaultRule.Decision d = r.decide(kind, batched, source, target, region, length);
+            if (d != null) {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    /** Whether a partition rule cuts {@code source} off from {@code target}. */
+    boolean cut(int source, int target) {
+        for (FaultRule r : rules) {
+            if (r.cuts(source, target)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    ExecutorService wire() {
+        return wire;
+    }
+
+    ScheduledExecutorService timer() {
+        return timer;
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    /** Releases every hold, stops this fabric's threads and closes the wrapped fabric. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        clear();
+        timer.shutdownNow();
+        wire.shutdown();
+        inner.close();
+    }
+}

@@ -1,0 +1,539 @@
+package io.pragh.linearizability;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * Decides whether a history is linearizable, key by key, by search. Linearizability is local (Herlihy and Wing's
+ * P-compositionality): a history is linearizable exactly when each key's sub-history is, so every key is searched on
+ * its own. The search is Wing and Gong's, in Lowe's just-in-time form with memoization, as in Porcupine: walk the
+ * invocations and responses in time order, tentatively linearize an operation whose invocation has been reached when
+ * the {@link Model} accepts its answer in the current state, backtrack on reaching a response whose operation is not
+ * yet linearized, and never explore the same (operations linearized, state) pair twice.
+ *
+ * <p>Operations with an unknown outcome ({@link Operation#UNKNOWN} response): a write may take effect at any time
+ * after its invocation or never, so the search may linearize it anywhere after its invocation or leave it out; a
+ * read tells nothing and is left out. A failed write whose bytes no read ever returned is left out before the search
+ * (leaving it out cannot change what any read saw), which keeps many failed writes from multiplying the search.
+ *
+ * <p>On a violation the key's history is narrowed to a window: the shortest prefix (cut at a response time; writes
+ * still running at the cut become unknown, reads still running are dropped) that has no linearization, then the
+ * latest start from which the rest still has none, checked from an unknown state and cut only where every dropped
+ * operation precedes every kept one in real time. Both steps keep only cuts that are sound: the window's violation
+ * is a violation of the whole history.
+ *
+ * <pre>{@code
+ * LinearizabilityChecker<ValueModel.State> checker = LinearizabilityChecker.forValues();
+ * CheckReport report = checker.check(history.drain());
+ * assertTrue(report.linearizable(), report.describe(Operation.ValueFormat.HEX, 3));
+ * }</pre>
+ *
+ * @param <S> the model's state type
+ */
+public final class LinearizabilityChecker<S> {
+    /** Memoized (linearized set, state) pairs one key's search may hold before it gives up undecided. */
+    public static final int DEFAULT_MAX_STATES = 1_000_000;
+    private static final long[] NO_WORDS = new long[0];
+
+    private final Model<S> model;
+    private final int maxStates;
+
+    public LinearizabilityChecker(Model<S> model, int maxStates) {
+        if (maxStates < 1) {
+            throw new IllegalArgumentException("maxStates must be >= 1, got " + maxStates);
+        }
+        this.model = model;
+        this.maxStates = maxStates;
+    }
+
+    /** A checker for the store's values ({@link ValueModel}) with the default state budget. */
+    public static LinearizabilityChecker<ValueModel.State> forValues() {
+        return new LinearizabilityChecker<>(ValueModel.INSTANCE, DEFAULT_MAX_STATES);
+    }
+
+    /** The result of one key's search. */
+    enum Verdict { LINEARIZABLE, NOT_LINEARIZABLE, UNDECIDED }
+
+    /** Checks a whole history: every key starts from the model's initial state. */
+    public CheckReport check(List<Operation> history) {
+        return check(history, true);
+    }
+
+    /**
+     * Checks a history; with {@code fromInitialState} false every key starts from an unknown state, as a window cut
+     * from the middle of a run must (see {@link Model#unknown}).
+     */
+    public CheckReport check(List<Operation> history, boolean fromInitialState) {
+        Map<Long, List<Operation>> byKey = new TreeMap<>();
+        for (Operation op : history) {
+            byKey.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op);
+        }
+        List<Violation> violations = new ArrayList<>();
+        List<Long> undecided = new ArrayList<>();
+        long checked = 0;
+        for (Map.Entry<Long, List<Operation>> e : byKey.entrySet()) {
+            List<Operation> ops = checkable(e.getValue(), false);
+            checked += ops.size();
+            S init = fromInitialState ? model.initial() : model.unknown();
+            Verdict v = search(checkable(e.getValue(), true), init);
+            if (v == Verdict.NOT_LINEARIZABLE) {
+                v = search(ops, init);
+            }
+            if (v == Verdict.UNDECIDED) {
+                undecided.add(e.getKey());
+            } else if (v == Verdict.NOT_LINEARIZABLE) {
+                violations.add(narrow(e.getKey(), e.getValue(), ops, init, fromInitialState));
+            }
+        }
+        return new CheckReport(history.size(), checked, byKey.size(), violations, undecided);
+    }
+
+    /**
+     * The operations the search must place: writes (answered or not) and answered reads, without failed writes
+     * whose bytes no answered read contains. With {@code tighten}, a failed write whose bytes a read returned is
+     * given that read's answer time as its own (the earliest such read answering after the write was invoked): if
+     * the read saw the write, the write took effect before the read answered. That holds when every write's bytes
+     * are its own, so a search of the tightened operations is only trusted when it finds a linearization (one that
+     * satisfies more constraints is one of the original too); "none" is confirmed on the original operations.
+     */
+    static List<Operation> checkable(List<Operation> keyOps, boolean tighten) {
+        List<Operation> reads = new ArrayList<>();
+        List<Operation> unknown = new ArrayList<>();
+        for (Operation op : keyOps) {
+            if (op.kind() == Operation.Kind.GET && op.completed() && op.output() != null) {
+                reads.add(op);
+            } else if (op.kind().writes() && !op.completed() && op.input() != null && op.input().length > 0) {
+                unknown.add(op);
+            }
+        }
+        Map<Operation, Long> seen = Observations.firstSeen(unknown, reads);
+        List<Operation> out = new ArrayList<>();
+        for (Operation op : keyOps) {
+            if (op.kind() == Operation.Kind.GET) {
+                if (op.completed()) {
+                    out.add(op);
+                }
+            } else if (op.kind().writes()) {
+                if (op.completed() || op.input() == null || op.input().length == 0) {
+                    out.add(op);
+                } else {
+                    Long at = seen.get(op);
+                    if (at != null) {
+                        out.add(tighten && at != Observations.SEEN_TOO_EARLY ? op.answeredAt(at) : op);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The writes of {@code writes} whose bytes some answered GET of {@code history} returned (the same key's), for a
+     * caller that carries writes of unknown outcome from one window of a run to the next.
+     */
+    public static Set<Operation> seenByReads(List<Operation> writes, List<Operation> history) {
+        Map<Long, List<Operation>> readsByKey = new HashMap<>();
+        for (Operation op : history) {
+            if (op.kind() == Operation.Kind.GET && op.completed() && op.output() != null) {
+                readsByKey.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op);
+            }
+        }
+        Map<Long, List<Operation>> writesByKey = new HashMap<>();
+        for (Operation w : writes) {
+            if (w.input() != null && w.input().length > 0) {
+                writesByKey.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w);
+            }
+        }
+        Set<Operation> seen = new HashSet<>();
+        writesByKey.forEach((key, ws) -> seen.addAll(
+            Observations.firstSeen(ws, readsByKey.getOrDefault(key, List.of())).keySet()));
+        return seen;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // The search.
+
+    /** An invocation or a response in the doubly linked list the search lifts operations out of. */
+    private static final class Entry {
+        final int op;
+        final boolean response;
+        Entry match;
+        Entry prev;
+        Entry next;
+
+        Entry(int op, boolean response) {
+            this.op = op;
+            this.response = response;
+        }
+    }
+
+    /**
+     * The key of a memoized configuration: which answered operations are linearized, and the state. The set is kept
+     * as the slice of its bit words from the first one not full to the last one not empty: operations are numbered
+     * by invocation and the search linearizes them roughly in that order, so the words before are all ones, those
+     * after all zeros, and an entry costs a few words however long the history.
+     */
+    private static final class Memo<S> {
+        final int from;
+        final long[] words;
+        final long bitsHash;
+        final S state;
+
+        Memo(int from, long[] words, long bitsHash, S state) {
+            this.from = from;
+            this.words = words;
+            this.bitsHash = bitsHash;
+            this.state = state;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(bitsHash) * 31 + state.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Memo<?> m && m.bitsHash == bitsHash && m.from == from && m.state.equals(state)
+                && Arrays.equals(m.words, words);
+        }
+    }
+
+    /**
+     * Whether {@code ops} (one key's, all checkable) have a linearization from {@code init}.
+     *
+     * <p>Memoization with dominance for operations of unknown outcome: two configurations with the same answered
+     * operations linearized and the same state differ only in which unknown ones took effect, and the one where fewer
+     * did can do all the other can (an unknown operation may be left out for good). So a configuration is skipped
+     * when one already explored has a subset of its unknown operations; without this, every unknown write, once
+     * invoked, would double the configurations to explore. And unknown writes of the same effect (DELETEs) are
+     * linearized in invocation order only: any one of them can stand for a later one.
+     */
+    Verdict search(List<Operation> history, S init) {
+        int n = history.size();
+        if (n == 0) {
+            return Verdict.LINEARIZABLE;
+        }
+        // Answered operations first, by invocation, then those of unknown outcome: two bit sets.
+        List<Operation> ops = new ArrayList<>(history);
+        ops.sort(Comparator.comparing((Operation o) -> !o.completed()).thenComparingLong(Operation::invoke));
+        int answered = 0;
+        while (answered < n && ops.get(answered).completed()) {
+            answered++;
+        }
+        Entry head = buildList(ops);
+        long[] zobrist = new long[answered];
+        SplittableRandom random = new SplittableRandom(0x9E3779B97F4A7C15L);
+        for (int i = 0; i < answered; i++) {
+            zobrist[i] = random.nextLong();
+        }
+        // Unknown writes with the same effect (every DELETE; writes of equal bytes) are interchangeable once invoked:
+        // one may always stand for a later one. So only the earliest not yet linearized of a group is tried.
+        int[] previousAlike = new int[n - answered];
+        Map<String, Integer> lastOfGroup = new HashMap<>();
+        for (int u = 0; u < n - answered; u++) {
+            Operation op = ops.get(answered + u);
+            String group = op.kind() + ":" + (op.input() == null ? "" : java.util.HexFormat.of().formatHex(op.input()));
+            Integer before = lastOfGroup.put(group, u);
+            previousAlike[u] = before == null ? -1 : before;
+        }
+        int responsesLeft = answered;
+        long[] bits = new long[(answered + 63) >>> 6];
+        long[] unknown = new long[(n - answered + 63) >>> 6];
+        long bitsHash = 0;
+        // Words of bits below low are all ones, words above high all zeros.
+        int low = 0;
+        int high = -1;
+        Map<Memo<S>, List<long[]>> seen = new HashMap<>();
+        int states = 0;
+        Entry[] stackEntry = new Entry[n];
+        List<S> stackState = new ArrayList<>(n);
+        int depth = 0;
+        S state = init;
+        Entry e = head.next;
+        while (responsesLeft > 0) {
+            if (!e.response) {
+                Operation op = ops.get(e.op);
+                int alike = e.op < answered ? -1 : previousAlike[e.op - answered];
+                boolean turn = alike < 0 || (unknown[alike >>> 6] & (1L << alike)) != 0;
+                S next = turn ? model.step(state, op) : null;
+                if (next != null) {
+                    boolean isAnswered = e.op < answered;
+                    int lowAfter = low;
+                    int highAfter = high;
+                    long hashAfter = bitsHash;
+                    if (isAnswered) {
+                        bits[e.op >>> 6] |= 1L << e.op;
+                        hashAfter ^= zobrist[e.op];
+                        while (lowAfter < bits.length && bits[lowAfter] == -1L) {
+                            lowAfter++;
+                        }
+                        highAfter = Math.max(high, e.op >>> 6);
+                    } else {
+                        int u = e.op - answered;
+                        unknown[u >>> 6] |= 1L << u;
+                    }
+                    long[] slice = lowAfter > highAfter ? NO_WORDS : Arrays.copyOfRange(bits, lowAfter, highAfter + 1);
+                    List<long[]> tried = seen.computeIfAbsent(new Memo<>(lowAfter, slice, hashAfter, next),
+                        k -> new ArrayList<>(1));
+                    if (!dominated(tried, unknown)) {
+                        tried.removeIf(t -> subset(unknown, t));
+                        tried.add(unknown.clone());
+                        if (++states > maxStates) {
+                            return Verdict.UNDECIDED;
+                        }
+                        low = lowAfter;
+                        high = highAfter;
+                        bitsHash = hashAfter;
+                        stackEntry[depth++] = e;
+                        stackState.add(state);
+                        state = next;
+                        lift(e);
+                        if (isAnswered) {
+                            responsesLeft--;
+                        }
+                        e = head.next;
+                        continue;
+                    }
+                    clear(bits, unknown, e.op, answered);
+                }
+                e = e.next;
+            } else {
+                if (depth == 0) {
+                    return Verdict.NOT_LINEARIZABLE;
+                }
+                Entry top = stackEntry[--depth];
+                state = stackState.remove(depth);
+                clear(bits, unknown, top.op, answered);
+                if (top.op < answered) {
+                    bitsHash ^= zobrist[top.op];
+                    low = Math.min(low, top.op >>> 6);
+                    while (high >= 0 && bits[high] == 0) {
+                        high--;
+                    }
+                    responsesLeft++;
+                }
+                unlift(top);
+                e = top.next;
+            }
+        }
+        return Verdict.LINEARIZABLE;
+    }
+
+    private static void clear(long[] bits, long[] unknown, int op, int answered) {
+        if (op < answered) {
+            bits[op >>> 6] &= ~(1L << op);
+        } else {
+            int u = op - answered;
+            unknown[u >>> 6] &= ~(1L << u);
+        }
+    }
+
+    /** Whether some set of {@code tried} is a subset of {@code set}. */
+    private static boolean dominated(List<long[]> tried, long[] set) {
+        for (long[] t : tried) {
+            if (subset(t, set)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean subset(long[] a, long[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if ((a[i] & ~b[i]) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The list: a head sentinel, then invocations and responses by time. At equal times invocations come first, so
+     * operations that touch at one instant count as concurrent: no false alarm from a coarse clock.
+     */
+    private static Entry buildList(List<Operation> ops) {
+        List<Entry> entries = new ArrayList<>(2 * ops.size());
+        for (int i = 0; i < ops.size(); i++) {
+            Operation op = ops.get(i);
+            Entry call = new Entry(i, false);
+            entries.add(call);
+            if (op.completed()) {
+                Entry ret = new Entry(i, true);
+                call.match = ret;
+                ret.match = call;
+                entries.add(ret);
+            }
+        }
+        entries.sort(Comparator.<Entry>comparingLong(x -> x.response ? ops.get(x.op).response()
+            : ops.get(x.op).invoke()).thenComparing(x -> x.response));
+        Entry head = new Entry(-1, false);
+        Entry prev = head;
+        for (Entry x : entries) {
+            prev.next = x;
+            x.prev = prev;
+            prev = x;
+        }
+        return head;
+    }
+
+    private static void lift(Entry call) {
+        call.prev.next = call.next;
+        if (call.next != null) {
+            call.next.prev = call.prev;
+        }
+        Entry ret = call.match;
+        if (ret != null) {
+            ret.prev.next = ret.next;
+            if (ret.next != null) {
+                ret.next.prev = ret.prev;
+            }
+        }
+    }
+
+    private static void unlift(Entry call) {
+        Entry ret = call.match;
+        if (ret != null) {
+            ret.prev.next = ret;
+            if (ret.next != null) {
+                ret.next.prev = ret;
+            }
+        }
+        call.prev.next = call;
+        if (call.next != null) {
+            call.next.prev = call;
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Narrowing a violation to a window.
+
+    private boolean fails(List<Operation> ops, S init) {
+        return search(ops, init) == Verdict.NOT_LINEARIZABLE;
+    }
+
+    private Violation narrow(long key, List<Operation> all, List<Operation> ops, S init, boolean fromInitialState) {
+        long[] responses = ops.stream().filter(Operation::completed).mapToLong(Operation::response).distinct()
+            .sorted().toArray();
+        // Shortest failing prefix: the last cut fails (the whole history does), so the search below ends there.
+        int lo = -1;
+        int hi = responses.length - 1;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (fails(prefix(ops, responses[mid]), init)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        long cut = responses[hi];
+        List<Operation> prefix = prefix(ops, cut);
+        Operation culprit = prefix.stream().filter(o -> o.completed() && o.response() == cut).findFirst()
+            .orElseThrow();
+        // Latest start that still fails from an unknown state.
+        long[] starts = prefix.stream().filter(Operation::completed).mapToLong(Operation::response).distinct()
+            .sorted().toArray();
+        List<Operation> window = prefix;
+        boolean windowFromInitial = fromInitialState;
+        if (fails(window(prefix, starts[0]), model.unknown())) {
+            int good = 0;
+            int bad = starts.length;
+            while (bad - good > 1) {
+                int mid = (good + bad) >>> 1;
+                if (fails(window(prefix, starts[mid]), model.unknown())) {
+                    good = mid;
+                } else {
+                    bad = mid;
+                }
+            }
+            List<Operation> w = window(prefix, starts[good]);
+            if (w.size() < prefix.size()) {
+                window = w;
+                windowFromInitial = false;
+            }
+        }
+        // Show the window with the original operations (a running write was made unknown only for the cut).
+        Set<Operation> checkedOps = new HashSet<>(ops); // Operation's equality is identity
+        Set<Operation> inWindow = new HashSet<>();
+        List<Operation> shown = new ArrayList<>();
+        for (Operation op : window) {
+            Operation original = checkedOps.contains(op) ? op : originalOf(op, ops);
+            inWindow.add(original);
+            shown.add(original);
+        }
+        shown.sort(Comparator.comparingLong(Operation::invoke));
+        long from = shown.stream().mapToLong(Operation::invoke).min().orElse(cut);
+        List<Operation> context = new ArrayList<>();
+        for (Operation op : all) {
+            if (!inWindow.contains(op) && op.invoke() <= cut && (!op.completed() || op.response() >= from)) {
+                context.add(op);
+            }
+        }
+        context.sort(Comparator.comparingLong(Operation::invoke));
+        return new Violation(key, culprit, shown, context, windowFromInitial);
+    }
+
+    /** The operation of {@code ops} a prefix's copy was made from (same client, kind and invocation). */
+    private static Operation originalOf(Operation op, List<Operation> ops) {
+        for (Operation o : ops) {
+            if (o.client() == op.client() && o.invoke() == op.invoke() && o.kind() == op.kind()) {
+                return o;
+            }
+        }
+        return op;
+    }
+
+    /**
+     * The history as it stood at time {@code cut}: operations invoked by then; a write still running becomes one of
+     * unknown outcome, a read still running is dropped.
+     */
+    static List<Operation> prefix(List<Operation> ops, long cut) {
+        List<Operation> out = new ArrayList<>();
+        for (Operation op : ops) {
+            if (op.invoke() > cut) {
+                continue;
+            }
+            if (op.completed() && op.response() <= cut) {
+                out.add(op);
+            } else if (op.kind().writes()) {
+                out.add(op.completed() ? op.withUnknownOutcome() : op);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The operations from a start: those answered at or after {@code start}, and every write of unknown outcome.
+     * The start moves back until every operation dropped answered before every kept answered one was invoked, so
+     * that any linearization places the dropped ones first and the kept ones start from some state: the unknown one.
+     */
+    static List<Operation> window(List<Operation> ops, long start) {
+        long threshold = start;
+        while (true) {
+            long earliest = Long.MAX_VALUE;
+            for (Operation op : ops) {
+                if (op.completed() && op.response() >= threshold) {
+                    earliest = Math.min(earliest, op.invoke());
+                }
+            }
+            if (earliest >= threshold) {
+                break;
+            }
+            threshold = earliest;
+        }
+        List<Operation> out = new ArrayList<>();
+        for (Operation op : ops) {
+            if (!op.completed() || op.response() >= threshold) {
+                out.add(op);
+            }
+        }
+        return out;
+    }
+}

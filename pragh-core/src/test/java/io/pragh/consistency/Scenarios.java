@@ -1,0 +1,71 @@
+package io.pragh.consistency;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.chaos.ChaosValues;
+import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.fabric.fault.FaultFabric;
+import io.pragh.fabric.inprocess.InProcessFabric;
+import io.pragh.keys.KeyLayout;
+import io.pragh.linearizability.CheckReport;
+import io.pragh.linearizability.LinearizabilityChecker;
+import io.pragh.linearizability.Operation;
+import io.pragh.reclaim.Leases;
+import io.pragh.store.StoreConfig;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/** What the hand-written fault scenarios share: a small cluster under a fault fabric, waits, and the check. */
+final class Scenarios {
+    private Scenarios() {
+    }
+
+    /**
+     * A small embedded cluster whose machines share {@code fabric}: no emulated latency, one worker each, the given
+     * leases and leak scan interval (0: none).
+     */
+    static EmbeddedCluster.Builder cluster(FaultFabric fabric, int machines, long cacheLeaseMillis,
+                                           long reclaimLeaseMillis, long leakScanMillis) {
+        StoreConfig config = StoreConfig.defaults().withKeys(1_000).withValueBytes(4L << 20).withChunkBytes(4 << 20)
+            .withCacheBytes(64 << 10).withReclaimRingSlots(1 << 10)
+            .withLeases(new Leases(cacheLeaseMillis, reclaimLeaseMillis)).withLeakScanMillis(leakScanMillis);
+        return EmbeddedCluster.builder().machines(machines).workersPerMachine(1).pinThreads(false).config(config)
+            .operationTimeoutMillis(10_000).fabricPerMachine(i -> fabric);
+    }
+
+    static FaultFabric fabric(int machines, long seed) {
+        return new FaultFabric(new InProcessFabric(machines, 0), seed);
+    }
+
+    /** The first vertex key, from vid {@code fromVid} up, whose home is {@code home}. */
+    static long keyHomedAt(EmbeddedCluster c, int home, long fromVid) {
+        for (long vid = fromVid; ; vid++) {
+            long key = KeyLayout.key(vid, 0, KeyLayout.VERTEX);
+            if (c.home(key) == home) {
+                return key;
+            }
+        }
+    }
+
+    /** Waits until {@code condition} holds, failing the test naming {@code what} after 20 s (a hang, not slowness). */
+    static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after 20 s waiting until " + what);
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /** Checks the history by search and fails the test with the violations' minimal windows. */
+    static CheckReport assertLinearizable(String scenario, long seed, List<Operation> history) {
+        CheckReport report = LinearizabilityChecker.forValues().check(history);
+        String text = report.describe(ChaosValues.FORMAT, 3);
+        System.out.println(scenario + " (seed " + seed + "): " + text);
+        assertTrue(report.linearizable(), scenario + " (seed " + seed + "): " + text);
+        assertTrue(report.undecidedKeys().isEmpty(), scenario + " (seed " + seed + "): " + text);
+        return report;
+    }
+}
