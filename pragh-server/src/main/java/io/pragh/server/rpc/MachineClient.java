@@ -250,8 +250,8 @@ public final class MachineClient implements AutoCloseable {
             }
         } catch (IOException e) {
             disconnect();
-            String why = e instanceof EOFException ? "connection closed" : e.toString();
-            throw new ClientException(ClientProtocol.name(request[0]) + " to " + address + " failed: " + why, true, e);
+            throw new ClientException(ClientProtocol.name(request[0]) + " to " + address.getHostString() + ":"
+                + address.getPort() + " failed: " + reason(e) + "; retry once the machine is back", true, e);
         }
         byte status = answer[0];
         switch (status) {
@@ -270,6 +270,20 @@ public final class MachineClient implements AutoCloseable {
                 disconnect();
                 throw new ClientException("unknown answer status " + status + " from " + address, false);
         }
+    }
+
+    /** What went wrong with the connection, in words rather than a Java class name. */
+    private String reason(IOException e) {
+        if (e instanceof EOFException) {
+            return "the machine closed the connection";
+        }
+        if (e instanceof java.net.ConnectException) {
+            return "connection refused";
+        }
+        if (e instanceof java.net.SocketTimeoutException) {
+            return "no answer within " + timeoutMillis + " ms";
+        }
+        return e.getMessage() == null ? "connection failed" : e.getMessage();
     }
 
     private void connect() throws IOException {
