@@ -10,7 +10,9 @@ import org.apache.tinkerpop.gremlin.process.remote.RemoteConnection;
 import org.apache.tinkerpop.gremlin.util.message.ResponseStatusCode;
 import org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -90,6 +92,7 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
     private synchronized RemoteConnection driverTo(final int machine) {
         if (connections[machine] == null) {
             final InetSocketAddress a = gremlin.get(machine);
+            probe(machine, a);
             // Short driver waits: a home that cannot be connected to within a second fails the forward retryably
             // (forwardFailed) instead of holding the request for the driver's 15 s default.
             clusters[machine] = Cluster.build(a.getHostString()).port(a.getPort())
@@ -98,6 +101,21 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
             connections[machine] = DriverRemoteConnection.using(clusters[machine], "g");
         }
         return connections[machine];
+    }
+
+    /**
+     * Fails at once, retryably, when nothing listens on machine {@code m}'s Gremlin port: a machine that restarts
+     * opens its fabric port before it serves Gremlin, and the driver would wait its full connection wait for it.
+     */
+    private static void probe(final int m, final InetSocketAddress a) {
+        try (Socket s = new Socket()) {
+            s.connect(a.isUnresolved() ? new InetSocketAddress(a.getHostString(), a.getPort()) : a,
+                DRIVER_WAIT_MILLIS / 4);
+        } catch (IOException e) {
+            throw new MachineUnavailableException("machine " + m + " (Gremlin " + a.getHostString() + ":" + a.getPort()
+                + ") does not serve Gremlin now (" + (e instanceof java.net.ConnectException ? "connection refused"
+                : "no connection within " + DRIVER_WAIT_MILLIS / 4 + " ms") + "); retry once it is back");
+        }
     }
 
     @Override
