@@ -500,7 +500,7 @@ public final class LocalCluster {
         }
     }
 
-    /** Stops the supervisor (machines that exit from now on stay down), then every machine, then the local ZooKeeper. */
+    /** Stops the supervisor (machines that exit from now on stay down), every machine, then the local ZooKeeper. */
     public void stopAll() {
         stop(SUPERVISOR);
         // SIGTERM to every machine first: they shut down side by side, not one 15 s wait after another.
