@@ -2,8 +2,8 @@
 
 Writers add vertices with unique ids, readers read acknowledged ones back by V(id) (forwarded to the home machine)
 and a scanner counts g.V(); every request's latency is measured here, around the driver call. The test drives the
-phases over stdin/stdout: this script prints 'warm' once writes flow, the test kills a machine and, once it serves
-again, writes 'back'; the load goes on for two seconds more, then every acknowledged write is read back (retrying
+phases over stdin/stdout: this script prints 'warm' once writes flow, the test kills a machine and writes 'down',
+then 'back' once the machine serves again (writes acknowledged in between are counted); the load goes on for two seconds more, then every acknowledged write is read back (retrying
 failures the server marks retryable) and one line 'result {json}' reports what happened.
 
 Usage: python degraded_load.py PORT [PORT ...]
@@ -119,6 +119,12 @@ class Load:
         return lost
 
 
+def expect(word):
+    line = sys.stdin.readline().strip()
+    if line != word:
+        raise SystemExit("expected %r on stdin, got %r" % (word, line))
+
+
 def main():
     # The driver logs every error answer; they are counted and reported here instead.
     logging.getLogger("gremlinpython").setLevel(logging.CRITICAL)
@@ -135,9 +141,12 @@ def main():
                     break
             time.sleep(0.05)
         print("warm", flush=True)
-        line = sys.stdin.readline().strip()
-        if line != "back":
-            raise SystemExit("expected 'back' on stdin, got %r" % line)
+        expect("down")
+        with load.lock:
+            acked_at_down = len(load.acked)
+        expect("back")
+        with load.lock:
+            acked_while_down = len(load.acked) - acked_at_down
         time.sleep(2.0)
     finally:
         load.stop.set()
@@ -152,6 +161,7 @@ def main():
     result = {
         "requests": load.requests,
         "acknowledgedWrites": len(load.acked),
+        "acknowledgedWhileDown": acked_while_down,
         "failed": len(failures),
         "retryable": len(retryable),
         "notRetryable": not_retryable[:5],

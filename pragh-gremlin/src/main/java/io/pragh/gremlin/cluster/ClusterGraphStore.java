@@ -218,7 +218,7 @@ public final class ClusterGraphStore implements GraphStore {
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new io.pragh.PraghException("work on machine " + machine.id() + " failed: " + e, e);
+            throw new PraghException("work on machine " + machine.id() + " failed: " + e.getMessage(), e);
         }
     }
 
