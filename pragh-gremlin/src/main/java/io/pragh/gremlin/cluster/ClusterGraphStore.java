@@ -206,7 +206,7 @@ public final class ClusterGraphStore implements GraphStore {
                 throw new IllegalStateException("machine " + m + " has no clientPort in the cluster file: a scan of"
                     + " every vertex or edge needs every machine's client port");
             }
-            clients[m] = new MachineClient(a, timeoutMillis, secret, tls);
+            clients[m] = new MachineClient(a, m, timeoutMillis, secret, tls);
         }
         return clients[m];
     }
