@@ -1,11 +1,15 @@
 package io.pragh.gremlin.cluster;
 
+import io.pragh.LimitExceededException;
+import io.pragh.PraghException;
 import io.pragh.cluster.Machine;
+import io.pragh.fabric.FabricException;
 import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.StoreDictionaryRecord;
+import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.ClientProtocol;
 import io.pragh.server.rpc.HomeKeyScan;
 import io.pragh.server.rpc.MachineClient;
@@ -16,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * A {@link GraphStore} over one machine of a multi-process cluster: GETs go out from this machine (one-sided reads
@@ -24,6 +29,12 @@ import java.util.function.LongConsumer;
  * with the client RPC's SCAN_KEYS. Work handed to {@link #callOnHome} runs on the calling thread: the routing strategy
  * has already brought a {@code V(id)} traversal to its home machine, so there its GETs are local; a traversal whose
  * start vertices have several homes runs where it was received and reads the others' over the fabric.
+ *
+ * <p>A degraded cluster answers at once and says so: an operation that fails because a machine it needs is down or
+ * unreachable (a fabric failure the fabric calls retryable, an update not acknowledged in time) is reported as a
+ * {@link MachineUnavailableException} naming every machine this one cannot reach, which Gremlin Server sends as a
+ * retryable status; a scan first checks that every machine answers and otherwise fails naming those that do not,
+ * rather than counting a part of the graph.
  *
  * <p>Example: {@code GraphStore store = new ClusterGraphStore(node.machine(), clientAddresses, 5_000, config.secret(), config.tls());}
  */
@@ -38,16 +49,26 @@ public final class ClusterGraphStore implements GraphStore {
     private final ClusterSecret secret;
     private final ClusterTls tls;
     private final NameDictionary names;
+    private final PeerReachability peers;
+
+    /** As below, naming machines in errors by their client address (an embedded test cluster has no other). */
+    public ClusterGraphStore(final Machine machine, final List<InetSocketAddress> clientAddresses,
+                             final int timeoutMillis, final ClusterSecret secret, final ClusterTls tls) {
+        this(machine, clientAddresses, names(clientAddresses), timeoutMillis, secret, tls);
+    }
 
     /**
      * @param clientAddresses every machine's client RPC address by id (null for a machine without one: scans that
      *                        need it fail, naming it)
+     * @param fabricAddresses every machine's fabric address as {@code host:port} by id: errors name machines by it
      * @param secret          the cluster secret the client ports ask for
      * @param tls             the cluster's TLS, or null when its ports are plain TCP
      */
     public ClusterGraphStore(final Machine machine, final List<InetSocketAddress> clientAddresses,
-                             final int timeoutMillis, final ClusterSecret secret, final ClusterTls tls) {
+                             final List<String> fabricAddresses, final int timeoutMillis, final ClusterSecret secret,
+                             final ClusterTls tls) {
         this.machine = machine;
+        this.peers = new PeerReachability(machine.id(), machine.store().endpoint(), fabricAddresses);
         this.secret = secret;
         this.tls = tls;
         this.clientAddresses = new ArrayList<>(clientAddresses);
@@ -60,49 +81,122 @@ public final class ClusterGraphStore implements GraphStore {
 
     @Override
     public byte[] get(final long key) {
-        return machine.get(key);
+        return degraded(() -> machine.get(key));
     }
 
     @Override
     public void getAll(final long[] keys, final int count, final IndexedValues visitor) {
-        machine.session().getAll(keys, 0, count,
-            (index, key, value) -> visitor.accept(index, value == null ? null : value.toBytes()));
+        degraded(() -> {
+            machine.session().getAll(keys, 0, count,
+                (index, key, value) -> visitor.accept(index, value == null ? null : value.toBytes()));
+            return null;
+        });
     }
 
     @Override
     public void put(final long key, final byte[] value) {
-        machine.put(key, value);
+        degraded(() -> {
+            machine.put(key, value);
+            return null;
+        });
     }
 
     @Override
     public void append(final long key, final byte[] bytes) {
-        machine.update(key, Mutators.APPEND, bytes);
+        degraded(() -> {
+            machine.update(key, Mutators.APPEND, bytes);
+            return null;
+        });
     }
 
     @Override
     public void update(final long key, final int mutatorId, final byte[] argument) {
-        machine.update(key, mutatorId, argument);
+        degraded(() -> {
+            machine.update(key, mutatorId, argument);
+            return null;
+        });
     }
 
     @Override
     public void delete(final long key) {
-        machine.delete(key);
+        degraded(() -> {
+            machine.delete(key);
+            return null;
+        });
     }
 
     @Override
     public void forEachKey(final int kind, final LongConsumer action) {
+        // Every machine first: a scan that cannot visit them all fails before it starts rather than count a part.
+        final List<Integer> down = peers.unreachable();
+        if (!down.isEmpty()) {
+            throw peers.error(down, "a scan of every vertex or edge needs every machine; no partial result is"
+                + " returned");
+        }
         for (int m = 0; m < machines(); m++) {
             long cursor = ClientProtocol.SCAN_START;
             do {
                 final HomeKeyScan.Page page = m == machine.id()
                     ? HomeKeyScan.page(machine.store().keys(), kind, cursor, SCAN_PAGE)
-                    : client(m).scanKeys(kind, cursor, SCAN_PAGE);
+                    : scanPage(m, kind, cursor);
                 for (final long key : page.keys()) {
                     action.accept(key);
                 }
                 cursor = page.next();
             } while (cursor != ClientProtocol.SCAN_END);
         }
+    }
+
+    /** One page of machine {@code m}'s home keys; a machine lost during the scan fails it, named. */
+    private HomeKeyScan.Page scanPage(final int m, final int kind, final long cursor) {
+        try {
+            return client(m).scanKeys(kind, cursor, SCAN_PAGE);
+        } catch (ClientException e) {
+            if (!e.retryable()) {
+                throw e;
+            }
+            throw peers.error(List.of(m), "its client port " + clientAddresses.get(m).getHostString() + ":"
+                + clientAddresses.get(m).getPort() + " did not answer a scan of every vertex or edge; no partial"
+                + " result is returned");
+        }
+    }
+
+    /**
+     * Runs a store operation; a failure that a machine being down explains (retryable fabric failures, updates not
+     * acknowledged in time) becomes a {@link MachineUnavailableException} naming the machines this one cannot reach
+     * now, or, when it reaches them all again, saying what failed and to retry.
+     */
+    private <T> T degraded(final Supplier<T> operation) {
+        try {
+            return operation.get();
+        } catch (LimitExceededException e) {
+            throw e;
+        } catch (FabricException e) {
+            if (!e.retryable()) {
+                throw e;
+            }
+            throw unavailable(e);
+        } catch (PraghException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private MachineUnavailableException unavailable(final PraghException e) {
+        final List<Integer> down = peers.unreachable();
+        if (down.isEmpty()) {
+            return new MachineUnavailableException(e.getMessage() + "; a machine it needed may have been down for a"
+                + " moment: retry");
+        }
+        // A fabric failure names the machine and address itself, which the error already does.
+        return peers.error(down, e instanceof FabricException ? "" : e.getMessage());
+    }
+
+    private static List<String> names(final List<InetSocketAddress> addresses) {
+        final List<String> out = new ArrayList<>();
+        for (final InetSocketAddress a : addresses) {
+            out.add(a == null ? "no client port" : a.getHostString() + ":" + a.getPort());
+        }
+        return out;
     }
 
     private synchronized MachineClient client(final int m) {
@@ -112,7 +206,7 @@ public final class ClusterGraphStore implements GraphStore {
                 throw new IllegalStateException("machine " + m + " has no clientPort in the cluster file: a scan of"
                     + " every vertex or edge needs every machine's client port");
             }
-            clients[m] = new MachineClient(a, timeoutMillis, secret, tls);
+            clients[m] = new MachineClient(a, m, timeoutMillis, secret, tls);
         }
         return clients[m];
     }
@@ -124,7 +218,7 @@ public final class ClusterGraphStore implements GraphStore {
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new io.pragh.PraghException("work on machine " + machine.id() + " failed: " + e, e);
+            throw new PraghException("work on machine " + machine.id() + " failed: " + e.getMessage(), e);
         }
     }
 

@@ -66,8 +66,13 @@ public final class GremlinFrontEnd implements FrontEnd {
                 : InetSocketAddress.createUnresolved(m.host(), m.clientPort()));
             gremlin.add(InetSocketAddress.createUnresolved(m.host(), m.gremlinPort()));
         }
-        router = new HomeRouter(host.id(), host.machine().store().placement(), gremlin, MAX_FORWARDS);
-        final ClusterGraphStore store = new ClusterGraphStore(host.machine(), resolved(clients),
+        final List<String> fabric = new ArrayList<>();
+        for (final MachineConfig m : config.machines()) {
+            fabric.add(m.host() + ":" + m.fabricPort());
+        }
+        final PeerReachability peers = new PeerReachability(host.id(), host.machine().store().endpoint(), fabric);
+        router = new HomeRouter(host.id(), host.machine().store().placement(), gremlin, MAX_FORWARDS, peers);
+        final ClusterGraphStore store = new ClusterGraphStore(host.machine(), resolved(clients), fabric,
             (int) host.timeoutMillis(), config.secret(), config.tls());
         final BaseConfiguration conf = new BaseConfiguration();
         conf.setProperty(PraghGraph.MACHINES, config.machineCount());

@@ -4,11 +4,15 @@ import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.structure.TraversalRouter;
 import io.pragh.keys.Placement;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
 import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.remote.RemoteConnection;
+import org.apache.tinkerpop.gremlin.util.message.ResponseStatusCode;
 import org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,9 +25,18 @@ import java.util.function.LongToIntFunction;
  * why that keeps machines from waiting on each other forever). It counts what the routing strategy did, for
  * {@link RoutingService}.
  *
- * <p>Example: {@code HomeRouter r = new HomeRouter(0, placement, gremlinAddresses, 16); r.connectionTo(2);}
+ * <p>A machine known to be lost is not forwarded to: when the fabric cannot reach the home ({@link PeerReachability}),
+ * the traversal fails at once with a retryable {@link MachineUnavailableException} naming it, rather than wait for the
+ * driver's timeouts. A forward whose connection fails on the way (the home died while it ran) fails the same way, and
+ * the home's driver is dropped, so the first forward after the home is back opens a fresh one. An error the home
+ * itself answered is passed on, retryable when the home said so.
+ *
+ * <p>Example: {@code HomeRouter r = new HomeRouter(0, placement, gremlinAddresses, 16, peers); r.connectionTo(2);}
  */
 final class HomeRouter implements TraversalRouter, AutoCloseable {
+    /** The longest a forward waits for a connection to its home (setup or a free one from the pool). */
+    static final int DRIVER_WAIT_MILLIS = 1_000;
+
     private final int self;
     private final LongToIntFunction homes;
     private final List<InetSocketAddress> gremlin;
@@ -31,20 +44,25 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
     private final DriverRemoteConnection[] connections;
     private final ForwardPermits permits;
     private final AtomicLong ranAtHome = new AtomicLong();
+    private final PeerReachability peers;
 
     /**
      * @param gremlin every machine's Gremlin address by id (unresolved host names are fine)
      * @param maxForwards traversals forwarded at once, fewer than the Gremlin workers of a machine
      */
     HomeRouter(final int self, final Placement placement, final List<InetSocketAddress> gremlin,
-               final int maxForwards) {
-        this(self, (LongToIntFunction) vid -> placement.home(GraphKeys.vertex(vid)), gremlin, maxForwards);
+               final int maxForwards, final PeerReachability peers) {
+        this(self, (LongToIntFunction) vid -> placement.home(GraphKeys.vertex(vid)), gremlin, maxForwards, peers);
     }
 
-    /** @param homes the home machine of each vertex id */
+    /**
+     * @param homes the home machine of each vertex id
+     * @param peers which machines the fabric reaches, or null to forward without asking
+     */
     HomeRouter(final int self, final LongToIntFunction homes, final List<InetSocketAddress> gremlin,
-               final int maxForwards) {
+               final int maxForwards, final PeerReachability peers) {
         this.self = self;
+        this.peers = peers;
         this.homes = homes;
         this.permits = new ForwardPermits(maxForwards);
         this.gremlin = List.copyOf(gremlin);
@@ -63,14 +81,41 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
     }
 
     @Override
-    public synchronized RemoteConnection connectionTo(final int machine) {
+    public RemoteConnection connectionTo(final int machine) {
+        // Outside the lock: asking the fabric may take a connect attempt.
+        if (peers != null && !peers.reachable(machine)) {
+            throw peers.error(List.of(machine), "the traversal starts at vertices it is home to");
+        }
+        return driverTo(machine);
+    }
+
+    private synchronized RemoteConnection driverTo(final int machine) {
         if (connections[machine] == null) {
             final InetSocketAddress a = gremlin.get(machine);
+            probe(machine, a);
+            // Short driver waits: a home that cannot be connected to within a second fails the forward retryably
+            // (forwardFailed) instead of holding the request for the driver's 15 s default.
             clusters[machine] = Cluster.build(a.getHostString()).port(a.getPort())
-                .serializer(new GraphBinaryMessageSerializerV1()).create();
+                .serializer(new GraphBinaryMessageSerializerV1()).connectionSetupTimeoutMillis(DRIVER_WAIT_MILLIS)
+                .maxWaitForConnection(DRIVER_WAIT_MILLIS).reconnectInterval(DRIVER_WAIT_MILLIS / 4).create();
             connections[machine] = DriverRemoteConnection.using(clusters[machine], "g");
         }
         return connections[machine];
+    }
+
+    /**
+     * Fails at once, retryably, when nothing listens on machine {@code m}'s Gremlin port: a machine that restarts
+     * opens its fabric port before it serves Gremlin, and the driver would wait its full connection wait for it.
+     */
+    private static void probe(final int m, final InetSocketAddress a) {
+        try (Socket s = new Socket()) {
+            s.connect(a.isUnresolved() ? new InetSocketAddress(a.getHostString(), a.getPort()) : a,
+                DRIVER_WAIT_MILLIS / 4);
+        } catch (IOException e) {
+            throw new MachineUnavailableException("machine " + m + " (Gremlin " + a.getHostString() + ":" + a.getPort()
+                + ") does not serve Gremlin now (" + (e instanceof java.net.ConnectException ? "connection refused"
+                : "no connection within " + DRIVER_WAIT_MILLIS / 4 + " ms") + "); retry once it is back");
+        }
     }
 
     @Override
@@ -81,6 +126,53 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
     @Override
     public void forwardEnded(final int home) {
         permits.release();
+    }
+
+    @Override
+    public RuntimeException forwardFailed(final int home, final RuntimeException failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ResponseException answered) {
+                // The home answered: its own error, passed on as it said (retryable or not) without our wrapping.
+                final String message = answered.getMessage();
+                return answered.getResponseStatusCode() == ResponseStatusCode.SERVER_ERROR_TEMPORARY
+                    ? new MachineUnavailableException(message) : new IllegalStateException(message);
+            }
+            if (t instanceof MachineUnavailableException named) {
+                return named;
+            }
+        }
+        // No answer from the home: the connection failed or timed out, most likely because the home went down.
+        drop(home);
+        final InetSocketAddress a = gremlin.get(home);
+        return new MachineUnavailableException("machine " + home + " (Gremlin " + a.getHostString() + ":"
+            + a.getPort() + ") did not answer a traversal forwarded to it as the home of its start vertices;"
+            + " retry once it is back");
+    }
+
+    /** Closes machine {@code m}'s driver so the next forward opens a fresh one. */
+    private void drop(final int m) {
+        final Cluster c;
+        final DriverRemoteConnection r;
+        synchronized (this) {
+            c = clusters[m];
+            r = connections[m];
+            clusters[m] = null;
+            connections[m] = null;
+        }
+        if (r != null) {
+            // Closing waits for the driver's own shutdown: off the worker thread that reports the failure.
+            final Thread closer = new Thread(() -> {
+                try {
+                    r.close();
+                } catch (Exception e) {
+                    System.err.println("pragh: closing the Gremlin connection to machine " + m + " failed: "
+                        + e.getMessage());
+                }
+                c.close();
+            }, "pragh-m" + self + "-drop-driver-" + m);
+            closer.setDaemon(true);
+            closer.start();
+        }
     }
 
     @Override

@@ -6,6 +6,8 @@ import org.apache.tinkerpop.gremlin.process.traversal.Traverser;
 import org.apache.tinkerpop.gremlin.process.traversal.step.util.AbstractStep;
 
 import java.lang.ref.Cleaner;
+import java.util.NoSuchElementException;
+import java.util.function.UnaryOperator;
 
 /**
  * The step after the {@link RemoteStep} of a forwarded traversal: passes the home's traversers through unchanged and
@@ -15,7 +17,11 @@ import java.lang.ref.Cleaner;
  * interrupt, a client that stops early should). A traversal dropped without being iterated or closed returns its
  * permit when it is collected. {@link RemoteStep} is final, so the permit rides on a step of its own.
  *
- * <p>Example: {@code t.addStep(new RemoteStep<>(t, c)); t.addStep(new ForwardPermitStep<>(t, () -> router.forwardEnded(h)));}
+ * A failure of the forward is handed to the router first ({@code TraversalRouter.forwardFailed}), which may name
+ * the machine that was lost.
+ *
+ * <p>Example: {@code t.addStep(new RemoteStep<>(t, c));
+ * t.addStep(new ForwardPermitStep<>(t, () -> router.forwardEnded(h), e -> router.forwardFailed(h, e)));}
  */
 final class ForwardPermitStep<S> extends AbstractStep<S, S> implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -23,18 +29,30 @@ final class ForwardPermitStep<S> extends AbstractStep<S, S> implements AutoClose
     /** Runs the release at most once however many end paths (and clones of this step, which share it) reach it. */
     private final Cleaner.Cleanable permit;
 
-    /** @param release returns the permit; must not refer to this step or its traversal (it also runs on collection) */
-    ForwardPermitStep(final Traversal.Admin traversal, final Runnable release) {
+    private final UnaryOperator<RuntimeException> onFailure;
+
+    /**
+     * @param release   returns the permit; must not refer to this step or its traversal (it also runs on collection)
+     * @param onFailure what to throw for a failure of the forward (not its end of results)
+     */
+    ForwardPermitStep(final Traversal.Admin traversal, final Runnable release,
+                      final UnaryOperator<RuntimeException> onFailure) {
         super(traversal);
         this.permit = CLEANER.register(this, release);
+        this.onFailure = onFailure;
     }
 
     @Override
     protected Traverser.Admin<S> processNextStart() {
         try {
             return starts.next();
-        } catch (RuntimeException | Error e) {
-            // The end of the results (NoSuchElementException) or a failure of the forward: either way it is over.
+        } catch (NoSuchElementException e) {
+            permit.clean();
+            throw e;
+        } catch (RuntimeException e) {
+            permit.clean();
+            throw onFailure.apply(e);
+        } catch (Error e) {
             permit.clean();
             throw e;
         }

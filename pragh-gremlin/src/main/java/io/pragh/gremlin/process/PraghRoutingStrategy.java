@@ -88,7 +88,8 @@ public final class PraghRoutingStrategy extends AbstractTraversalStrategy<Traver
         }
         TraversalHelper.removeAllSteps(traversal);
         traversal.addStep(new RemoteStep<>(traversal, connection));
-        traversal.addStep(new ForwardPermitStep<>(traversal, () -> router.forwardEnded(home)));
+        traversal.addStep(new ForwardPermitStep<>(traversal, () -> router.forwardEnded(home),
+            failure -> router.forwardFailed(home, failure)));
     }
 
     /** The one home of every id that can name a vertex, or -1 when they have several or there are none. */

@@ -31,6 +31,15 @@ public interface TraversalRouter {
     /** Returns the permit of a forward to {@code home} that ended; called exactly once per {@code true} from {@link #tryForward}. */
     void forwardEnded(int home);
 
+    /**
+     * What to throw for {@code failure}, a forward to {@code home} that failed while sending or streaming (not its
+     * end of results): a router may turn a lost connection into a retryable error naming the machine. By default,
+     * {@code failure} itself.
+     */
+    default RuntimeException forwardFailed(int home, RuntimeException failure) {
+        return failure;
+    }
+
     /** Counts a traversal whose start vertices are homed here and that therefore runs here. */
     void ranAtHome();
 }

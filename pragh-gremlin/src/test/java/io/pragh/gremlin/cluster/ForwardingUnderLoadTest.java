@@ -66,7 +66,7 @@ class ForwardingUnderLoadTest {
             final GraphStore store = closer.add(EmbeddedGraphStore.open(conf));
             for (int m = 0; m < 2; m++) {
                 routers[m] = closer.add(new HomeRouter(m, (LongToIntFunction) vid -> (int) (vid & 1), gremlin,
-                    MAX_FORWARDS));
+                    MAX_FORWARDS, null));
                 // The graphs share the store, closed once above.
                 final PraghGraph graph = PraghGraph.open(conf, notClosing(store), routers[m]);
                 graph.getServiceRegistry().registerService(new RoutingService(routers[m]));

@@ -171,7 +171,7 @@ class GremlinAcrossProcessesTest {
     }
 
     /** The first of {@code n} consecutive loopback ports that are free now. */
-    private static int freeConsecutivePorts(final int n) {
+    static int freeConsecutivePorts(final int n) {
         for (int attempt = 0; attempt < 50; attempt++) {
             final int base = ThreadLocalRandom.current().nextInt(20_000, 60_000);
             final List<ServerSocket> held = new ArrayList<>();

@@ -368,8 +368,13 @@ final class ClientHandler extends FramedHandler {
 
     /** Any thread: closes this connection (the fabric is closing or the peer moved). */
     void shutdown() {
+        shutdown(fabric.isClosed() ? "fabric closed" : "peer address changed");
+    }
+
+    /** Closes the connection from any thread; operations in flight on it fail retryably, giving {@code reason}. */
+    void shutdown(String reason) {
         try {
-            ctx.executor().execute(() -> closeQuietly(fabric.isClosed() ? "fabric closed" : "peer address changed"));
+            ctx.executor().execute(() -> closeQuietly(reason));
         } catch (RejectedExecutionException e) {
             ctx.channel().close();
         }

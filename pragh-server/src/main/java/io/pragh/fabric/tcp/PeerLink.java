@@ -11,6 +11,9 @@ import java.util.concurrent.TimeoutException;
  * This machine's way to one peer: the current connection, opened on first use and reopened after a loss, with a
  * bound on every step. After a failed attempt the peer is not tried again for the back-off period, and operations on
  * it fail at once with the last reason, so a dead peer costs its callers microseconds, not a connect timeout each.
+ * A peer the membership service presumes dead ({@link #presumeDead}) fails every operation at once, even over a
+ * connection that looks open (a paused or partitioned process keeps its sockets), until the peer is heard from again:
+ * it connects to this machine, or the membership sees a new incarnation of it.
  */
 final class PeerLink {
     private final TcpFabric fabric;
@@ -19,6 +22,8 @@ final class PeerLink {
     private volatile ClientHandler handler;
     private FabricException lastFailure;
     private long retryAtNanos;
+    /** Why the peer is presumed dead, or null; volatile: set by the membership's thread, read by every caller. */
+    private volatile String presumedDead;
 
     PeerLink(TcpFabric fabric, int machine, InetSocketAddress address) {
         this.fabric = fabric;
@@ -32,6 +37,10 @@ final class PeerLink {
 
     /** A connection that completed the handshake, opening one if needed; throws a FabricException otherwise. */
     ClientHandler handler() {
+        String dead = presumedDead;
+        if (dead != null) {
+            throw new FabricException("machine " + machine + " at " + address + " " + dead, true);
+        }
         ClientHandler h = handler;
         if (h != null && h.isUsable()) {
             return h;
@@ -108,6 +117,24 @@ final class PeerLink {
         if (h != null) {
             h.shutdown();
         }
+    }
+
+    /**
+     * The membership presumes the peer dead: operations fail at once with {@code why} (a phrase such as "is presumed
+     * dead: its ZooKeeper session ended"), and those in flight on the current connection fail now.
+     */
+    synchronized void presumeDead(String why) {
+        presumedDead = why;
+        ClientHandler h = handler;
+        handler = null;
+        if (h != null) {
+            h.shutdown("machine " + machine + " " + why);
+        }
+    }
+
+    /** The peer is alive again (it connected to this machine, or joined the membership anew). */
+    void heardFrom() {
+        presumedDead = null;
     }
 
     void close() {

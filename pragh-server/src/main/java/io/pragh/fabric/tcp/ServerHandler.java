@@ -74,6 +74,9 @@ final class ServerHandler extends FramedHandler {
             return;
         }
         peer = client;
+        // A peer that connects is alive, whatever the membership presumed (a new incarnation connects before its
+        // node is seen, to announce its restart, and must hear the answer).
+        fabric.link(client).heardFrom();
         handshakeTimer.cancel(false);
         authenticated(fabric.maxFrame());
         ByteBuf ok = ctx.alloc().buffer(FrameWriter.size(Frame.AUTH_OK_BODY));

@@ -145,6 +145,25 @@ public final class TcpFabric implements Fabric {
         links[peer].updateAddress(Objects.requireNonNull(address, "address"));
     }
 
+    /**
+     * The membership service presumes {@code peer} dead: every operation on it fails at once, retryably, with
+     * "machine N at ADDRESS {@code why}", and those in flight fail now, until the peer connects to this machine again
+     * or {@link #peerRejoined} is called. A paused or partitioned peer keeps its connections open, so without this
+     * each operation would wait for the request timeout.
+     */
+    public void presumeDead(int peer, String why) {
+        if (peer != machine && peer >= 0 && peer < links.length) {
+            links[peer].presumeDead(Objects.requireNonNull(why, "why"));
+        }
+    }
+
+    /** The membership service sees {@code peer} alive (a new incarnation): operations on it are tried again. */
+    public void peerRejoined(int peer) {
+        if (peer != machine && peer >= 0 && peer < links.length) {
+            links[peer].heardFrom();
+        }
+    }
+
     /** Attaches this process's machine: only the id given at construction, once. */
     @Override
     public synchronized Endpoint attach(int machineId, MachineMemory machineMemory, MessageHandler handler) {

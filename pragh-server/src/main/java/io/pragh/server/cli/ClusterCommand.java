@@ -18,7 +18,7 @@ import java.util.Map;
  *                       [--zookeeper HOST:PORT]      # default: starts a local ZooKeeper in /tmp/c
  *                       [--tls on]                   # mutual TLS on every port, throwaway CA in /tmp/c/tls
  * ./pragh cluster status --dir /tmp/c
- * ./pragh cluster kill 1 --dir /tmp/c          # kill -9
+ * ./pragh cluster kill 1 --dir /tmp/c          # kill -9 (the supervisor start launched restarts it)
  * ./pragh cluster restart 1 --dir /tmp/c       # returns once machine 1 recovered and serves
  * ./pragh cluster stop --dir /tmp/c
  * ./pragh cluster load --dir /tmp/c --threads 4 --seconds 10   # closed-loop PUT throughput
@@ -88,6 +88,7 @@ public final class ClusterCommand {
                     noMore(flags, machineArg);
                     LocalCluster c = LocalCluster.openOrCreate(dir, s, "on".equals(tls));
                     c.startAll(LocalCluster.tieServersToCaller(), START_TIMEOUT_MILLIS);
+                    c.supervise(LocalCluster.tieServersToCaller());
                     out.println("pragh: " + c.machineCount() + " machines serve; config " + dir.resolve(
                         LocalCluster.CONFIG) + ", logs and pid files in " + c.directory());
                     c.status().forEach(out::println);
@@ -99,19 +100,17 @@ public final class ClusterCommand {
                 case "kill" -> {
                     int i = machine(machineArg, "kill");
                     noMore(flags, null);
-                    LocalCluster.open(dir).kill(i);
-                    out.println("pragh: machine " + i + " killed (kill -9)");
+                    LocalCluster c = LocalCluster.open(dir);
+                    c.kill(i);
+                    out.println("pragh: machine " + i + " killed (kill -9)" + (c.supervised() ? "; the supervisor"
+                        + " restarts it (see " + c.log(LocalCluster.SUPERVISOR) + ")" : ""));
                 }
                 case "restart" -> {
                     int i = machine(machineArg, "restart");
                     noMore(flags, null);
                     LocalCluster c = LocalCluster.open(dir);
-                    if (c.process(i).isPresent()) {
-                        c.stop(i);
-                    }
                     long t0 = System.nanoTime();
-                    c.start(i, LocalCluster.tieServersToCaller());
-                    MachineClient.Status s = c.awaitServing(i, START_TIMEOUT_MILLIS);
+                    MachineClient.Status s = c.restart(i, LocalCluster.tieServersToCaller(), START_TIMEOUT_MILLIS);
                     out.println("pragh: machine " + i + " recovered and serves (" + s.homeKeys() + " home keys) after "
                         + (System.nanoTime() - t0) / 1_000_000 + " ms");
                 }
@@ -138,6 +137,10 @@ public final class ClusterCommand {
                 case "stop" -> {
                     noMore(flags, machineArg);
                     LocalCluster c = LocalCluster.open(dir);
+                    if (c.supervised()) {
+                        c.stop(LocalCluster.SUPERVISOR);
+                        out.println("pragh: supervisor stopped");
+                    }
                     for (int i = 0; i < c.machineCount(); i++) {
                         boolean clean = c.stop(i);
                         out.println("pragh: machine " + i + (clean ? " stopped" : " did not stop within 15 s and was"
@@ -194,7 +197,7 @@ public final class ClusterCommand {
                                        [--zookeeper HOST:PORT | --zookeeper none]   (default: a local ZooKeeper)
                                        [--tls on]   (mutual TLS on every port; a throwaway CA in DIR/tls)
                    ./pragh cluster status --dir DIR
-                   ./pragh cluster kill I --dir DIR         (kill -9 of machine I)
+                   ./pragh cluster kill I --dir DIR         (kill -9 of machine I; the supervisor restarts it)
                    ./pragh cluster restart I --dir DIR      (returns once I recovered and serves)
                    ./pragh cluster stop --dir DIR
                    ./pragh cluster load --dir DIR [--threads 4] [--seconds 10] [--keys 10000] [--value-bytes 64]""";

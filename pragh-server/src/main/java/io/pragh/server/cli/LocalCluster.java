@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * A multi-process cluster on 127.0.0.1 kept in one directory: {@code cluster.yaml} (free loopback ports, a fresh
  * secret, data below {@code data/}), and per machine {@code machine-I.pid} and {@code machine-I.log}. Each machine
  * is a {@code java ... ServerCommand} child process on this JVM's class path; {@link #awaitServing} waits until a
- * machine answers on its client port, which it opens only after it recovered.
+ * machine answers on its client port, which it opens only after it recovered. {@link #supervise} starts a
+ * {@link Supervisor} that restarts machines whose processes exit.
  *
  * <pre>{@code
  * LocalCluster c = LocalCluster.create(dir, LocalCluster.Settings.defaults(3));
@@ -43,6 +44,8 @@ public final class LocalCluster {
     public static final String ZOOKEEPER_CONFIG = "zookeeper.cfg";
     /** The index {@link #process}, {@link #log} and friends use for the local ZooKeeper. */
     public static final int ZOOKEEPER = -1;
+    /** The index {@link #process}, {@link #log} and friends use for the {@link Supervisor}. */
+    public static final int SUPERVISOR = -2;
 
     /**
      * What a generated cluster file holds besides ports.
@@ -281,7 +284,7 @@ public final class LocalCluster {
     }
 
     private static String name(int i) {
-        return i == ZOOKEEPER ? "zookeeper" : "machine-" + i;
+        return i == ZOOKEEPER ? "zookeeper" : i == SUPERVISOR ? "supervisor" : "machine-" + i;
     }
 
     public Path log(int i) {
@@ -292,6 +295,11 @@ public final class LocalCluster {
         return dir.resolve(name(i) + ".pid");
     }
 
+    /** Present while the CLI restarts machine {@code i} itself: the {@link Supervisor} leaves it alone. */
+    Path holdFile(int i) {
+        return dir.resolve(name(i) + ".hold");
+    }
+
     /** Whether this directory runs its own ZooKeeper (else an external one, or none). */
     public boolean hasLocalZooKeeper() {
         return Files.exists(dir.resolve(ZOOKEEPER_CONFIG));
@@ -299,7 +307,7 @@ public final class LocalCluster {
 
     /** The live process of machine {@code i} (or of the local ZooKeeper), if its pid file names one. */
     public Optional<ProcessHandle> process(int i) {
-        if (i != ZOOKEEPER) {
+        if (i >= 0) {
             config.machine(i);
         }
         try {
@@ -316,9 +324,9 @@ public final class LocalCluster {
 
     /**
      * Starts machine {@code i}'s process (output appended to its log). With {@code tiedToThisProcess} the server
-     * stops by itself when this JVM exits (tests); otherwise it outlives the CLI.
+     * stops by itself when this JVM exits (tests); otherwise it outlives the CLI. Returns the new process.
      */
-    public void start(int i, boolean tiedToThisProcess) {
+    public Process start(int i, boolean tiedToThisProcess) {
         if (process(i).isPresent()) {
             throw new IllegalStateException(name(i) + " already runs (pid " + process(i).get().pid() + ")");
         }
@@ -326,15 +334,22 @@ public final class LocalCluster {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(moduleOptions());
         try {
-            for (String a : Files.readAllLines(dir.resolve("jvm-args"))) {
-                if (!a.isBlank()) {
-                    cmd.add(a.trim());
+            if (i == SUPERVISOR) {
+                // It only watches processes: a small heap, whatever the machines get.
+                cmd.addAll(List.of("-Xmx48m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+            } else {
+                for (String a : Files.readAllLines(dir.resolve("jvm-args"))) {
+                    if (!a.isBlank()) {
+                        cmd.add(a.trim());
+                    }
                 }
             }
         } catch (IOException e) {
             // No extra options recorded: defaults.
         }
-        if (i == ZOOKEEPER) {
+        if (i == SUPERVISOR) {
+            cmd.addAll(List.of("-cp", absoluteClassPath(), Supervisor.class.getName(), "--dir", dir.toString()));
+        } else if (i == ZOOKEEPER) {
             cmd.addAll(List.of("-cp", absoluteClassPath(), LocalZooKeeper.class.getName(),
                 dir.resolve(ZOOKEEPER_CONFIG).toString()));
         } else {
@@ -348,6 +363,7 @@ public final class LocalCluster {
             Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i).toFile())).start();
             Files.writeString(pidFile(i), Long.toString(p.pid()));
+            return p;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name(i) + ": " + e.getMessage(), e);
         }
@@ -418,6 +434,48 @@ public final class LocalCluster {
         }
     }
 
+    /**
+     * Starts the {@link Supervisor} unless one runs: from then on a machine process that exits is started again
+     * (after a back-off), until {@link #stopAll} or {@code cluster stop}.
+     */
+    public void supervise(boolean tiedToThisProcess) {
+        if (process(SUPERVISOR).isEmpty()) {
+            start(SUPERVISOR, tiedToThisProcess);
+        }
+    }
+
+    /** Whether a {@link Supervisor} watches this cluster's machines now. */
+    public boolean supervised() {
+        return process(SUPERVISOR).isPresent();
+    }
+
+    /**
+     * Stops machine {@code i} if it runs and starts it again, with the {@link Supervisor} (if any) told to keep out
+     * meanwhile; returns once the machine serves.
+     */
+    public MachineClient.Status restart(int i, boolean tiedToThisProcess, long timeoutMillis) {
+        Path hold = holdFile(i);
+        try {
+            Files.writeString(hold, "restarted by the CLI");
+            // The supervisor may be starting it right now: one poll later it has either done so or seen the hold.
+            sleep(2 * Supervisor.POLL_MILLIS);
+            if (process(i).isPresent()) {
+                stop(i);
+            }
+            start(i, tiedToThisProcess);
+            return awaitServing(i, timeoutMillis);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + hold + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(hold);
+            } catch (IOException e) {
+                System.err.println("pragh: cannot remove " + hold + " (the supervisor ignores machine " + i
+                    + " while it exists): " + e.getMessage());
+            }
+        }
+    }
+
     /** kill -9 of machine {@code i}; returns once the process is gone. */
     public void kill(int i) {
         ProcessHandle p = process(i).orElseThrow(() -> new IllegalStateException("machine " + i + " is not running"));
@@ -442,8 +500,9 @@ public final class LocalCluster {
         }
     }
 
-    /** Stops every machine, then the local ZooKeeper. */
+    /** Stops the supervisor (machines that exit from now on stay down), every machine, then the local ZooKeeper. */
     public void stopAll() {
+        stop(SUPERVISOR);
         // SIGTERM to every machine first: they shut down side by side, not one 15 s wait after another.
         for (int i = 0; i < machineCount(); i++) {
             process(i).ifPresent(ProcessHandle::destroy);
@@ -482,6 +541,8 @@ public final class LocalCluster {
         } else if (config.membership().enabled()) {
             lines.add("zookeeper " + config.membership().zookeeper() + " (external)");
         }
+        lines.add("supervisor: " + process(SUPERVISOR).map(p -> "pid " + p.pid() + " running (restarts machines that"
+            + " exit; log " + log(SUPERVISOR) + ")").orElse("not running (machines that exit stay down)"));
         for (int i = 0; i < machineCount(); i++) {
             Optional<ProcessHandle> p = process(i);
             String line = "machine " + i + ": " + (p.isPresent() ? "pid " + p.get().pid() + " running" : "not running");

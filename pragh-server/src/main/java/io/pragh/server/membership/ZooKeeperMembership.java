@@ -39,6 +39,10 @@ public final class ZooKeeperMembership implements AutoCloseable {
 
         /** This machine's session is gone: peers presume it dead. */
         void sessionLost();
+
+        /** A new incarnation of machine {@code id} registered (also each machine found at this one's join). */
+        default void machineJoined(int id) {
+        }
     }
 
     private static final String MEMBERS = "/members";
@@ -131,6 +135,13 @@ public final class ZooKeeperMembership implements AutoCloseable {
             int id = idOf(gone);
             if (!now.contains(gone) && id >= 0 && id != self) {
                 listener.machineLost(id);
+            }
+        }
+        // After the losses: a restart seen in one listing (old incarnation gone, new one there) ends joined.
+        for (String added : now) {
+            int id = idOf(added);
+            if (!known.contains(added) && id >= 0 && id != self) {
+                listener.machineJoined(id);
             }
         }
         known.clear();

@@ -100,11 +100,19 @@ public final class ServerNode implements AutoCloseable {
             machine = Machine.start(store, durability, WORKERS, false, timeout);
             if (config.membership().enabled()) {
                 CrashRecovery r = recovery;
+                TcpFabric f = fabric;
                 membership = ZooKeeperMembership.join(config.membership(), id, "fabric " + fabric.localAddress(),
                     new ZooKeeperMembership.Listener() {
                         @Override
                         public void machineLost(int lost) {
+                            // Fail what needs it at once rather than wait out timeouts on its open connections.
+                            f.presumeDead(lost, "is presumed dead: its ZooKeeper session ended");
                             r.recoverFromAsync(lost);
+                        }
+
+                        @Override
+                        public void machineJoined(int joined) {
+                            f.peerRejoined(joined);
                         }
 
                         @Override

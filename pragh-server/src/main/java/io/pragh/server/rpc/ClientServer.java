@@ -488,6 +488,8 @@ public final class ClientServer implements AutoCloseable {
             return Reply.retry(t.getMessage());
         }
         LOG.log(System.Logger.Level.WARNING, "pragh: machine " + machine.id() + " failed a client request", t);
-        return Reply.error(t.toString());
+        // The log has the stack; the client gets words, never a Java class name.
+        return Reply.error("machine " + machine.id() + " failed the request: " + (t.getMessage() == null
+            ? "an internal error (see its log)" : t.getMessage()));
     }
 }

@@ -29,7 +29,7 @@ public final class ClusterClient implements AutoCloseable {
                          ClusterTls tls) {
         machines = new MachineClient[clientAddresses.size()];
         for (int i = 0; i < machines.length; i++) {
-            machines[i] = new MachineClient(clientAddresses.get(i), timeoutMillis, secret, tls);
+            machines[i] = new MachineClient(clientAddresses.get(i), i, timeoutMillis, secret, tls);
         }
         placement = Placement.hashed(machines.length);
     }

@@ -34,6 +34,8 @@ public final class MachineClient implements AutoCloseable {
     }
 
     private final InetSocketAddress address;
+    /** How connection failures name the machine: "machine 2 (127.0.0.1:7401)", or the address alone. */
+    private final String name;
     private final int timeoutMillis;
     private final ClusterSecret secret;
     private final ClusterTls tls;
@@ -46,7 +48,15 @@ public final class MachineClient implements AutoCloseable {
      * @param tls    the cluster's mutual TLS, or null when its ports run without
      */
     public MachineClient(InetSocketAddress address, int timeoutMillis, ClusterSecret secret, ClusterTls tls) {
+        this(address, -1, timeoutMillis, secret, tls);
+    }
+
+    /** As above, for machine {@code machine} of a cluster: connection failures name it by id and address. */
+    public MachineClient(InetSocketAddress address, int machine, int timeoutMillis, ClusterSecret secret,
+                         ClusterTls tls) {
         this.address = address;
+        String hostPort = address.getHostString() + ":" + address.getPort();
+        this.name = machine < 0 ? hostPort : "machine " + machine + " (" + hostPort + ")";
         this.timeoutMillis = timeoutMillis;
         this.secret = Objects.requireNonNull(secret, "secret");
         this.tls = tls;
@@ -250,8 +260,8 @@ public final class MachineClient implements AutoCloseable {
             }
         } catch (IOException e) {
             disconnect();
-            String why = e instanceof EOFException ? "connection closed" : e.toString();
-            throw new ClientException(ClientProtocol.name(request[0]) + " to " + address + " failed: " + why, true, e);
+            throw new ClientException(ClientProtocol.name(request[0]) + " to " + name + " failed: " + reason(e)
+                + "; retry once the machine is back", true, e);
         }
         byte status = answer[0];
         switch (status) {
@@ -270,6 +280,20 @@ public final class MachineClient implements AutoCloseable {
                 disconnect();
                 throw new ClientException("unknown answer status " + status + " from " + address, false);
         }
+    }
+
+    /** What went wrong with the connection, in words rather than a Java class name. */
+    private String reason(IOException e) {
+        if (e instanceof EOFException) {
+            return "the machine closed the connection";
+        }
+        if (e instanceof java.net.ConnectException) {
+            return "connection refused";
+        }
+        if (e instanceof java.net.SocketTimeoutException) {
+            return "no answer within " + timeoutMillis + " ms";
+        }
+        return e.getMessage() == null ? "connection failed" : e.getMessage();
     }
 
     private void connect() throws IOException {

@@ -22,6 +22,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -200,8 +201,62 @@ class PeerFailureTest {
             () -> ep.read(1, Region.VALUES, 0, b, 0, 8), "did not answer within 1000 ms"));
     }
 
-    /** A peer that proves the secret like a real machine, then swallows every request: a hung process. */
+    @Test
+    void aPeerPresumedDeadFailsOperationsInFlightAndLaterAtOnceUntilItRejoins() throws Exception {
+        CountDownLatch requested = new CountDownLatch(1);
+        try (ServerSocket listener = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            Thread server = new Thread(() -> {
+                try (Socket s = listener.accept()) {
+                    serveHandshakeThenIgnoreEverything(s, 1, requested);
+                } catch (IOException ignored) {
+                    // machine 0 hung up, as it should
+                }
+            });
+            server.setDaemon(true);
+            server.start();
+            MachineMemory memory = TestMemory.allocateOne(0);
+            // A request timeout far beyond the test's own: only the presumption can end the read in flight.
+            TcpFabricOptions patient = OPTIONS.withRequestTimeout(Duration.ofSeconds(60));
+            try (TcpFabric fabric = new TcpFabric(0, List.of(LoopbackCluster.loopback(0),
+                LoopbackCluster.loopback(listener.getLocalPort())), LoopbackCluster.SECRET, patient)) {
+                Endpoint ep = fabric.attach(0, memory, IGNORE);
+                UnsafeBuffer b = new UnsafeBuffer(new byte[8]);
+                Thread marker = new Thread(() -> {
+                    try {
+                        requested.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    fabric.presumeDead(1, "is presumed dead: its ZooKeeper session ended");
+                });
+                marker.start();
+                // Sent, then held by the hung peer until machine 0 presumes it dead.
+                assertRetryable(() -> ep.read(1, Region.VALUES, 0, b, 0, 8), "presumed dead");
+                marker.join();
+                FabricException later = assertRetryable(() -> ep.compareAndSwap(1, Region.KEYS, 0, 0, 1),
+                    "machine 1 at ");
+                assertTrue(later.getMessage().endsWith("is presumed dead: its ZooKeeper session ended"),
+                    later.getMessage());
+                assertFalse(ep.isReachable(1));
+                fabric.peerRejoined(1);
+                // Tried again: the fake peer accepts no second connection, so the handshake times out instead.
+                assertRetryable(() -> ep.read(1, Region.VALUES, 0, b, 0, 8), "handshake");
+            } finally {
+                TestMemory.free(memory);
+            }
+        }
+    }
+
     private static void serveHandshakeThenIgnoreEverything(Socket s, int self) throws IOException {
+        serveHandshakeThenIgnoreEverything(s, self, new CountDownLatch(1));
+    }
+
+    /**
+     * A peer that proves the secret like a real machine, then swallows every request (a hung process), counting
+     * {@code requested} down at the first byte of the first.
+     */
+    private static void serveHandshakeThenIgnoreEverything(Socket s, int self, CountDownLatch requested)
+        throws IOException {
         DataInputStream in = new DataInputStream(s.getInputStream());
         OutputStream out = s.getOutputStream();
         byte[] serverNonce = Handshake.nonce();
@@ -218,6 +273,9 @@ class PeerFailureTest {
         FrameWriter.authOk(ok,
             Handshake.FABRIC.serverProof(LoopbackCluster.SECRET, serverNonce, clientNonce, client, self));
         out.write(ok.array(), ok.readerIndex(), ok.readableBytes());
+        if (in.read() >= 0) {
+            requested.countDown();
+        }
         while (in.read() >= 0) {
             // swallow every request
         }

@@ -155,6 +155,17 @@ class MultiProcessClusterTest {
                 assertTrue(ms < 5_000, "PUT failed after " + ms + " ms");
             }
             sleep(5_000); // past the 4 s session timeout, whatever the attempts took
+            // Now the membership presumes it dead: operations fail at once, saying so, instead of each waiting for
+            // the request timeout on connections the stopped process still holds open.
+            String presumed = null;
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (presumed == null && System.nanoTime() < until) {
+                ClientException e = expectFailure(() -> client.machine(0).get(onStopped));
+                assertTrue(e.retryable(), e.getMessage());
+                presumed = e.getMessage().contains("presumed dead") ? e.getMessage() : null;
+            }
+            assertTrue(presumed != null && presumed.contains("machine " + stopped), "machine 0 never presumed machine "
+                + stopped + " dead: " + presumed);
         } finally {
             signal("CONT", pid);
         }

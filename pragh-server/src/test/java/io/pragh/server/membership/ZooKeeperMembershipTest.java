@@ -45,6 +45,11 @@ class ZooKeeperMembershipTest {
             public void sessionLost() {
                 events.add(id + " session lost");
             }
+
+            @Override
+            public void machineJoined(int joined) {
+                events.add(id + " joined " + joined);
+            }
         });
     }
 
@@ -97,6 +102,9 @@ class ZooKeeperMembershipTest {
         ZooKeeperMembership b2 = join(1);
         try {
             waitFor(() -> events.contains("0 lost 1"), "machine 0 told that machine 1's old incarnation is gone");
+            // The story ends with the new incarnation joined, so machine 0's fabric tries machine 1 again.
+            waitFor(() -> events.lastIndexOf("0 joined 1") > events.indexOf("0 lost 1"),
+                "machine 0 told that machine 1's new incarnation joined after the old one was lost");
             assertEquals(Set.of(0, 1), a.liveMachines());
         } finally {
             b2.close();
