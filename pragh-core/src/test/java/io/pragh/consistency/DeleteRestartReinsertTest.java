@@ -6,7 +6,6 @@ import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.durability.SyncPolicy;
 import io.pragh.linearizability.History;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
  * Every restart is a whole durable embedded cluster closed and built again on the same directories; the history,
  * over all three lives of the cluster, is checked by search.
  */
-@Tag("needs-fix-recovery")
 class DeleteRestartReinsertTest {
     private static final long SEED = 3;
 
