@@ -23,6 +23,10 @@ import java.util.concurrent.CountDownLatch;
 public final class ServerCommand {
     /** Printed (followed by the description) once the machine serves; {@link LocalCluster} looks for it. */
     public static final String READY = "pragh: ready: ";
+    /** The cluster file when {@code --config} is not given (the container image sets it). */
+    public static final String ENV_CONFIG = "PRAGH_CONFIG";
+    /** This machine's id when {@code --id} is not given (the container image sets it). */
+    public static final String ENV_ID = "PRAGH_ID";
 
     private ServerCommand() {
     }
@@ -36,6 +40,14 @@ public final class ServerCommand {
         }
     }
 
+    private static int parseId(final String text, final String source) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(source + " must be a machine id (an integer), not '" + text + "'");
+        }
+    }
+
     static int run(String[] args, PrintStream out, PrintStream err) {
         Path config = null;
         Integer id = null;
@@ -44,7 +56,7 @@ public final class ServerCommand {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--config" -> config = Path.of(value(args, ++i, "--config"));
-                    case "--id" -> id = Integer.parseInt(value(args, ++i, "--id"));
+                    case "--id" -> id = parseId(value(args, ++i, "--id"), "--id");
                     case "--parent-pid" -> parent = Long.parseLong(value(args, ++i, "--parent-pid"));
                     case "-h", "--help" -> {
                         out.println(usage());
@@ -53,8 +65,18 @@ public final class ServerCommand {
                     default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
                 }
             }
+            // A container passes them in its environment: its image has no shell to expand them into flags.
+            final String envConfig = System.getenv(ENV_CONFIG);
+            final String envId = System.getenv(ENV_ID);
+            if (config == null && envConfig != null && !envConfig.isBlank()) {
+                config = Path.of(envConfig);
+            }
+            if (id == null && envId != null && !envId.isBlank()) {
+                id = parseId(envId, ENV_ID);
+            }
             if (config == null || id == null) {
-                throw new IllegalArgumentException("--config and --id are required");
+                throw new IllegalArgumentException("--config and --id are required (or " + ENV_CONFIG + " and "
+                    + ENV_ID + " in the environment)");
             }
         } catch (IllegalArgumentException e) {
             err.println("pragh server: " + e.getMessage() + "\n" + usage());
