@@ -188,6 +188,9 @@ final class UpdateProtocol {
         }
         // Passive invalidation (Fig. 9 line 11) and reclaim (line 12): the old record is ours, so both are local.
         values.putLongVolatile(oldOffset, 0);
+        // Stamped before the bit clears: from then on the new record may be replaced and invalidated, and a cache
+        // entry stamped later than that would outlive the record's reclaim lease.
+        long stampMillis = Leases.nowMillis();
         if (offsetUnits >= 0) {
             // Release: whoever sees the bit clear (and may then replace the new record) sees the old one invalid.
             values.putLongVolatile(offsetUnits << 3, ValueRecord.headerWord(length, units));
@@ -199,7 +202,7 @@ final class UpdateProtocol {
                 machine.cache().invalidate(key, address);
                 machine.sendPrune(home, key);
             } else {
-                machine.cache().insert(key, desired, s.slot, Leases.nowMillis());
+                machine.cache().insert(key, desired, s.slot, stampMillis);
             }
         } else if (desired == Address.NONE) {
             machine.keys().prune(key);
