@@ -29,7 +29,14 @@ class MigrationHistoryTest {
 
     private static MigrationWorkload.Result run(EmbeddedCluster.Builder builder) throws InterruptedException {
         try (EmbeddedCluster c = builder.build()) {
-            return new MigrationWorkload(c, VERTICES, CLIENTS, MAX_EDGES_PER_KEY, PUT_PERCENT).run(RUN_MILLIS);
+            MigrationWorkload.Result r = new MigrationWorkload(c, VERTICES, CLIENTS, MAX_EDGES_PER_KEY, PUT_PERCENT)
+                .run(RUN_MILLIS);
+            long waits = 0;
+            for (int m = 0; m < MACHINES; m++) {
+                waits += c.machine(m).store().values().backPressureWaits();
+            }
+            System.out.println("MigrationHistoryTest: " + waits + " writes waited for the reclaimer (back-pressure)");
+            return r;
         }
     }
 
