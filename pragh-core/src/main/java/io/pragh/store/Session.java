@@ -222,8 +222,9 @@ public final class Session {
      * Waits until the record just copied no longer has {@link ValueRecord#INVALIDATION_PENDING} set, i.e. until the
      * operation that published it has invalidated the record it replaced. Returning a record before that would let
      * a later GET elsewhere, through an older cached address, still find the replaced record valid and read an older
-     * value after this newer one: waiting makes GET linearizable per key. The wait is one more write of a running
-     * operation, so short, unless its machine was cut off mid-operation.
+     * value after this newer one: waiting makes GET linearizable per key. A delete sets the same bit on the record
+     * it removes before its CAS, so a GET that finds it waits, then finds the record invalidated and the key absent.
+     * The wait is one more write of a running operation, so short, unless its machine was cut off mid-operation.
      *
      * @return true when the record is still the key's (bit cleared), false when it was invalidated meanwhile
      * @throws InvalidationPendingException (retryable) when the bit stays set for {@link #PENDING_PATIENCE_NANOS}

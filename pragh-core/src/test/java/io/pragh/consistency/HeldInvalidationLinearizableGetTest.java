@@ -72,4 +72,45 @@ class HeldInvalidationLinearizableGetTest {
             Scenarios.assertLinearizable("GET during a held invalidation", SEED, history.drain());
         }
     }
+
+    /**
+     * The same for a DELETE: once a GET found the key absent, a later GET through a cached address must not find the
+     * deleted record still valid. The delete flags the record before its CAS, so that reader waits too.
+     */
+    @Test
+    void aGetStartedAfterAGetOfTheDeletionNeverReturnsTheDeletedValueWhileItsInvalidationIsHeld() throws Exception {
+        FaultFabric fabric = Scenarios.fabric(4, SEED);
+        History history = new History();
+        RecordingClient main = new RecordingClient(history.recorder(1));
+        RecordingClient writer = new RecordingClient(history.recorder(2));
+        RecordingClient cachedReader = new RecordingClient(history.recorder(3));
+        try (EmbeddedCluster c = Scenarios.cluster(fabric, 4, 5_000, 10_000, 0).build()) {
+            long key = Scenarios.keyHomedAt(c, HOME, 1);
+            byte[] v1 = ChaosValues.put(key, 1, 1, 8);
+            main.put(c.machine(HOME), key, v1);
+            assertEquals(Migrator.Outcome.MIGRATED, main.migrate(c.machine(HOST), key));
+            assertArrayEquals(v1, main.get(c.machine(CACHED_READER), key), "fills the reader's location cache");
+
+            HoldRule frozenAfterCas = fabric.when().cas().single().from(HOST).to(HOME).region(Region.KEYS).times(1)
+                .holdReply();
+            CompletableFuture<Void> delete = CompletableFuture.runAsync(() -> writer.delete(c.machine(WRITER), key));
+            assertTrue(frozenAfterCas.awaitHeld(1, 20, TimeUnit.SECONDS), "the DELETE's CAS never reached the home");
+            assertEquals(null, main.get(c.machine(HOME), key), "the home's word is cleared: the key reads absent");
+            CompletableFuture<byte[]> later = CompletableFuture.supplyAsync(
+                () -> cachedReader.get(c.machine(CACHED_READER), key));
+            try {
+                // Without the flag this GET returns the deleted value at once; with it, it waits for the release.
+                later.get(1, TimeUnit.SECONDS);
+            } catch (TimeoutException waitingForTheInvalidation) {
+                // Expected with linearizable GETs.
+            }
+            frozenAfterCas.release();
+            delete.get(20, TimeUnit.SECONDS);
+            later.get(20, TimeUnit.SECONDS);
+            for (int m = 0; m < 4; m++) {
+                assertEquals(null, main.get(c.machine(m), key), "machine " + m + " reads the key absent");
+            }
+            Scenarios.assertLinearizable("GET during a held delete invalidation", SEED, history.drain());
+        }
+    }
 }
