@@ -65,7 +65,15 @@ public final class Reclaimer extends DutyThread {
      * failed an update that took effect.
      */
     public void retire(long address) {
-        retired.add(address);
+        retired.add(address, values.classUnits(Address.sizeUnits(address)) << 3);
+    }
+
+    /**
+     * Bytes of superseded records this GC thread will free once their lease has passed: those it took from rings
+     * and those retired here that it has not taken yet. What a writer finding the value region full waits for.
+     */
+    public long awaitingReclaimBytes() {
+        return pendingBytes + retired.bytes;
     }
 
     /** Records taken from rings and waiting for their lease. */
@@ -143,12 +151,15 @@ public final class Reclaimer extends DutyThread {
         private long[] addresses = new long[256];
         private long[] spare = new long[256];
         private int size;
+        /** Bytes of the queued records; written under the lock, read without. */
+        private volatile long bytes;
 
-        synchronized void add(long address) {
+        synchronized void add(long address, long recordBytes) {
             if (size == addresses.length) {
                 addresses = java.util.Arrays.copyOf(addresses, size * 2);
             }
             addresses[size++] = address;
+            bytes += recordBytes;
         }
 
         void drainTo(Reclaimer reclaimer) {
@@ -162,6 +173,7 @@ public final class Reclaimer extends DutyThread {
                 n = size;
                 addresses = spare.length >= taken.length ? spare : new long[taken.length];
                 size = 0;
+                bytes = 0;
             }
             for (int i = 0; i < n; i++) {
                 reclaimer.take(taken[i]);

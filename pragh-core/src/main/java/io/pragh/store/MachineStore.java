@@ -118,7 +118,7 @@ public final class MachineStore implements AutoCloseable {
         reclaimer = new Reclaimer(id, reclaimRegion, machineCount, config.reclaimRingSlots(), values, config.leases());
         reclaimRings = new ReclaimRings(id, machineCount, config.reclaimRingSlots(), endpoint, reclaimRegion,
             reclaimer);
-        values.applyBackPressure(reclaimer::pendingBytes, backPressureNanos(config.leases()));
+        values.applyBackPressure(reclaimer::awaitingReclaimBytes, backPressureNanos(config.leases()));
         reclaimer.start();
         leakScanner = new LeakScanner(this, config.leakScanMillis());
         if (config.leakScanMillis() > 0) {
