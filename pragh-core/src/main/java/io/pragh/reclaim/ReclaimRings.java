@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *  RECLAIM region of machine X: | ring of machine 0 | ring of machine 1 | ... | each: slots x 8 bytes |
  * </pre>
  * This class is the writer side of one machine: a slot cursor per target ring, claimed atomically so that the
- * migration thread and the threads running PUTs never post to the same slot.
+ * migration threads never post to the same slot. Records of the machine itself skip its own ring and go to its GC
+ * thread directly, so that a post after a won CAS never waits and never fails.
  */
 public final class ReclaimRings {
     /** How long a poster waits for a full ring to drain before giving up and counting a leak. */
@@ -28,9 +29,12 @@ public final class ReclaimRings {
     private final ChunkedRegion localRegion;
     private final AtomicLong[] cursors;
     private final AtomicLong leaked = new AtomicLong();
+    private final Reclaimer localReclaimer;
 
-    public ReclaimRings(int self, int machines, int slots, Endpoint endpoint, ChunkedRegion localRegion) {
+    public ReclaimRings(int self, int machines, int slots, Endpoint endpoint, ChunkedRegion localRegion,
+                        Reclaimer localReclaimer) {
         this.self = self;
+        this.localReclaimer = localReclaimer;
         this.slots = slots;
         this.endpoint = endpoint;
         this.localRegion = localRegion;
@@ -58,8 +62,16 @@ public final class ReclaimRings {
         return leaked.get();
     }
 
-    /** Hands an invalidated record on {@code host} to that machine's GC thread. */
+    /**
+     * Hands an invalidated record on {@code host} to that machine's GC thread. A record of this machine goes straight
+     * to its own GC thread ({@link Reclaimer#retire}), which never blocks: this is what writers call after their CAS
+     * won, and a full ring must not make them report failed an update that took effect.
+     */
     public void post(int host, long address) {
+        if (host == self) {
+            localReclaimer.retire(address);
+            return;
+        }
         postAt(host, claim(host), address);
     }
 

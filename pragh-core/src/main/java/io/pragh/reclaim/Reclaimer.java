@@ -7,9 +7,12 @@ import io.pragh.values.ValueRegion;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The GC thread of one machine: drains the reclaim rings in its RECLAIM region, and frees each record once the
- * reclaim lease has passed since it was taken from a ring. Entries are taken in order, so the pending queue is
- * ordered by time and freeing only ever looks at its head.
+ * The GC thread of one machine: drains the reclaim rings in its RECLAIM region and the records this machine retired
+ * itself ({@link #retire}), and frees each record once the reclaim lease has passed since this thread saw it. The
+ * lease runs from the moment the entry was seen, read from the clock after the entry, never from the start of a pass:
+ * a pass that stalls must not backdate the records posted meanwhile (a reader may have read their address after the
+ * pass began). Entries are stamped in the order they are taken, so the pending queue is ordered by time and freeing
+ * only ever looks at its head.
  */
 public final class Reclaimer extends DutyThread {
     private final ChunkedRegion rings;
@@ -25,6 +28,8 @@ public final class Reclaimer extends DutyThread {
     private volatile long freed;
     /** Written only by {@link #drainOnce} (under its lock); volatile for readers outside it. */
     private volatile long pendingBytes;
+    /** Records retired by this machine's own threads, not yet taken by the GC thread; guarded by itself. */
+    private final RetiredQueue retired = new RetiredQueue();
 
     public Reclaimer(int machine, ChunkedRegion rings, int machines, int slots, ValueRegion values, Leases leases) {
         super("m" + machine + "-gc", pollNanosFor(leases));
@@ -54,6 +59,23 @@ public final class Reclaimer extends DutyThread {
         return pendingBytes;
     }
 
+    /**
+     * Hands a record of this machine, already invalidated, to the GC thread. Never blocks and never fails, unlike a
+     * ring post that may find its ring full: a writer calls it after its CAS won, when failing would report as
+     * failed an update that took effect.
+     */
+    public void retire(long address) {
+        retired.add(address, values.classUnits(Address.sizeUnits(address)) << 3);
+    }
+
+    /**
+     * Bytes of superseded records this GC thread will free once their lease has passed: those it took from rings
+     * and those retired here that it has not taken yet. What a writer finding the value region full waits for.
+     */
+    public long awaitingReclaimBytes() {
+        return pendingBytes + retired.bytes;
+    }
+
     /** Records taken from rings and waiting for their lease. */
     public synchronized int pending() {
         return tail - head;
@@ -76,12 +98,14 @@ public final class Reclaimer extends DutyThread {
                 if (address == 0) {
                     break;
                 }
-                push(address, nowNanos);
+                // The clock is read after the entry: its lease starts no earlier than the moment it was seen.
+                push(address, System.nanoTime());
                 // Release: the slot is offered back to its writer only after we own the address.
                 rings.putLongRelease(offset, 0);
                 readCursors[writer]++;
             }
         }
+        retired.drainTo(this);
         int n = 0;
         while (head < tail && nowNanos - pendingSince[head] >= leaseNanos) {
             long address = pendingAddress[head++];
@@ -95,6 +119,11 @@ public final class Reclaimer extends DutyThread {
         }
         freed += n;
         return n;
+    }
+
+    /** Takes one retired record, its lease starting now. */
+    void take(long address) {
+        push(address, System.nanoTime());
     }
 
     private void push(long address, long since) {
@@ -115,5 +144,41 @@ public final class Reclaimer extends DutyThread {
         pendingAddress[tail] = address;
         pendingSince[tail++] = since;
         pendingBytes += values.classUnits(Address.sizeUnits(address)) << 3;
+    }
+
+    /** A growable queue of retired addresses that writers append to and the GC thread swaps out whole. */
+    private static final class RetiredQueue {
+        private long[] addresses = new long[256];
+        private long[] spare = new long[256];
+        private int size;
+        /** Bytes of the queued records; written under the lock, read without. */
+        private volatile long bytes;
+
+        synchronized void add(long address, long recordBytes) {
+            if (size == addresses.length) {
+                addresses = java.util.Arrays.copyOf(addresses, size * 2);
+            }
+            addresses[size++] = address;
+            bytes += recordBytes;
+        }
+
+        void drainTo(Reclaimer reclaimer) {
+            long[] taken;
+            int n;
+            synchronized (this) {
+                if (size == 0) {
+                    return;
+                }
+                taken = addresses;
+                n = size;
+                addresses = spare.length >= taken.length ? spare : new long[taken.length];
+                size = 0;
+                bytes = 0;
+            }
+            for (int i = 0; i < n; i++) {
+                reclaimer.take(taken[i]);
+            }
+            spare = taken;
+        }
     }
 }

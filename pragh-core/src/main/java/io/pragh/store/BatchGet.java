@@ -64,6 +64,11 @@ final class BatchGet {
             }
             int at = recordAt[i];
             long address = addresses[i];
+            if (ValueRecord.isInvalidationPending(records.getLong(at))) {
+                // Its predecessor may still be valid somewhere: the single-key GET waits for it (linearizable GET).
+                visitor.visit(base + i, key, session.get(key));
+                continue;
+            }
             if (ValueRecord.isValid(records, at, address, key)
                 && Leases.nowMillis() - obtainedAt[i] < machine.config().leases().reclaimMillis()) {
                 view.wrap(records, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(records.getLong(at)),

@@ -12,6 +12,7 @@ import io.pragh.keys.KeyRegion;
 import io.pragh.keys.Placement;
 import io.pragh.memory.ChunkedRegion;
 import io.pragh.reclaim.InvalidationFence;
+import io.pragh.reclaim.Leases;
 import io.pragh.reclaim.ReclaimRings;
 import io.pragh.reclaim.Reclaimer;
 import io.pragh.values.ValueRecord;
@@ -19,6 +20,7 @@ import io.pragh.values.ValueRegion;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.agrona.DirectBuffer;
@@ -38,6 +40,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class MachineStore implements AutoCloseable {
     private static final UnsafeBuffer ZERO_WORD = new UnsafeBuffer(new byte[8]);
+    private static final long BACK_PRESSURE_MARGIN_MILLIS = 2_000;
 
     private final int id;
     private final int machineCount;
@@ -98,14 +101,24 @@ public final class MachineStore implements AutoCloseable {
         this.reclaimRegion = r;
     }
 
+    /**
+     * How long a writer waits for a full value region to get memory back: the reclaim lease (garbage made just
+     * before the region filled is freed by then) plus a margin for the GC thread's poll and a loaded machine.
+     */
+    static long backPressureNanos(Leases leases) {
+        return TimeUnit.MILLISECONDS.toNanos(leases.reclaimMillis() + BACK_PRESSURE_MARGIN_MILLIS);
+    }
+
     /** Registers this machine's memory with a fabric and starts its GC thread. */
     public void attach(Fabric fabric) {
         if (endpoint != null) {
             throw new IllegalStateException("machine " + id + " is already attached");
         }
         endpoint = fabric.attach(id, memory(), this::onMessage);
-        reclaimRings = new ReclaimRings(id, machineCount, config.reclaimRingSlots(), endpoint, reclaimRegion);
         reclaimer = new Reclaimer(id, reclaimRegion, machineCount, config.reclaimRingSlots(), values, config.leases());
+        reclaimRings = new ReclaimRings(id, machineCount, config.reclaimRingSlots(), endpoint, reclaimRegion,
+            reclaimer);
+        values.applyBackPressure(reclaimer::awaitingReclaimBytes, backPressureNanos(config.leases()));
         reclaimer.start();
         leakScanner = new LeakScanner(this, config.leakScanMillis());
         if (config.leakScanMillis() > 0) {
@@ -412,7 +425,12 @@ public final class MachineStore implements AutoCloseable {
                 } else {
                     endpoint.write(host, io.pragh.fabric.Region.VALUES, Address.byteOffset(address), ZERO_WORD, 0, 8);
                 }
-                reclaimRings.post(host, address);
+                try {
+                    reclaimRings.post(host, address);
+                } catch (PraghException ringStayedFull) {
+                    // Counted by the rings as leaked; the key is unloaded all the same, and saying otherwise would
+                    // report undone what took effect.
+                }
                 keys.prune(key);
                 return true;
             }

@@ -31,6 +31,10 @@ public final class Session {
     static final int STALE_REPEATS = 3;
 
     private final MachineStore machine;
+    /** How long a GET waits for a record's pending invalidation before it gives up, retryably. */
+    static final long PENDING_PATIENCE_NANOS = 5_000_000_000L;
+
+    private final UnsafeBuffer headerWord = new UnsafeBuffer(BufferUtil.allocateDirectAligned(8, 8));
     private final UnsafeBuffer bucket = new UnsafeBuffer(BufferUtil.allocateDirectAligned(KeyRegion.BUCKET_BYTES, 64));
     private UnsafeBuffer record = new UnsafeBuffer(BufferUtil.allocateDirectAligned(4096, 64));
     private final LocationCache.Hit hit = new LocationCache.Hit();
@@ -76,8 +80,9 @@ public final class Session {
             if (slot < 0) {
                 return false;
             }
-            address = keys.address(slot);
+            // The clock first: a stall between the two reads must shorten the address's lease, never stretch it.
             obtainedAtMillis = Leases.nowMillis();
+            address = keys.address(slot);
             return address != Address.NONE;
         }
         long now = Leases.nowMillis();
@@ -153,9 +158,12 @@ public final class Session {
     /**
      * GET (Fig. 8): the key's current value, copied into this session's buffer, or null when the key has no value.
      * A record that fails its header check (invalidated, or its slot reused) or that was read after the reclaim
-     * lease of its address ran out is dropped, and the lookup is redone.
+     * lease of its address ran out is dropped, and the lookup is redone. A record whose publisher has not yet
+     * invalidated its predecessor is returned only once it has (see {@link #awaitSettled}): GET is linearizable per
+     * key, so once any GET returned a value, no GET that starts later returns an older one.
      *
      * @throws StaleAddressException (retryable) when the key's home keeps naming memory that does not hold the key
+     * @throws InvalidationPendingException (retryable) when the newest record's predecessor stays valid too long
      * @throws io.pragh.fabric.FabricException (retryable) when the value's host is unreachable
      */
     public ValueView get(long key) {
@@ -181,6 +189,10 @@ public final class Session {
                 }
             }
             if (ValueRecord.isValid(record, 0, address, key) && leaseHolds()) {
+                if (ValueRecord.isInvalidationPending(record.getLong(0)) && !awaitSettled(key, host, offset)) {
+                    dropCached(key, address);
+                    continue; // replaced while we waited: read the newer value
+                }
                 view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)),
                     record.getLong(ValueRecord.VERSION_OFFSET));
                 AccessObserver observer = machine.accessObserver();
@@ -204,6 +216,51 @@ public final class Session {
         }
         throw new StaleAddressException("GET of key " + key + " found a stale address " + MAX_ATTEMPTS
             + " times in a row");
+    }
+
+    /**
+     * Waits until the record just copied no longer has {@link ValueRecord#INVALIDATION_PENDING} set, i.e. until the
+     * operation that published it has invalidated the record it replaced. Returning a record before that would let
+     * a later GET elsewhere, through an older cached address, still find the replaced record valid and read an older
+     * value after this newer one: waiting makes GET linearizable per key. A delete sets the same bit on the record
+     * it removes before its CAS, so a GET that finds it waits, then finds the record invalidated and the key absent.
+     * The wait is one more write of a running operation, so short, unless its machine was cut off mid-operation.
+     *
+     * @return true when the record is still the key's (bit cleared), false when it was invalidated meanwhile
+     * @throws InvalidationPendingException (retryable) when the bit stays set for {@link #PENDING_PATIENCE_NANOS}
+     */
+    private boolean awaitSettled(long key, int host, long offset) {
+        long expected = record.getLong(0) & ~ValueRecord.INVALIDATION_PENDING;
+        long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
+        while (true) {
+            long header;
+            if (host == machine.id()) {
+                // Acquire: pairs with the publisher's release of the cleared bit after its invalidation.
+                header = machine.values().region().getLongVolatile(offset);
+            } else {
+                try {
+                    machine.endpoint().read(host, Region.VALUES, offset, headerWord, 0, 8);
+                } catch (FabricException e) {
+                    dropCached(key, address);
+                    throw e;
+                }
+                header = headerWord.getLongVolatile(0);
+            }
+            if (header == expected) {
+                return leaseHolds();
+            }
+            if (!ValueRecord.isInvalidationPending(header)) {
+                return false;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new InvalidationPendingException("GET of key " + key + " found its value's newest record"
+                    + " (machine " + host + ", offset " + offset + ") still waiting for its predecessor's"
+                    + " invalidation after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms; returning it could"
+                    + " let a later GET read an older value");
+            }
+            // Yield, not spin: the publisher may be a thread waiting for this core.
+            Thread.yield();
+        }
     }
 
     /**

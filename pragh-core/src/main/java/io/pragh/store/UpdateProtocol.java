@@ -22,7 +22,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>An update is acknowledged to its origin only after (a) its CAS succeeded, (b) the record it replaced is
  * invalidated, and (c) that record's own predecessor was invalid before the CAS (the record is not replaced while
  * its {@link ValueRecord#INVALIDATION_PENDING} bit is set; the fence orders this machine's own migrations too), so
- * after the acknowledgement no reader anywhere can read an older value as valid.
+ * after the acknowledgement no reader anywhere can read an older value as valid. A delete, which publishes no
+ * record, sets that bit on the record it removes before its CAS (and clears it if the CAS loses), so that GETs
+ * reaching the record through cached addresses wait for its invalidation too (see {@link Session#get}).
  *
  * <p>Runs on the calling thread for updates that originate at the home, and on the delivery thread for forwarded
  * ones; it never waits for another machine's threads, only for one-sided operations.
@@ -164,6 +166,11 @@ final class UpdateProtocol {
         long offsetUnits = -1;
         long units = 0;
         if (length == ValueMutator.DELETE) {
+            // Flagged before the CAS: from the CAS on the key reads absent at its home while this record stays valid
+            // until invalidated below, so a GET reaching it through a cached address must wait, not return it.
+            if (!chunk.compareAndSetLong(index, header, header | ValueRecord.INVALIDATION_PENDING)) {
+                return FORWARDED; // replaced meanwhile by an update on another thread: start again
+            }
             desired = Address.NONE;
         } else {
             checkValueLength(key, length);
@@ -178,7 +185,14 @@ final class UpdateProtocol {
                 chunk, curOff, curLen, arg, argOff, argLen);
             desired = Address.of(self, home, units, offsetUnits);
         }
-        boolean won = s.leaseHolds() && machine.casAddress(home, s.slot, address, desired);
+        boolean won = false;
+        try {
+            won = s.leaseHolds() && machine.casAddress(home, s.slot, address, desired);
+        } finally {
+            if (!won && desired == Address.NONE) {
+                chunk.compareAndSetLong(index, header | ValueRecord.INVALIDATION_PENDING, header); // still current
+            }
+        }
         if (!won) {
             if (offsetUnits >= 0) {
                 machine.values().free(offsetUnits, units);
@@ -188,6 +202,9 @@ final class UpdateProtocol {
         }
         // Passive invalidation (Fig. 9 line 11) and reclaim (line 12): the old record is ours, so both are local.
         values.putLongVolatile(oldOffset, 0);
+        // Stamped before the bit clears: from then on the new record may be replaced and invalidated, and a cache
+        // entry stamped later than that would outlive the record's reclaim lease.
+        long stampMillis = Leases.nowMillis();
         if (offsetUnits >= 0) {
             // Release: whoever sees the bit clear (and may then replace the new record) sees the old one invalid.
             values.putLongVolatile(offsetUnits << 3, ValueRecord.headerWord(length, units));
@@ -199,7 +216,7 @@ final class UpdateProtocol {
                 machine.cache().invalidate(key, address);
                 machine.sendPrune(home, key);
             } else {
-                machine.cache().insert(key, desired, s.slot, Leases.nowMillis());
+                machine.cache().insert(key, desired, s.slot, stampMillis);
             }
         } else if (desired == Address.NONE) {
             machine.keys().prune(key);

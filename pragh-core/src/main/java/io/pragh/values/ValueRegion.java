@@ -3,6 +3,8 @@ package io.pragh.values;
 import io.pragh.LimitExceededException;
 import io.pragh.address.Address;
 import io.pragh.memory.ChunkedRegion;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.collections.LongHashSet;
 
@@ -14,6 +16,11 @@ import org.agrona.collections.LongHashSet;
  * still hold a freed record's address.
  *
  * <p>Allocation takes a per-class lock: allocation happens on PUT and MIGRATE, never on GET.
+ *
+ * <p>Superseded records are freed only once their reclaim lease has passed, so the memory they hold grows with the
+ * write rate. When they fill the region, a writer waits for the reclaimer ({@link #applyBackPressure}) instead of
+ * failing: the write rate is held to the rate at which garbage can be freed. Only a region full of live records is a
+ * hard limit.
  *
  * <p>Every record ever carved from a chunk keeps its start for good (a freed record returns to its own class and is
  * handed out again at the same offset), so one bit per 8-byte unit marking record starts is enough to
@@ -30,6 +37,13 @@ import org.agrona.collections.LongHashSet;
 public final class ValueRegion implements AutoCloseable {
     /** Offset 0 is never handed out, so that no valid address word can be 0. */
     private static final long FIRST_OFFSET = 64;
+    /**
+     * How long a full region with an empty backlog still waits: records posted to a reclaim ring are counted only
+     * once the GC thread has taken them, a few milliseconds later (longer on a loaded machine).
+     */
+    private static final long EMPTY_BACKLOG_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** A waiting writer rechecks at least this often (the backlog, the patience), notified or not. */
+    private static final long WAIT_SLICE_MILLIS = 50;
 
     private final ChunkedRegion region;
     private final SizeClasses classes;
@@ -43,6 +57,19 @@ public final class ValueRegion implements AutoCloseable {
     /** Records watched for reuse; {@link #watchedCount} keeps the allocator's check to one volatile read. */
     private final LongHashSet watched = new LongHashSet();
     private volatile int watchedCount;
+    /** Set once when the store starts its reclaimer; null: a full region fails at once. */
+    private volatile ReclaimBacklog backlog;
+    private volatile long patienceNanos;
+    /** Writers waiting in {@link #awaitReclaim}; {@link #free} notifies only when there are any. */
+    private final AtomicInteger waiters = new AtomicInteger();
+    private final AtomicLong backPressureWaits = new AtomicLong();
+    private final Object freedSignal = new Object();
+
+    /** What a full region may wait for: the bytes of superseded records that the reclaimer will free. */
+    @FunctionalInterface
+    public interface ReclaimBacklog {
+        long awaitingReclaimBytes();
+    }
 
     /** Receives the records of {@link #forEachRecord}. */
     @FunctionalInterface
@@ -79,10 +106,13 @@ public final class ValueRegion implements AutoCloseable {
     }
 
     /**
-     * Allocates a record of at least {@code units} 8-byte units.
+     * Allocates a record of at least {@code units} 8-byte units. When the region is full but superseded records wait
+     * in the reclaimer (see {@link #applyBackPressure}), waits for them to be freed, up to the back-pressure patience:
+     * a writer slows down to the rate at which garbage can be freed rather than failing.
      *
      * @return its offset in 8-byte units
-     * @throws LimitExceededException when the record is larger than a chunk or the region is full
+     * @throws LimitExceededException when the record is larger than a chunk or the region is full of live records
+     * @throws RegionFullException    (retryable) when the region stayed full for the whole wait
      */
     public long allocate(long units) {
         int sizeClass = classes.classOf(units);
@@ -90,6 +120,27 @@ public final class ValueRegion implements AutoCloseable {
             throw new LimitExceededException("value record of " + (units << 3) + " bytes is larger than a value"
                 + " region chunk (" + region.chunkBytes() + " bytes)");
         }
+        long unit = tryAllocate(sizeClass);
+        return unit >= 0 ? unit : awaitReclaim(sizeClass);
+    }
+
+    /**
+     * Makes a full region wait for the reclaimer instead of failing at once: {@code backlog} tells how many bytes of
+     * superseded records are still to be freed, and a writer waits up to {@code patienceNanos} (at least the reclaim
+     * lease, so that garbage made just before the region filled can be freed meanwhile).
+     */
+    public void applyBackPressure(ReclaimBacklog backlog, long patienceNanos) {
+        this.patienceNanos = patienceNanos;
+        this.backlog = backlog;
+    }
+
+    /** Allocations that found the region full and waited for the reclaimer (whether they then got memory or not). */
+    public long backPressureWaits() {
+        return backPressureWaits.get();
+    }
+
+    /** @return the record's offset in 8-byte units, or -1 when neither the free list nor the bump pointer has room */
+    private long tryAllocate(int sizeClass) {
         long classBytes = classes.units(sizeClass) << 3;
         synchronized (classLocks[sizeClass]) {
             long head = freeHeads[sizeClass];
@@ -109,8 +160,7 @@ public final class ValueRegion implements AutoCloseable {
                 start = chunkEnd;
             }
             if (start + classBytes > region.capacity()) {
-                throw new LimitExceededException("value region is full: " + region.capacity() + " bytes, "
-                    + liveBytes.get() + " live; cannot allocate " + classBytes + " more");
+                return -1;
             }
             bump = start + classBytes;
             liveBytes.addAndGet(classBytes);
@@ -118,6 +168,55 @@ public final class ValueRegion implements AutoCloseable {
             starts[(int) (unit >>> 6)] |= 1L << unit;
             return unit;
         }
+    }
+
+    /**
+     * Back-pressure: waits for {@link #free} to return a record of the class, woken by each free. Gives up at once
+     * without a backlog, after {@link #EMPTY_BACKLOG_GRACE_NANOS} when the backlog stays empty (the region is full
+     * of live records: waiting cannot help), and after the patience otherwise.
+     */
+    private long awaitReclaim(int sizeClass) {
+        long classBytes = classes.units(sizeClass) << 3;
+        ReclaimBacklog b = backlog;
+        if (b == null || patienceNanos <= 0) {
+            throw fullOfLiveRecords(classBytes);
+        }
+        long start = System.nanoTime();
+        backPressureWaits.incrementAndGet();
+        waiters.incrementAndGet();
+        try {
+            synchronized (freedSignal) {
+                while (true) {
+                    // Tried under the signal's monitor: a free that lands after this try notifies after our wait.
+                    long unit = tryAllocate(sizeClass);
+                    if (unit >= 0) {
+                        return unit;
+                    }
+                    long waited = System.nanoTime() - start;
+                    long awaiting = b.awaitingReclaimBytes();
+                    if (awaiting == 0 && waited >= EMPTY_BACKLOG_GRACE_NANOS) {
+                        throw fullOfLiveRecords(classBytes);
+                    }
+                    if (waited >= patienceNanos) {
+                        throw new RegionFullException("value", region.capacity(), liveBytes.get(), awaiting,
+                            classBytes, TimeUnit.NANOSECONDS.toMillis(waited));
+                    }
+                    long leftMillis = TimeUnit.NANOSECONDS.toMillis(patienceNanos - waited);
+                    freedSignal.wait(Math.max(1, Math.min(WAIT_SLICE_MILLIS, leftMillis)));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RegionFullException("value", region.capacity(), liveBytes.get(), b.awaitingReclaimBytes(),
+                classBytes, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        } finally {
+            waiters.decrementAndGet();
+        }
+    }
+
+    private LimitExceededException fullOfLiveRecords(long classBytes) {
+        return new LimitExceededException("value region is full: " + region.capacity() + " bytes, "
+            + liveBytes.get() + " live; cannot allocate " + classBytes + " more");
     }
 
     /** Returns a record to its size class. Only after the reclaim lease, or for a record never published. */
@@ -131,6 +230,11 @@ public final class ValueRegion implements AutoCloseable {
             freeHeads[sizeClass] = offset;
         }
         liveBytes.addAndGet(-(classes.units(sizeClass) << 3));
+        if (waiters.get() > 0) {
+            synchronized (freedSignal) {
+                freedSignal.notifyAll();
+            }
+        }
     }
 
     /**

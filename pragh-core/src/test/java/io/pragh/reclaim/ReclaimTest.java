@@ -61,6 +61,34 @@ class ReclaimTest {
         }
     }
 
+    /**
+     * The lease of a ring entry runs from when the GC thread saw it, not from the start of the pass that took it: a
+     * pass that began before the entry was posted (a GC thread stalled mid-pass) must not backdate it, or the record
+     * could be freed while a reader that read its address after the pass began still relies on it.
+     */
+    @Test
+    void aRecordsLeaseStartsWhenTheGcSawItNotWhenItsPassBegan() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(2).workersPerMachine(1).keysPerMachine(100)
+                .valueBytesPerMachine(1 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).leases(60_000, 60_000)
+                .build()) {
+            long key = KeyLayout.key(3, 0, KeyLayout.VERTEX);
+            Machine home = c.homeOf(key);
+            Machine other = c.machine(1 - home.id());
+            Reclaimer gc = home.store().reclaimer();
+            gc.close(); // the test drives the passes
+            long lease = TimeUnit.SECONDS.toNanos(60);
+            long passBegan = System.nanoTime();
+            home.put(key, new byte[8]);
+            home.put(key, new byte[16]); // retires the first record on the home itself
+            other.migrate(key);          // the other machine posts the second one to its ring on the home
+            assertEquals(0, gc.drainOnce(passBegan), "nothing is due at the start of the pass");
+            assertEquals(2, gc.pending(), "the pass took the retired record and the ring entry");
+            assertEquals(0, gc.drainOnce(passBegan + lease),
+                "a lease counted from the pass's start would free both records here, before their lease has passed");
+            assertEquals(2, gc.drainOnce(System.nanoTime() + lease));
+        }
+    }
+
     @Test
     void aCacheLeaseLongerThanTheReclaimLeaseIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Leases(100, 50));

@@ -143,4 +143,56 @@ class ValueRegionTest {
             assertFalse(values.watched(b));
         }
     }
+
+    @Test
+    void aWriterFindingTheRegionFullOfGarbageWaitsForAFreeAndGetsTheFreedRecord() throws Exception {
+        try (ValueRegion values = new ValueRegion(8192, 4096)) {
+            values.applyBackPressure(() -> 1_000, java.util.concurrent.TimeUnit.SECONDS.toNanos(60));
+            java.util.List<Long> held = new java.util.ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                held.add(values.allocate(100)); // two 4 KiB chunks hold four 100-unit records each
+            }
+            java.util.concurrent.CompletableFuture<Long> writer = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> values.allocate(100));
+            // The writer cannot finish before the free below: nothing else can give it memory.
+            Thread.sleep(50);
+            assertFalse(writer.isDone(), "the writer did not wait: " + writer);
+            values.free(held.get(3), 100);
+            assertEquals(held.get(3), writer.get(30, java.util.concurrent.TimeUnit.SECONDS),
+                "the waiting writer got the freed record");
+        }
+    }
+
+    @Test
+    void aRegionThatStaysFullOfGarbageRefusesRetryablyNamingWhatItHolds() {
+        try (ValueRegion values = new ValueRegion(8192, 4096)) {
+            values.applyBackPressure(() -> 4096, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
+            for (int i = 0; i < 8; i++) {
+                values.allocate(100);
+            }
+            RegionFullException e = assertThrows(RegionFullException.class, () -> values.allocate(100));
+            assertTrue(e.retryable());
+            assertEquals("value", e.region());
+            assertEquals(8192, e.capacityBytes());
+            assertEquals(4096, e.awaitingReclaimBytes());
+            assertEquals(values.liveBytes(), e.liveBytes());
+            assertTrue(e.getMessage().contains("value region is full: 8192 bytes, of which 4096 hold superseded"
+                + " records awaiting reclaim"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aRegionFullOfLiveRecordsIsAHardLimitEvenWithBackPressure() {
+        try (ValueRegion values = new ValueRegion(8192, 4096)) {
+            values.applyBackPressure(() -> 0, java.util.concurrent.TimeUnit.SECONDS.toNanos(60));
+            for (int i = 0; i < 8; i++) {
+                values.allocate(100);
+            }
+            long start = System.nanoTime();
+            LimitExceededException e = assertThrows(LimitExceededException.class, () -> values.allocate(100));
+            assertTrue(e.getMessage().contains("value region is full"), e.getMessage());
+            assertTrue(System.nanoTime() - start < java.util.concurrent.TimeUnit.SECONDS.toNanos(30),
+                "gave up after the empty-backlog grace, not the 60 s patience");
+        }
+    }
 }

@@ -7,6 +7,11 @@ enum FaultAction {
     /** Performed once the rule is released; the issuing thread (or a batch's completion) waits meanwhile. */
     HOLD,
     /**
+     * Performed at once, but its reply is held until the rule is released: the issuer stays frozen just after an
+     * operation that took effect (after a won CAS, before its next step). A message is sent, then its sender waits.
+     */
+    HOLD_REPLY,
+    /**
      * Never reaches its target. A one-sided operation fails with a retryable {@link io.pragh.fabric.FabricException}
      * (a batched CAS then witnessed nothing); a message is lost silently, as on a connection that broke after send.
      */

@@ -107,6 +107,10 @@ final class FaultEndpoint implements Endpoint {
                 throw new FabricException("fault injected: a message to machine " + target + " was delivered but"
                     + " its sender saw the connection fail", true);
             }
+            case HOLD_REPLY -> {
+                inner.send(target, message, offset, length);
+                ((HoldRule) d.rule()).await();
+            }
             case HOLD -> {
                 byte[] copy = copy(message, offset, length);
                 if (!((HoldRule) d.rule()).enqueue(() -> deliver(target, copy))) {
@@ -158,14 +162,16 @@ final class FaultEndpoint implements Endpoint {
                 + " to machine " + target + " " + region + " at " + offset + (d.action() == FaultAction.DROP
                 ? " was dropped" : " was refused (machine cut off)"), true);
             default -> {
-                // APPLY_THEN_FAIL acts after the operation.
+                // APPLY_THEN_FAIL and HOLD_REPLY act after the operation.
             }
         }
     }
 
     /** The fault's part after a one-sided operation ran. */
     void after(FaultRule.Decision d, OpKind kind, int target, Region region, long offset) {
-        if (d.action() == FaultAction.APPLY_THEN_FAIL) {
+        if (d.action() == FaultAction.HOLD_REPLY) {
+            ((HoldRule) d.rule()).await();
+        } else if (d.action() == FaultAction.APPLY_THEN_FAIL) {
             throw new FabricException("fault injected: " + kind + " of machine " + machine + " to machine " + target
                 + " " + region + " at " + offset + " took effect but its reply was lost", true);
         }

@@ -159,6 +159,14 @@ public final class FaultSelector {
         return fabric.install(new HoldRule(fabric, this));
     }
 
+    /**
+     * Lets each selected operation take effect at once but holds its reply until {@link HoldRule#release}: freezes
+     * the issuer right after a step that happened (a PUT between its won CAS and its invalidation, say).
+     */
+    public HoldRule holdReply() {
+        return fabric.install(new HoldRule(fabric, this, FaultAction.HOLD_REPLY));
+    }
+
     /** Selected operations never reach their target; messages are lost silently (see {@link #refuse}). */
     public FaultRule drop() {
         return fabric.install(new FaultRule(fabric, this, FaultAction.DROP, 0, 0));

@@ -25,7 +25,11 @@ public final class HoldRule extends FaultRule {
     private long everHeld;
 
     HoldRule(FaultFabric fabric, FaultSelector s) {
-        super(fabric, s, FaultAction.HOLD, 0, 0);
+        this(fabric, s, FaultAction.HOLD);
+    }
+
+    HoldRule(FaultFabric fabric, FaultSelector s, FaultAction action) {
+        super(fabric, s, action, 0, 0);
     }
 
     @Override
