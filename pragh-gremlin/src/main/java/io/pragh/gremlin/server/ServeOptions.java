@@ -18,6 +18,14 @@ public final class ServeOptions {
     public boolean allowGroovy;
     public File credentials;
     public long timeoutMillis = 30_000;
+    /** Gremlin's default port plus 1000; another port when it is taken by something else is only warned about. */
+    public static final int DEFAULT_METRICS_PORT = 9182;
+    /** {@code GET /metrics} on {@link #host}; 0 turns it off. */
+    public int metricsPort = DEFAULT_METRICS_PORT;
+    /** Whether {@code --metrics-port} was given (a taken port then stops the start). */
+    public boolean metricsPortGiven;
+    /** Requests slower than this are logged with their text; 0 logs none. */
+    public long slowQueryMillis = 1_000;
     /** Threads that evaluate requests; 0 keeps Gremlin Server's default (one per core). */
     public int gremlinPool;
     public boolean help;
@@ -33,6 +41,8 @@ public final class ServeOptions {
         "  --allow-groovy       also run Groovy scripts and lambdas (unsafe: they can run any code)",
         "  --credentials FILE   require logins: one 'user:password' per line (SimpleAuthenticator)",
         "  --timeout-ms MS      per-request evaluation timeout (default 30000)",
+        "  --metrics-port P     GET /metrics (Prometheus) on HOST:P (default 9182; 0 off)",
+        "  --slow-query-ms MS   log requests slower than this with their text (default 1000; 0 off)",
         "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824",
         "  --help               this text");
 
@@ -48,6 +58,12 @@ public final class ServeOptions {
                 case "--allow-groovy": o.allowGroovy = true; break;
                 case "--credentials": o.credentials = new File(value(args, ++i, a)); break;
                 case "--timeout-ms": o.timeoutMillis = intValue(args, ++i, a, 1, Integer.MAX_VALUE); break;
+                case "--metrics-port": {
+                    o.metricsPort = intValue(args, ++i, a, 0, 65535);
+                    o.metricsPortGiven = true;
+                    break;
+                }
+                case "--slow-query-ms": o.slowQueryMillis = intValue(args, ++i, a, 0, Integer.MAX_VALUE); break;
                 case "--set": {
                     final String kv = value(args, ++i, a);
                     final int eq = kv.indexOf('=');
