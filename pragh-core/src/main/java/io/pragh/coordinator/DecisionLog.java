@@ -12,7 +12,8 @@ import java.util.TreeMap;
  *   (applicants' accesses to those keys), 310.0/s at their hosts; remote access rate 0.412
  * </pre>
  * The "remote rate before" is what the applicants reported: accesses per second they made to the keys they were
- * approved, all remote until the values arrive, beside the rate of the machines that hosted them. An interval that
+ * approved, all remote until the values arrive, beside the rate of the machines that hosted them where the
+ * coordinator measured it (the eager mechanism approves without measuring a home's own rate). An interval that
  * approved nothing logs nothing. Not thread-safe: one control thread owns it, as it owns the coordinator.
  *
  * <pre>{@code
@@ -29,6 +30,7 @@ public final class DecisionLog {
     private int approved;
     private double applicantRate;
     private double hostRate;
+    private int hostRatesMeasured;
 
     /** Gathers the approvals of one decision. */
     public void add(Decisions d) {
@@ -42,7 +44,10 @@ public final class DecisionLog {
         approved++;
         perTarget.merge(a.target(), 1, Integer::sum);
         applicantRate += finite(a.targetRate());
-        hostRate += finite(a.sourceRate());
+        if (Double.isFinite(a.sourceRate())) {
+            hostRate += a.sourceRate();
+            hostRatesMeasured++;
+        }
     }
 
     private static double finite(double rate) {
@@ -69,7 +74,9 @@ public final class DecisionLog {
             sep = ", ";
         }
         line.append(String.format(java.util.Locale.ROOT, "; remote rate before %,.1f/s (applicants' accesses to"
-            + " those keys), %,.1f/s at their hosts", applicantRate, hostRate));
+            + " those keys)", applicantRate));
+        line.append(hostRatesMeasured == 0 ? ", their hosts' rates not measured (eager)"
+            : String.format(java.util.Locale.ROOT, ", %,.1f/s at their hosts", hostRate));
         if (!Double.isNaN(remoteAccessRate)) {
             line.append(String.format(java.util.Locale.ROOT, "; remote access rate %.3f", remoteAccessRate));
         }
@@ -77,6 +84,7 @@ public final class DecisionLog {
         approved = 0;
         applicantRate = 0;
         hostRate = 0;
+        hostRatesMeasured = 0;
         String text = line.toString();
         LOG.log(System.Logger.Level.INFO, text);
         return text;
