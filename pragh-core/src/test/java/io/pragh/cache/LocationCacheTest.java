@@ -125,6 +125,7 @@ class LocationCacheTest {
             assertEquals(null, error.get());
         }
     }
+
     @Test
     void lookupsAreCountedAsHitsAndMissesForTheMetrics() {
         try (LocationCache cache = new LocationCache(64 << 10, 1_000)) {
