@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.tinkerpop.gremlin.process.traversal.Bytecode;
 import org.apache.tinkerpop.gremlin.process.traversal.translator.GroovyTranslator;
+import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalInterruptedException;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.util.TemporaryException;
 import org.apache.tinkerpop.gremlin.util.Tokens;
@@ -52,7 +53,7 @@ public final class GremlinRequests {
     public enum ErrorKind {
         /** A machine the request needed is down or unreachable, or an address went stale: retryable. */
         UNAVAILABLE,
-        /** The evaluation timeout ran out. */
+        /** The evaluation timeout ran out (Gremlin Server interrupts the traversal), or an operation's timeout. */
         TIMEOUT,
         /** A size limit of the store (value, region, address word). */
         LIMIT,
@@ -68,10 +69,12 @@ public final class GremlinRequests {
         /** The kind of {@code t}, looking through its causes for the most telling one. */
         static ErrorKind of(Throwable t) {
             for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-                if (c instanceof TemporaryException || c instanceof FabricException) {
+                if (c instanceof TemporaryException || c instanceof FabricException f && f.retryable()) {
                     return UNAVAILABLE;
                 }
-                if (c instanceof TimeoutException) {
+                // Gremlin Server interrupts a traversal whose evaluation timeout ran out.
+                if (c instanceof TimeoutException || c instanceof InterruptedException
+                    || c instanceof TraversalInterruptedException) {
                     return TIMEOUT;
                 }
                 if (c instanceof LimitExceededException) {

@@ -145,4 +145,21 @@ class ServeMetricsTest {
         final String whole = "g.V() .out()" + ".out()".repeat(200); // whitespace runs become one space
         assertEquals(whole.substring(0, GremlinRequests.MAX_TEXT) + "... (" + whole.length() + " chars)", text);
     }
+
+    @Test
+    void failuresAreCountedByWhatTheyMeanToTheClient() {
+        assertEquals(GremlinRequests.ErrorKind.UNAVAILABLE,
+            GremlinRequests.ErrorKind.of(new RuntimeException(new io.pragh.fabric.FabricException("peer down", true))));
+        assertEquals(GremlinRequests.ErrorKind.OTHER, GremlinRequests.ErrorKind.of(
+            new io.pragh.fabric.FabricException("offset outside the region", false)), "not retryable");
+        assertEquals(GremlinRequests.ErrorKind.TIMEOUT, GremlinRequests.ErrorKind.of(
+            new org.apache.tinkerpop.gremlin.process.traversal.util.TraversalInterruptedException()));
+        assertEquals(GremlinRequests.ErrorKind.TIMEOUT,
+            GremlinRequests.ErrorKind.of(new java.util.concurrent.TimeoutException()));
+        assertEquals(GremlinRequests.ErrorKind.LIMIT,
+            GremlinRequests.ErrorKind.of(new io.pragh.LimitExceededException("value too large")));
+        assertEquals(GremlinRequests.ErrorKind.INVALID,
+            GremlinRequests.ErrorKind.of(new IllegalStateException(new IllegalArgumentException("bad id"))));
+        assertEquals(GremlinRequests.ErrorKind.OTHER, GremlinRequests.ErrorKind.of(new IllegalStateException("?")));
+    }
 }
