@@ -162,4 +162,20 @@ class ServeMetricsTest {
             GremlinRequests.ErrorKind.of(new IllegalStateException(new IllegalArgumentException("bad id"))));
         assertEquals(GremlinRequests.ErrorKind.OTHER, GremlinRequests.ErrorKind.of(new IllegalStateException("?")));
     }
+
+    @Test
+    void theFlagsSetThePortAndTheThresholdAndBadValuesAreNamed() {
+        final ServeOptions defaults = ServeOptions.parse();
+        assertEquals(ServeOptions.DEFAULT_METRICS_PORT, defaults.metricsPort);
+        assertEquals(false, defaults.metricsPortGiven);
+        assertEquals(1_000, defaults.slowQueryMillis);
+        final ServeOptions o = ServeOptions.parse("--metrics-port", "0", "--slow-query-ms", "250");
+        assertEquals(0, o.metricsPort);
+        assertTrue(o.metricsPortGiven);
+        assertEquals(250, o.slowQueryMillis);
+        final IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+            () -> ServeOptions.parse("--metrics-port", "70000"));
+        assertTrue(bad.getMessage().contains("--metrics-port"), bad.getMessage());
+        assertTrue(ServeOptions.USAGE.contains("--metrics-port") && ServeOptions.USAGE.contains("--slow-query-ms"));
+    }
 }
