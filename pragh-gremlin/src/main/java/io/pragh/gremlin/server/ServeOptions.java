@@ -18,6 +18,11 @@ public final class ServeOptions {
     public boolean allowGroovy;
     public File credentials;
     public long timeoutMillis = 30_000;
+    /** Threads that evaluate requests; 0 keeps Gremlin Server's default (one per core). */
+    public int gremlinPool;
+    public boolean help;
+    /** Extra graph settings, {@code --set key=value}, e.g. {@code pragh.valueBytesPerMachine=1073741824}. */
+    public final List<String[]> graphSettings = new ArrayList<>();
     /** Gremlin's default port plus 1000; another port when it is taken by something else is only warned about. */
     public static final int DEFAULT_METRICS_PORT = 9182;
     /** {@code GET /metrics} on {@link #host}; 0 turns it off. */
@@ -26,11 +31,6 @@ public final class ServeOptions {
     public boolean metricsPortGiven;
     /** Requests slower than this are logged with their text; 0 logs none. */
     public long slowQueryMillis = 1_000;
-    /** Threads that evaluate requests; 0 keeps Gremlin Server's default (one per core). */
-    public int gremlinPool;
-    public boolean help;
-    /** Extra graph settings, {@code --set key=value}, e.g. {@code pragh.valueBytesPerMachine=1073741824}. */
-    public final List<String[]> graphSettings = new ArrayList<>();
 
     static final String USAGE = String.join("\n",
         "usage: ./pragh serve [options]",
@@ -41,9 +41,9 @@ public final class ServeOptions {
         "  --allow-groovy       also run Groovy scripts and lambdas (unsafe: they can run any code)",
         "  --credentials FILE   require logins: one 'user:password' per line (SimpleAuthenticator)",
         "  --timeout-ms MS      per-request evaluation timeout (default 30000)",
+        "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824",
         "  --metrics-port P     GET /metrics (Prometheus) on HOST:P (default 9182; 0 off)",
         "  --slow-query-ms MS   log requests slower than this with their text (default 1000; 0 off)",
-        "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824",
         "  --help               this text");
 
     public static ServeOptions parse(final String... args) {
@@ -58,12 +58,6 @@ public final class ServeOptions {
                 case "--allow-groovy": o.allowGroovy = true; break;
                 case "--credentials": o.credentials = new File(value(args, ++i, a)); break;
                 case "--timeout-ms": o.timeoutMillis = intValue(args, ++i, a, 1, Integer.MAX_VALUE); break;
-                case "--metrics-port": {
-                    o.metricsPort = intValue(args, ++i, a, 0, 65535);
-                    o.metricsPortGiven = true;
-                    break;
-                }
-                case "--slow-query-ms": o.slowQueryMillis = intValue(args, ++i, a, 0, Integer.MAX_VALUE); break;
                 case "--set": {
                     final String kv = value(args, ++i, a);
                     final int eq = kv.indexOf('=');
@@ -75,6 +69,12 @@ public final class ServeOptions {
                 }
                 case "-h":
                 case "--help": o.help = true; break;
+                case "--metrics-port": {
+                    o.metricsPort = intValue(args, ++i, a, 0, 65535);
+                    o.metricsPortGiven = true;
+                    break;
+                }
+                case "--slow-query-ms": o.slowQueryMillis = intValue(args, ++i, a, 0, Integer.MAX_VALUE); break;
                 default: throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }

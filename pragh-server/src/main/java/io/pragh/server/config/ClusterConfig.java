@@ -88,10 +88,10 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         ClusterSecret secret = readSecret(security, baseDir);
         ClusterTls tls = readTls(security.section("tls"), baseDir);
         FabricConfig fabric = FabricConfig.read(root.section("fabric"));
+        MetricsConfig metrics = MetricsConfig.read(root.section("metrics"), machines.size());
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
         MembershipConfig membership = MembershipConfig.read(root.section("membership"));
         PlacementConfig placement = PlacementConfig.read(root.section("placement"));
-        MetricsConfig metrics = MetricsConfig.read(root.section("metrics"), machines.size());
         if (placement.shards() && membership.enabled()) {
             throw new ConfigException(source, "placement.kind", "shard placement is the benchmark baseline and"
                 + " cannot run with a membership section: its shard table lives in memory only and crash recovery"
