@@ -41,7 +41,8 @@ public final class MachineMeters {
         counter(registry, "pragh.messages", "Two-sided messages sent (forwarded updates, reports, decisions)",
             machine, c, x -> x.fabric().messages());
         Gauge.builder("pragh.remote.access.rate", c, MachineCounters::recentRemoteAccessRate)
-            .description("Remote share of this machine's one-sided accesses over the last 5 to 10 s (NaN when idle)")
+            .description("Remote share of this machine's one-sided accesses over the last 5 to 10 s when scraped at"
+                + " least every 5 s (NaN when idle)")
             .tags(machine).register(registry);
         counter(registry, "pragh.location.cache.lookups", "Location cache lookups of remote keys' addresses",
             machine.and("result", "hit"), c, MachineCounters::cacheHits);

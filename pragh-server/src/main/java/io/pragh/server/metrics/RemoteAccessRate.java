@@ -4,9 +4,10 @@ import io.pragh.fabric.FabricStats;
 
 /**
  * The recent remote access rate of one machine (the share of its one-sided accesses that crossed the fabric), for a
- * gauge: a cumulative rate would hide a migration's effect behind hours of history. Readings are taken lazily when
- * the gauge is read, at most one per window, and the rate is computed from the reading at least one window old, so
- * it covers the last one to two windows whoever scrapes and however often. NaN until anything was accessed in it.
+ * gauge: a cumulative rate would hide a migration's effect behind hours of history. Readings are kept lazily when
+ * the gauge is read, at most one per window, and the rate runs from the older of the two kept (at least one window
+ * old) to now: the last one to two windows when scraped at least once a window, since the scrape before the last
+ * when scraped less often. Several scrapers do not shorten it. NaN when nothing was accessed in it.
  *
  * <pre>{@code
  * RemoteAccessRate rate = new RemoteAccessRate(store.stats(), 5_000);
