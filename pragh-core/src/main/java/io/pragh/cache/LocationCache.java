@@ -3,6 +3,7 @@ package io.pragh.cache;
 import io.pragh.keys.Hashing;
 import java.lang.invoke.VarHandle;
 import io.pragh.memory.ChunkedRegion;
+import java.util.concurrent.atomic.LongAdder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -17,7 +18,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * never pairs one key with another key's address. Access counters are bumped with lossy opaque increments: they are
  * statistics for the monitor and the replacement policy, and a lost count costs nothing. Replacement evicts an
  * empty or expired way first, then the way with the fewest accesses; the monitor halves counters every interval
- * so that old popularity fades.
+ * so that old popularity fades. Lookups are also counted as hits and misses (a disabled cache misses every one) in
+ * {@link LongAdder}s, as the fabric counts its operations, for the metrics.
  *
  * <pre>{@code
  * LocationCache cache = new LocationCache(128L << 20, 5_000);
@@ -48,6 +50,8 @@ public final class LocationCache implements AutoCloseable {
     private final UnsafeBuffer sets;
     private final int setMask;
     private final long leaseMillis;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
 
     /**
      * @param bytes memory budget; rounded down to a power-of-two number of sets; 0 disables the cache (every
@@ -92,6 +96,16 @@ public final class LocationCache implements AutoCloseable {
         return (long) (setMask + 1) * SET_BYTES;
     }
 
+    /** Lookups that found an unexpired entry, since the cache was made. */
+    public long hits() {
+        return hits.sum();
+    }
+
+    /** Lookups that found no entry or an expired one (every lookup when the cache is disabled). */
+    public long misses() {
+        return misses.sum();
+    }
+
     private int setOf(long key) {
         return (int) (Hashing.bucketHash(key) >>> 20 & setMask) * SET_BYTES;
     }
@@ -101,6 +115,7 @@ public final class LocationCache implements AutoCloseable {
      */
     public boolean lookup(long key, long nowMillis, Hit hit) {
         if (sets == null) {
+            misses.increment();
             return false;
         }
         int set = setOf(key);
@@ -130,8 +145,10 @@ public final class LocationCache implements AutoCloseable {
                 continue;
             }
             if (found < 0 || nowMillis - stamp >= leaseMillis) {
+                misses.increment();
                 return false;
             }
+            hits.increment();
             hit.address = address;
             hit.slotOffset = slot;
             hit.stampMillis = stamp;

@@ -2,7 +2,9 @@ package io.pragh.cluster;
 
 import io.pragh.coordinator.Coordinator;
 import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.coordinator.DecisionLog;
 import io.pragh.coordinator.Decisions;
+import io.pragh.fabric.FabricStats;
 import io.pragh.migration.Migrator;
 import io.pragh.monitor.Monitor;
 import io.pragh.monitor.MonitorConfig;
@@ -35,6 +37,10 @@ public final class MigrationControl implements AutoCloseable {
     private final Coordinator coordinator;
     private final List<CompletableFuture<Migrator.Outcome>> inFlight = new ArrayList<>();
     private final AtomicLong migrated = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private final DecisionLog decisionLog = new DecisionLog();
+    /** The cluster's fabric counts when the last interval ended: the decision line's remote access rate. */
+    private FabricStats.Snapshot statsAtInterval = FabricStats.Snapshot.ZERO;
     private long bytesAtStart;
     private DutyThread automatic;
 
@@ -64,6 +70,7 @@ public final class MigrationControl implements AutoCloseable {
             cluster.machine(m.machine()).store().setAccessObserver(m);
         }
         bytesAtStart = bytesMoved();
+        statsAtInterval = cluster.stats();
     }
 
     /** Starts monitoring and a thread that migrates on instant reports and at the end of every interval. */
@@ -102,6 +109,7 @@ public final class MigrationControl implements AutoCloseable {
             if (report != null) {
                 Decisions d = coordinator.onInstantReport(report);
                 apply(d);
+                decisionLog.add(d);
                 approved += d.approvals().size();
             }
         }
@@ -117,6 +125,13 @@ public final class MigrationControl implements AutoCloseable {
         }
         Decisions d = coordinator.endInterval(reports);
         apply(d);
+        decisionLog.add(d);
+        FabricStats.Snapshot stats = cluster.stats();
+        FabricStats.Snapshot interval = stats.minus(statsAtInterval);
+        // A caller that reset the counters (a benchmark between phases) leaves no interval to measure.
+        decisionLog.endInterval(coordinator.interval(), interval.localOps() < 0 || interval.remoteOps() < 0
+            ? Double.NaN : interval.remoteAccessRate());
+        statsAtInterval = stats;
         return d;
     }
 
@@ -152,7 +167,9 @@ public final class MigrationControl implements AutoCloseable {
             if (!f.isDone()) {
                 return false;
             }
-            if (!f.isCompletedExceptionally() && f.join() == Migrator.Outcome.MIGRATED) {
+            if (f.isCompletedExceptionally()) {
+                failed.incrementAndGet();
+            } else if (f.join() == Migrator.Outcome.MIGRATED) {
                 migrated.incrementAndGet();
             }
             return true;
@@ -162,6 +179,11 @@ public final class MigrationControl implements AutoCloseable {
     /** Values moved so far. */
     public long migratedKeys() {
         return migrated.get();
+    }
+
+    /** Approved migrations that ended with an error (an unreachable host, a timeout) rather than an outcome. */
+    public long failedMigrations() {
+        return failed.get();
     }
 
     /** Bytes read by migrations since {@link #start}. */

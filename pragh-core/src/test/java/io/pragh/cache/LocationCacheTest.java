@@ -125,4 +125,24 @@ class LocationCacheTest {
             assertEquals(null, error.get());
         }
     }
+
+    @Test
+    void lookupsAreCountedAsHitsAndMissesForTheMetrics() {
+        try (LocationCache cache = new LocationCache(64 << 10, 1_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            long key = KeyLayout.key(5, 0, KeyLayout.OUT);
+            assertFalse(cache.lookup(key, 0, hit));
+            cache.insert(key, 42, 8, 0);
+            assertTrue(cache.lookup(key, 10, hit));
+            assertTrue(cache.lookup(key, 20, hit));
+            assertFalse(cache.lookup(key, 1_000, hit), "expired: a miss");
+            assertEquals(2, cache.hits());
+            assertEquals(2, cache.misses());
+        }
+        try (LocationCache disabled = new LocationCache(0, 1_000)) {
+            assertFalse(disabled.lookup(1, 0, new LocationCache.Hit()));
+            assertEquals(0, disabled.hits());
+            assertEquals(1, disabled.misses(), "a disabled cache misses every lookup");
+        }
+    }
 }

@@ -1,7 +1,10 @@
 package io.pragh.gremlin.cluster;
 
+import io.micrometer.core.instrument.Tags;
+import io.pragh.gremlin.server.GremlinRequests;
 import io.pragh.gremlin.server.PraghServer;
 import io.pragh.gremlin.server.ServeOptions;
+import io.pragh.gremlin.server.StatsService;
 import io.pragh.gremlin.structure.MutatorAdapter;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.server.config.ClusterConfig;
@@ -19,7 +22,8 @@ import java.util.List;
  * GraphSON v3, {@code gremlin-lang} scripts, requests vetted) on the machine's {@code gremlinPort}, over a
  * {@link PraghGraph} on {@link ClusterGraphStore}, with traversals that start at {@code V(id)} routed to the id's
  * home machine by {@link HomeRouter}. Every machine registers the graph's mutators, since any machine may host a
- * value a Gremlin update edits.
+ * value a Gremlin update edits. {@code g.call("pragh.stats")} answers the machine's counters, and its requests are
+ * timed into the machine's meters ({@link GremlinRequests}, slow ones logged past {@code metrics.slowQuery}).
  *
  * <p>Example: on the class path of {@code ./pragh server}, it is found through
  * {@code META-INF/services/io.pragh.server.frontend.FrontEnd}; its ready line reads
@@ -78,6 +82,9 @@ public final class GremlinFrontEnd implements FrontEnd {
         conf.setProperty(PraghGraph.MACHINES, config.machineCount());
         final PraghGraph graph = PraghGraph.open(conf, store, router);
         graph.getServiceRegistry().registerService(new RoutingService(router));
+        graph.getServiceRegistry().registerService(new StatsService(List.of(host.counters())));
+        GremlinRequests.attach(graph, new GremlinRequests(host.metrics(),
+            Tags.of("machine", Integer.toString(host.id())), config.metrics().slowQuery()));
         final ServeOptions options = new ServeOptions();
         options.host = host.bindHost();
         options.port = self.gremlinPort();

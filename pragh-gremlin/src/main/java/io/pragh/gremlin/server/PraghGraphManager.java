@@ -5,6 +5,7 @@ import org.apache.tinkerpop.gremlin.server.GraphManager;
 import org.apache.tinkerpop.gremlin.server.Settings;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.util.GraphFactory;
+import org.apache.tinkerpop.gremlin.util.message.RequestMessage;
 
 import javax.script.Bindings;
 import javax.script.SimpleBindings;
@@ -16,7 +17,8 @@ import java.util.function.Function;
 /**
  * Gremlin Server's graphs and traversal sources, bound without an init script (so without Groovy): each configured
  * graph is opened, or taken from {@link #handOver} when its setting reads {@code handed-over:NAME}, and the first
- * graph's traversal is bound as {@code g}. Pragh is not transactional, so commit and rollback have nothing to do.
+ * graph's traversal is bound as {@code g}. Pragh is not transactional, so commit and rollback have nothing to do; the
+ * query hooks time each request for the {@link GremlinRequests} attached to the first graph.
  *
  * <p>Example: {@code PraghGraphManager.handOver("graph", graph); settings.graphs = Map.of("graph", "handed-over:graph");}
  */
@@ -26,6 +28,8 @@ public final class PraghGraphManager implements GraphManager {
 
     private final Map<String, Graph> graphs = new ConcurrentHashMap<>();
     private final Map<String, TraversalSource> sources = new ConcurrentHashMap<>();
+    /** The first graph's request meters ({@link GremlinRequests#attach}), or null. */
+    private GremlinRequests requests;
 
     /** Called by Gremlin Server with its settings. */
     public PraghGraphManager(final Settings settings) {
@@ -37,6 +41,9 @@ public final class PraghGraphManager implements GraphManager {
                 throw new IllegalStateException("graph '" + e.getKey() + "' was to be handed over as " + e.getValue() + " but was not");
             }
             graphs.put(e.getKey(), graph);
+            if (requests == null) {
+                requests = GremlinRequests.of(graph);
+            }
             if (sources.isEmpty()) {
                 sources.put("g", graph.traversal());
             }
@@ -89,6 +96,27 @@ public final class PraghGraphManager implements GraphManager {
         bindings.putAll(graphs);
         bindings.putAll(sources);
         return bindings;
+    }
+
+    @Override
+    public void beforeQueryStart(final RequestMessage msg) {
+        if (requests != null) {
+            requests.started(msg);
+        }
+    }
+
+    @Override
+    public void onQueryError(final RequestMessage msg, final Throwable error) {
+        if (requests != null) {
+            requests.failed(msg, error);
+        }
+    }
+
+    @Override
+    public void onQuerySuccess(final RequestMessage msg) {
+        if (requests != null) {
+            requests.succeeded(msg);
+        }
     }
 
     @Override

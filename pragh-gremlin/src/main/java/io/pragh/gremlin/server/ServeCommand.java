@@ -17,6 +17,27 @@ public final class ServeCommand {
     private ServeCommand() {
     }
 
+    /**
+     * Opens {@code GET /metrics} as the options ask; returns where, or why not. A port given with
+     * {@code --metrics-port} that is taken stops the start; the default port, taken, is only warned about.
+     */
+    private static String serveMetrics(final ServeMetrics metrics, final ServeOptions options) {
+        if (options.metricsPort == 0) {
+            return "off (--metrics-port 0)";
+        }
+        try {
+            return metrics.serve(new java.net.InetSocketAddress(options.host, options.metricsPort)).url();
+        } catch (RuntimeException e) {
+            if (options.metricsPortGiven) {
+                System.err.println("pragh serve: " + e.getMessage() + " (choose another --metrics-port, 0 for none)");
+                System.exit(1);
+            }
+            System.err.println("pragh serve: WARNING " + e.getMessage() + "; serving without metrics"
+                + " (--metrics-port P chooses a port)");
+            return "off (port " + options.metricsPort + " is taken)";
+        }
+    }
+
     public static void main(final String[] args) throws Exception {
         final ServeOptions options;
         try {
@@ -52,6 +73,7 @@ public final class ServeCommand {
         if (options.allowGroovy) {
             System.err.println("pragh serve: WARNING --allow-groovy: Groovy scripts and lambdas can run any code as this user");
         }
+        final ServeMetrics metrics = ServeMetrics.attach(graph, java.time.Duration.ofMillis(options.slowQueryMillis));
         final PraghServer server;
         try {
             server = PraghServer.start(graph, options);
@@ -61,10 +83,12 @@ public final class ServeCommand {
             System.exit(1);
             return;
         }
+        final String metricsAt = serveMetrics(metrics, options);
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.err.println("pragh serve: stopping");
             try {
+                metrics.close();
                 server.close();
             } catch (Exception e) {
                 System.err.println("pragh serve: error while stopping: " + e);
@@ -74,6 +98,7 @@ public final class ServeCommand {
         System.out.printf("Pragh Gremlin Server: %d machines, %d vertices, %d edges%n", options.machines,
             graph.traversal().V().count().next(), graph.traversal().E().count().next());
         System.out.printf("  connect to ws://%s:%d/gremlin  (traversal source 'g'; GraphBinary or GraphSON v3)%n", options.host, options.port);
+        System.out.println("  metrics: " + metricsAt + "; g.call('pragh.stats') per machine");
         System.out.printf("  Java:   DriverRemoteConnection.using(\"%s\", %d, \"g\")%n", options.host, options.port);
         System.out.printf("  Python: DriverRemoteConnection('ws://%s:%d/gremlin', 'g')%n", options.host, options.port);
         System.out.println("  Ctrl-C stops the server and the cluster");

@@ -23,6 +23,14 @@ public final class ServeOptions {
     public boolean help;
     /** Extra graph settings, {@code --set key=value}, e.g. {@code pragh.valueBytesPerMachine=1073741824}. */
     public final List<String[]> graphSettings = new ArrayList<>();
+    /** Gremlin's default port plus 1000; another port when it is taken by something else is only warned about. */
+    public static final int DEFAULT_METRICS_PORT = 9182;
+    /** {@code GET /metrics} on {@link #host}; 0 turns it off. */
+    public int metricsPort = DEFAULT_METRICS_PORT;
+    /** Whether {@code --metrics-port} was given (a taken port then stops the start). */
+    public boolean metricsPortGiven;
+    /** Requests slower than this are logged with their text; 0 logs none. */
+    public long slowQueryMillis = 1_000;
 
     static final String USAGE = String.join("\n",
         "usage: ./pragh serve [options]",
@@ -34,6 +42,8 @@ public final class ServeOptions {
         "  --credentials FILE   require logins: one 'user:password' per line (SimpleAuthenticator)",
         "  --timeout-ms MS      per-request evaluation timeout (default 30000)",
         "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824",
+        "  --metrics-port P     GET /metrics (Prometheus) on HOST:P (default 9182; 0 off)",
+        "  --slow-query-ms MS   log requests slower than this with their text (default 1000; 0 off)",
         "  --help               this text");
 
     public static ServeOptions parse(final String... args) {
@@ -59,6 +69,12 @@ public final class ServeOptions {
                 }
                 case "-h":
                 case "--help": o.help = true; break;
+                case "--metrics-port": {
+                    o.metricsPort = intValue(args, ++i, a, 0, 65535);
+                    o.metricsPortGiven = true;
+                    break;
+                }
+                case "--slow-query-ms": o.slowQueryMillis = intValue(args, ++i, a, 0, Integer.MAX_VALUE); break;
                 default: throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }

@@ -121,6 +121,31 @@ class GremlinAcrossProcessesTest {
         }
     }
 
+    /**
+     * Every machine answers {@code g.call("pragh.stats")} with its own counters and serves {@code GET /metrics}
+     * (the ports {@code cluster start} chose), where its Gremlin requests and store accesses show.
+     */
+    @Test
+    void everyMachineAnswersItsStatsAndServesItsMetrics() throws Exception {
+        final long id = (Long) g[0].addV("item").next().id();
+        final java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        for (int m = 0; m < MACHINES; m++) {
+            assertEquals(1L, (long) g[m].V(id).count().next());
+            final List<Map<String, Object>> stats = g[m].<Map<String, Object>>call("pragh.stats").toList();
+            assertEquals(1, stats.size(), stats.toString());
+            assertEquals(m, ((Number) stats.get(0).get("machine")).intValue(), stats.toString());
+            final int port = cluster.config().metrics().port(m);
+            assertTrue(port > 0, "cluster start opens a metrics port per machine");
+            final String text = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                + port + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            final String machine = "machine=\"" + m + "\"";
+            assertTrue(text.lines().anyMatch(l -> l.startsWith("pragh_gremlin_requests_seconds_count{")
+                && l.contains(machine) && l.contains("outcome=\"success\"") && !l.endsWith(" 0.0")), text);
+            assertTrue(text.lines().anyMatch(l -> l.startsWith("pragh_accesses_total{") && l.contains(machine)
+                && l.contains("where=\"local\"") && !l.endsWith(" 0.0")), text);
+        }
+    }
+
     @Test
     void aTraversalFromVIdSentToAMachineThatIsNotTheHomeRunsOnTheHome() {
         final long id = (Long) g[0].addV("item").next().id();

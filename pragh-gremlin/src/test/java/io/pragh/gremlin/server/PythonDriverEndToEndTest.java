@@ -52,4 +52,29 @@ class PythonDriverEndToEndTest {
             assertEquals(120L, (long) served.server.graph().traversal().E().count().next());
         }
     }
+
+    @Test
+    void gremlinPythonReadsPraghStatsAndTheMetricsCountItsRequests() throws Exception {
+        final File python = python();
+        Assumptions.assumeTrue(python.canExecute(), () -> "no Python for gremlinpython at " + python
+            + " (.ci/run makes it; or set PRAGH_GREMLIN_PYTHON)");
+        final String probe = run(python, 60, "-c", "import gremlin_python; print('ok')");
+        Assumptions.assumeTrue(probe.startsWith("0:"), () -> python + " cannot import gremlin_python: " + probe);
+        final String script = new File("src/test/python/stats.py").getAbsolutePath();
+        final io.pragh.gremlin.structure.PraghGraph graph =
+            io.pragh.gremlin.structure.PraghGraph.open(io.pragh.gremlin.structure.TestGraphs.configuration());
+        final ServeOptions options = new ServeOptions();
+        options.host = "127.0.0.1";
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            options.port = s.getLocalPort();
+        }
+        final ServeMetrics metrics = ServeMetrics.attach(graph, java.time.Duration.ofSeconds(1));
+        try (PraghServer server = PraghServer.start(graph, options); metrics) {
+            final int metricsPort = metrics.serve(new java.net.InetSocketAddress("127.0.0.1", 0)).address().getPort();
+            final String result = run(python, 120, script, Integer.toString(options.port),
+                Integer.toString(metricsPort), "4");
+            assertTrue(result.startsWith("0:"), result);
+            assertTrue(result.contains("ok 4 machines"), result);
+        }
+    }
 }

@@ -205,6 +205,10 @@ public final class LocalCluster {
             y.append("membership: {zookeeper: \"").append(zookeeper).append("\", sessionTimeout: ")
                 .append(s.sessionTimeout()).append("}\n");
         }
+        if (!s.sections().containsKey("metrics")) {
+            // Machine I serves GET /metrics on this port + I: a run of free ports, as the other ports are free ones.
+            y.append("metrics: {port: ").append(freePortRun(s.machines(), ports)).append("}\n");
+        }
         s.sections().forEach((key, flowMap) -> y.append(key).append(": ").append(flowMap).append("\n"));
         // Checked before anything is written: a bad setting leaves no half-made cluster behind.
         ClusterConfig.parse(y.toString(), file.toString(), dir.toAbsolutePath());
@@ -552,7 +556,9 @@ public final class LocalCluster {
                     line += ", serving clients on " + clientAddress(i) + ", " + s.homeKeys() + " home keys, "
                         + s.restoredValues() + " values restored after peers' crashes, " + (config.machine(i)
                         .gremlinPort() == MachineConfig.NO_GREMLIN_PORT ? "no gremlinPort" : "gremlinPort "
-                        + config.machine(i).gremlinPort() + " (served when pragh-gremlin is on the class path)");
+                        + config.machine(i).gremlinPort() + " (served when pragh-gremlin is on the class path)")
+                        + (config.metrics().port(i) == 0 ? "" : ", metrics http://127.0.0.1:"
+                        + config.metrics().port(i) + "/metrics");
                 } catch (ClientException e) {
                     line += ", not answering on " + clientAddress(i) + " (" + e.getMessage() + ")";
                 }
@@ -578,6 +584,34 @@ public final class LocalCluster {
     /** A client of every machine, routing by key home. */
     public ClusterClient client(int timeoutMillis) {
         return new ClusterClient(clientAddresses(), timeoutMillis, config.secret(), config.tls());
+    }
+
+    /** The first of {@code n} consecutive loopback ports that were all free just now and are none of {@code taken}. */
+    private static int freePortRun(int n, int[] taken) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int first = freePorts(1)[0];
+            if (first + n - 1 > 65535 || java.util.Arrays.stream(taken).anyMatch(p -> p >= first && p < first + n)) {
+                continue;
+            }
+            List<ServerSocket> held = new ArrayList<>();
+            try {
+                for (int i = 0; i < n; i++) {
+                    held.add(new ServerSocket(first + i, 1, InetAddress.getLoopbackAddress()));
+                }
+                return first;
+            } catch (IOException inUse) {
+                // One of the run is in use: try another start.
+            } finally {
+                for (ServerSocket socket : held) {
+                    try {
+                        socket.close();
+                    } catch (IOException ignored) {
+                        // The port is free again either way.
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("cannot find " + n + " consecutive free loopback ports for metrics");
     }
 
     private static int[] freePorts(int n) {

@@ -48,11 +48,13 @@ import java.util.Map;
  * @param durability    when the write-ahead log syncs and how often snapshots are taken
  * @param membership    the ZooKeeper ensemble that tracks live machines (optional)
  * @param placement     hash placement (the default) or the shard baseline's table (never with a membership)
+ * @param metrics       each machine's metrics port and the slow-query log's threshold
  */
 public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
                             MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, ClusterTls tls,
                             FabricConfig fabric,
-                            DurabilityConfig durability, MembershipConfig membership, PlacementConfig placement) {
+                            DurabilityConfig durability, MembershipConfig membership, PlacementConfig placement,
+                            MetricsConfig metrics) {
     public ClusterConfig {
         machines = List.copyOf(machines);
     }
@@ -76,7 +78,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
             .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
-                "membership", "placement");
+                "membership", "placement", "metrics");
         List<MachineConfig> machines = readMachines(root, source);
         StoreSizes store = StoreSizes.read(root.section("store"));
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
@@ -86,6 +88,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         ClusterSecret secret = readSecret(security, baseDir);
         ClusterTls tls = readTls(security.section("tls"), baseDir);
         FabricConfig fabric = FabricConfig.read(root.section("fabric"));
+        MetricsConfig metrics = MetricsConfig.read(root.section("metrics"), machines.size());
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
         MembershipConfig membership = MembershipConfig.read(root.section("membership"));
         PlacementConfig placement = PlacementConfig.read(root.section("placement"));
@@ -95,7 +98,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                 + " assumes a key's home never changes (remove membership, e.g. cluster start --zookeeper none)");
         }
         return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
-            membership, placement);
+            membership, placement, metrics);
     }
 
     private static JsonNode readTree(String yaml, String source) {

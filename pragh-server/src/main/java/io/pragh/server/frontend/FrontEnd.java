@@ -49,8 +49,13 @@ public interface FrontEnd extends AutoCloseable {
      * @param config  the cluster file every machine shares
      * @param id      this machine's id
      * @param timeoutMillis how long one store operation may take before it fails (a peer it needs may be down)
+     * @param metrics the machine's meter registry (served on {@code GET /metrics} when the cluster file opens a
+     *                metrics port), where a front end adds its own meters
+     * @param counters what the machine counts, for a front end that reports it (e.g. {@code pragh.stats})
      */
-    record Host(io.pragh.cluster.Machine machine, ClusterConfig config, int id, long timeoutMillis) {
+    record Host(io.pragh.cluster.Machine machine, ClusterConfig config, int id, long timeoutMillis,
+                io.micrometer.core.instrument.MeterRegistry metrics,
+                io.pragh.server.metrics.MachineCounters counters) {
         /** The host to listen on: the fabric's bind host when the cluster file sets one, else this machine's host. */
         public String bindHost() {
             return config.fabric().bindHost() != null ? config.fabric().bindHost() : config.machine(id).host();

@@ -12,7 +12,7 @@ import java.util.ServiceLoader;
  * <pre>{@code
  * FrontEnds fronts = FrontEnds.load(getClass().getClassLoader());
  * fronts.registerMutators(mutators);   // before the store is built
- * fronts.start(new FrontEnd.Host(machine, config, id, timeout));
+ * fronts.start(new FrontEnd.Host(machine, config, id, timeout, registry, counters));
  * }</pre>
  */
 public final class FrontEnds implements AutoCloseable {

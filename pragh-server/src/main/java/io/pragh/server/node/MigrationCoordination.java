@@ -3,6 +3,7 @@ package io.pragh.server.node;
 import io.pragh.cluster.Machine;
 import io.pragh.coordinator.Coordinator;
 import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.coordinator.DecisionLog;
 import io.pragh.coordinator.Decisions;
 import io.pragh.coordinator.Mechanism;
 import io.pragh.fabric.FabricException;
@@ -79,6 +80,9 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private final AtomicLong migrationsRequested = new AtomicLong();
     private final AtomicLong migrationsDone = new AtomicLong();
     private final AtomicLong valuesMigrated = new AtomicLong();
+    private final AtomicLong migrationsFailed = new AtomicLong();
+    /** The coordinator's decisions, one log line per interval (on the control thread, as the coordinator). */
+    private final DecisionLog decisionLog = new DecisionLog();
     /** Manual trigger: whether a MONITOR_START has started the monitor (written and read on the control thread). */
     private boolean monitoring;
     private volatile long seededTargets = -1;
@@ -139,6 +143,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         return machine.migrateAsync(key).whenComplete((outcome, failure) -> {
             if (outcome == Migrator.Outcome.MIGRATED) {
                 valuesMigrated.incrementAndGet();
+            } else if (failure != null) {
+                migrationsFailed.incrementAndGet();
             }
             migrationsDone.incrementAndGet();
         });
@@ -157,6 +163,11 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     @Override
     public long valuesMigrated() {
         return valuesMigrated.get();
+    }
+
+    /** MIGRATEs handed to this machine's migration thread that ended with an error rather than an outcome. */
+    public long migrationsFailed() {
+        return migrationsFailed.get();
     }
 
     @Override
@@ -245,7 +256,9 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             List<MonitorReport> reports = new ArrayList<>(periodic);
             periodic.clear();
             Decisions d = coordinator.endInterval(reports);
-            decided.complete(new Decided(apply(d), d.track().size(), d.untrack().size()));
+            int sent = apply(d);
+            decisionLog.endInterval(coordinator.interval(), Double.NaN);
+            decided.complete(new Decided(sent, d.track().size(), d.untrack().size()));
         } catch (RuntimeException e) {
             decided.completeExceptionally(e);
         }
@@ -401,6 +414,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         List<MonitorReport> reports = new ArrayList<>(periodic);
         periodic.clear();
         apply(coordinator.endInterval(reports));
+        decisionLog.endInterval(coordinator.interval(), Double.NaN);
     }
 
     /** Carries the decisions out; returns how many approvals it sent (an approval ZooKeeper did not record is not). */
@@ -424,6 +438,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             // Counted once it reached its target: a waiter compares approvals with the MIGRATEs targets received.
             if (decide(a.target(), 0, a.key())) {
                 approvals.incrementAndGet();
+                decisionLog.add(a);
                 sent++;
             }
         }

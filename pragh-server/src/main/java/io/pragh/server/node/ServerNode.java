@@ -1,5 +1,7 @@
 package io.pragh.server.node;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pragh.cluster.Machine;
 import io.pragh.durability.Durability;
 import io.pragh.durability.Recovery;
@@ -9,6 +11,10 @@ import io.pragh.server.config.MachineConfig;
 import io.pragh.server.frontend.FrontEnd;
 import io.pragh.server.frontend.FrontEnds;
 import io.pragh.server.membership.ZooKeeperMembership;
+import io.pragh.server.metrics.MachineCounters;
+import io.pragh.server.metrics.MachineMeters;
+import io.pragh.server.metrics.MetricsEndpoint;
+import io.pragh.server.metrics.MigrationCounts;
 import io.pragh.server.rpc.ClientServer;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
@@ -19,7 +25,9 @@ import java.util.Set;
  * One machine of a multi-process cluster, running: its store over the TCP fabric with the configured placement (hash,
  * or the shard baseline's table), recovered from and logging to its own data directory, with worker and migration
  * threads, the crash-recovery protocol and (when the cluster file gives it a client port) the client RPC. Started in that order, so that it serves clients only
- * once its partition is loaded and every reachable peer has dropped what pointed into its previous incarnation.
+ * once its partition is loaded and every reachable peer has dropped what pointed into its previous incarnation. Its
+ * meters ({@link MachineMeters}, and the front ends') are served on {@code GET /metrics} when the cluster file's
+ * {@code metrics.port} is set.
  *
  * <pre>{@code
  * try (ServerNode node = ServerNode.start(ClusterConfig.load(Path.of("cluster.yaml")), 1)) {
@@ -42,10 +50,16 @@ public final class ServerNode implements AutoCloseable {
     private final FrontEnds frontEnds;
     private final Set<Integer> acknowledgedRestart;
     private final long startMillis;
+    /** Held here: Micrometer holds the state of function counters and gauges weakly. */
+    private final MachineCounters counters;
+    private final MetricsEndpoint metrics;
 
     private ServerNode(ClusterConfig config, int id, TcpFabric fabric, Machine machine, CrashRecovery recovery,
                        ZooKeeperMembership membership, MigrationCoordination coordination, ClientServer rpc,
-                       FrontEnds frontEnds, Set<Integer> acknowledged, long startMillis) {
+                       FrontEnds frontEnds, Set<Integer> acknowledged, long startMillis, MachineCounters counters,
+                       MetricsEndpoint metrics) {
+        this.counters = counters;
+        this.metrics = metrics;
         this.frontEnds = frontEnds;
         this.membership = membership;
         this.coordination = coordination;
@@ -87,6 +101,7 @@ public final class ServerNode implements AutoCloseable {
         ZooKeeperMembership membership = null;
         MigrationCoordination coordination = null;
         ClientServer rpc = null;
+        MetricsEndpoint metrics = null;
         try {
             durability = Durability.open(config.dataDirectory(id), config.durability().sync(),
                 config.durability().snapshotInterval().toMillis(), store);
@@ -125,8 +140,18 @@ public final class ServerNode implements AutoCloseable {
                 config.fabric().tcp().maxMessageBytes());
             Set<Integer> acknowledged = recovery.announceRestart(4 * timeout);
             coordination.start();
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            MigrationCoordination c = coordination;
+            MachineCounters counters = new MachineCounters(machine,
+                MigrationCounts.of(c::approvals, c::migrationsFailed));
+            MachineMeters.bind(registry, counters);
             // Before the client port: a machine that answers PING also serves its front ends.
-            frontEnds.start(new FrontEnd.Host(machine, config, id, timeout));
+            FrontEnd.Host frontEndHost = new FrontEnd.Host(machine, config, id, timeout, registry, counters);
+            frontEnds.start(frontEndHost);
+            if (config.metrics().port(id) != 0) {
+                metrics = MetricsEndpoint.start(registry,
+                    new InetSocketAddress(frontEndHost.bindHost(), config.metrics().port(id)));
+            }
             if (self.clientPort() != MachineConfig.NO_CLIENT_PORT) {
                 String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
                 CrashRecovery r = recovery;
@@ -134,9 +159,9 @@ public final class ServerNode implements AutoCloseable {
                     r::restoredTotal, config.secret(), config.tls(), coordination);
             }
             return new ServerNode(config, id, fabric, machine, recovery, membership, coordination, rpc, frontEnds,
-                acknowledged, t0);
+                acknowledged, t0, counters, metrics);
         } catch (RuntimeException | Error e) {
-            closeAll(rpc, frontEnds, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
+            closeAll(metrics, rpc, frontEnds, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
                 machine == null ? store : null);
             throw e;
         }
@@ -231,12 +256,23 @@ public final class ServerNode implements AutoCloseable {
             + (r.tornBytes() > 0 ? ", " + r.tornBytes() + " torn bytes cut" : "") + "), peers acknowledged restart: "
             + acknowledgedRestart + (membership == null ? ", no membership service" : ", ZooKeeper "
             + config.membership().zookeeper() + (membership.isCoordinator() ? " (coordinator)" : ""))
-            + "; " + frontEnds.describe() + ", ready in " + (System.currentTimeMillis() - startMillis) + " ms";
+            + "; " + frontEnds.describe() + ", metrics " + (metrics == null ? "off" : metrics.url()) + ", ready in "
+            + (System.currentTimeMillis() - startMillis) + " ms";
     }
 
     /** The monitor of this machine and, when it is elected, the coordinator of the cluster's migrations. */
     public MigrationCoordination coordination() {
         return coordination;
+    }
+
+    /** What this machine counts (its meters read these). */
+    public MachineCounters counters() {
+        return counters;
+    }
+
+    /** Where {@code GET /metrics} is served, or null when the cluster file opens no metrics port. */
+    public InetSocketAddress metricsAddress() {
+        return metrics == null ? null : metrics.address();
     }
 
     /** The ZooKeeper membership, or null when the cluster file configures none. */
@@ -250,7 +286,7 @@ public final class ServerNode implements AutoCloseable {
      */
     @Override
     public void close() {
-        closeAll(rpc, frontEnds, coordination, membership, fabric, recovery, machine, null, null);
+        closeAll(metrics, rpc, frontEnds, coordination, membership, fabric, recovery, machine, null, null);
     }
 
     private static void closeAll(AutoCloseable... parts) {

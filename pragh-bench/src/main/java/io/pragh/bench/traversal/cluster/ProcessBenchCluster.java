@@ -88,6 +88,12 @@ public final class ProcessBenchCluster implements BenchCluster {
             throw e;
         }
         out.printf(Locale.ROOT, "%s starting %d server process(es) in %s%n", tag, spec.machines(), dir);
+        int metrics = cluster.config().metrics().port(0);
+        if (metrics != 0) {
+            // Scrape them while the mode runs, e.g. to watch the remote access rate fall after a migration.
+            out.printf(Locale.ROOT, "%s metrics: http://127.0.0.1:%d/metrics (machine 0) to :%d (machine %d)%n", tag,
+                metrics, metrics + spec.machines() - 1, spec.machines() - 1);
+        }
         try {
             cluster.startAll(true, START_TIMEOUT_MILLIS);
             return new ProcessBenchCluster(spec, cluster, removeOnClose);
