@@ -13,6 +13,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,7 +115,7 @@ class ServerImageIT {
         assertEquals("10001:0", c.get("User").asText(), "not root");
         final Set<String> ports = new HashSet<>();
         c.get("ExposedPorts").fieldNames().forEachRemaining(ports::add);
-        assertEquals(Set.of("7400/tcp", "7500/tcp", "8182/tcp"), ports);
+        assertEquals(Set.of("7400/tcp", "7500/tcp", "8182/tcp", "9400/tcp", "9401/tcp", "9402/tcp"), ports);
         assertTrue(c.get("Volumes").has("/var/lib/pragh"));
         assertEquals("/var/lib/pragh", c.get("WorkingDir").asText());
         final List<String> env = strings(c.get("Env"));
@@ -144,6 +148,7 @@ class ServerImageIT {
         unpack(root);
         final int fabric = freePort();
         final int gremlin = freePort();
+        final int metrics = freePort();
         final Path secret = root.resolve("cluster-secret");
         final byte[] key = new byte[32];
         new java.security.SecureRandom().nextBytes(key);
@@ -156,6 +161,7 @@ class ServerImageIT {
             "store: {expectedKeys: 4096, valueBytes: 16MiB, chunkBytes: 16MiB, cacheBytes: 1MiB}",
             "dataDirectory: " + root.resolve("data"),
             "security: {clusterSecretFile: " + secret + "}",
+            "metrics: {port: " + metrics + "}",
             ""));
         // The entry point as the container runs it, its absolute paths under the unpacked root, started through the
         // image's own loader and libraries, so nothing of this host's Java or libraries is used.
@@ -184,6 +190,10 @@ class ServerImageIT {
             } finally {
                 cluster.close();
             }
+            final HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + metrics + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, scrape.statusCode());
+            assertTrue(scrape.body().contains("pragh_"), "the image's server serves its metrics");
         } finally {
             server.destroy();
             if (!server.waitFor(30, TimeUnit.SECONDS)) {
