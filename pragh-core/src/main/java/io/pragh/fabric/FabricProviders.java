@@ -76,6 +76,11 @@ public final class FabricProviders {
         return byKind.values().stream().sorted(Comparator.comparing(FabricProvider::kind)).toList();
     }
 
+    /** Why providers listed on the class path could not be loaded (a module without its dependencies). */
+    public List<String> loadProblems() {
+        return loadProblems;
+    }
+
     public Optional<FabricProvider> provider(FabricKind kind) {
         return Optional.ofNullable(byKind.get(kind));
     }
