@@ -52,7 +52,12 @@ class ServerOnVerbsTest {
 
     /** A two-machine cluster file of this directory, with its fabric section replaced by {@code fabric}. */
     private ClusterConfig cluster(String fabric) throws IOException {
-        LocalCluster.create(dir, LocalCluster.Settings.small(2));
+        return cluster(fabric, false);
+    }
+
+    /** As {@link #cluster(String)}, in mutual TLS when {@code tls}. */
+    private ClusterConfig cluster(String fabric, boolean tls) throws IOException {
+        LocalCluster.create(dir, LocalCluster.Settings.small(2), tls);
         Path file = dir.resolve(LocalCluster.CONFIG);
         String yaml = Files.readString(file, StandardCharsets.UTF_8);
         Files.writeString(file, yaml.replaceFirst("(?m)^fabric: .*$", fabric), StandardCharsets.UTF_8);
@@ -120,6 +125,17 @@ class ServerOnVerbsTest {
         String reason = here.availability().reason();
         assertTrue(reason.startsWith("no usable RDMA device: ")
             || reason.startsWith("the native verbs library is not loaded: "), reason);
+    }
+
+    /** The NIC serves one-sided operations in the clear: a cluster that asks for TLS is not given verbs. */
+    @Test
+    void verbsIsRefusedForAClusterThatRequiresTls() throws IOException {
+        ClusterConfig config = cluster(VERBS, true);
+        FabricProviders fabrics = FabricProviders.of(List.of(new SimulatedNic().provider(), new TcpFabricProvider()));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> ServerNode.start(config, 0, () -> { }, fabrics));
+        assertEquals("fabric 'verbs' was requested, but 'verbs' cannot run in TLS, which this cluster requires; use a "
+            + "fabric that can (tcp)", e.getMessage());
     }
 
     @Test
