@@ -62,6 +62,9 @@ public final class PraghServer implements AutoCloseable {
             serializer(GraphSONMessageSerializerV3.class.getName())));
         s.authorization.authorizer = SafeAuthorizer.class.getName();
         s.authorization.config = new HashMap<>(Map.of(SafeAuthorizer.ALLOW_GROOVY, options.allowGroovy));
+        if (options.allowIo != null) {
+            s.authorization.config.put(SafeAuthorizer.ALLOW_IO, options.allowIo.getPath());
+        }
         if (options.credentials != null) {
             s.authentication.authenticator = SimpleAuthenticator.class.getName();
             s.authentication.config = new HashMap<>(Map.of(SimpleAuthenticator.CONFIG_CREDENTIALS_DB,
