@@ -17,6 +17,8 @@ public final class ServeOptions {
     public File load;
     public boolean allowGroovy;
     public File credentials;
+    /** Not a flag: with credentials, the password of the cluster's own peer user (a cluster machine sets it). */
+    public String peerPassword;
     /** The one directory io() may read and write; null refuses io(). */
     public File allowIo;
     public long timeoutMillis = 30_000;
@@ -41,7 +43,7 @@ public final class ServeOptions {
         "  --machines N         machines of the embedded Pragh cluster (default 4)",
         "  --load FILE          load GraphSON (.json), GraphML (.xml/.graphml) or an edge list (other) first",
         "  --allow-groovy       also run Groovy scripts and lambdas (unsafe: they can run any code)",
-        "  --credentials FILE   require logins: one 'user:password' per line (SimpleAuthenticator)",
+        "  --credentials FILE   require logins: one 'user:password' per line",
         "  --allow-io DIR       let g.io() read and write files inside DIR (refused by default)",
         "  --timeout-ms MS      per-request evaluation timeout (default 30000)",
         "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824",
