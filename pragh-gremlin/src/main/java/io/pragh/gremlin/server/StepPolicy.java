@@ -38,7 +38,7 @@ import java.util.TreeSet;
  */
 public final class StepPolicy {
     /** {@code g.call("pragh.routing")} of a cluster machine (the cluster package's RoutingService). */
-    static final String ROUTING_SERVICE = "pragh.routing";
+    public static final String ROUTING_SERVICE = "pragh.routing";
     private static final Set<String> SERVICES = Set.of(StatsService.NAME, ROUTING_SERVICE, Service.DirectoryService.NAME);
     private static final Set<Class<?>> DECORATIONS = Set.of(ConnectiveStrategy.class, ElementIdStrategy.class,
         OptionsStrategy.class, PartitionStrategy.class, SeedStrategy.class, SubgraphStrategy.class,
