@@ -195,5 +195,9 @@ class StepPolicyTest {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> IoDirectory.of(dir.resolve("missing")));
         assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+        final String missing = dir.resolve("missing").toString();
+        assertEquals("--allow-io " + missing + ": not a directory", assertThrows(IllegalArgumentException.class,
+            () -> ServeOptions.parse("--allow-io", missing)).getMessage());
+        assertEquals(dir.toFile(), ServeOptions.parse("--allow-io", dir.toString()).allowIo);
     }
 }
