@@ -17,6 +17,10 @@ public final class ServeOptions {
     public File load;
     public boolean allowGroovy;
     public File credentials;
+    /** Not a flag: with credentials, the password of the cluster's own peer user (a cluster machine sets it). */
+    public String peerPassword;
+    /** The one directory io() may read and write; null refuses io(). */
+    public File allowIo;
     public long timeoutMillis = 30_000;
     /** Threads that evaluate requests; 0 keeps Gremlin Server's default (one per core). */
     public int gremlinPool;
@@ -39,7 +43,8 @@ public final class ServeOptions {
         "  --machines N         machines of the embedded Pragh cluster (default 4)",
         "  --load FILE          load GraphSON (.json), GraphML (.xml/.graphml) or an edge list (other) first",
         "  --allow-groovy       also run Groovy scripts and lambdas (unsafe: they can run any code)",
-        "  --credentials FILE   require logins: one 'user:password' per line (SimpleAuthenticator)",
+        "  --credentials FILE   require logins: one 'user:password' per line",
+        "  --allow-io DIR       let g.io() read and write files inside DIR (refused by default)",
         "  --timeout-ms MS      per-request evaluation timeout (default 30000)",
         "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824",
         "  --metrics-port P     GET /metrics (Prometheus) on HOST:P (default 9182; 0 off)",
@@ -57,6 +62,13 @@ public final class ServeOptions {
                 case "--load": o.load = new File(value(args, ++i, a)); break;
                 case "--allow-groovy": o.allowGroovy = true; break;
                 case "--credentials": o.credentials = new File(value(args, ++i, a)); break;
+                case "--allow-io": {
+                    o.allowIo = new File(value(args, ++i, a));
+                    if (!o.allowIo.isDirectory()) {
+                        throw new IllegalArgumentException("--allow-io " + o.allowIo + ": not a directory");
+                    }
+                    break;
+                }
                 case "--timeout-ms": o.timeoutMillis = intValue(args, ++i, a, 1, Integer.MAX_VALUE); break;
                 case "--set": {
                     final String kv = value(args, ++i, a);
