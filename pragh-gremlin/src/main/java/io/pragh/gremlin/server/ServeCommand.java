@@ -43,8 +43,8 @@ public final class ServeCommand {
         try {
             options = ServeOptions.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println("pragh serve: " + e.getMessage());
-            System.err.println(ServeOptions.USAGE);
+            // One line: what was wrong is the news, the usage is a --help away.
+            System.err.println("pragh serve: " + e.getMessage() + " (./pragh serve --help lists the options)");
             System.exit(2);
             return;
         }

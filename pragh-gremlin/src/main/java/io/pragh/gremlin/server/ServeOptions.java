@@ -41,7 +41,7 @@ public final class ServeOptions {
         "  --allow-groovy       also run Groovy scripts and lambdas (unsafe: they can run any code)",
         "  --credentials FILE   require logins: one 'user:password' per line (SimpleAuthenticator)",
         "  --timeout-ms MS      per-request evaluation timeout (default 30000)",
-        "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824",
+        "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824 (keys: README)",
         "  --metrics-port P     GET /metrics (Prometheus) on HOST:P (default 9182; 0 off)",
         "  --slow-query-ms MS   log requests slower than this with their text (default 1000; 0 off)",
         "  --help               this text");
@@ -64,7 +64,9 @@ public final class ServeOptions {
                     if (eq <= 0) {
                         throw new IllegalArgumentException("--set expects KEY=VALUE, got '" + kv + "'");
                     }
-                    o.graphSettings.add(new String[] {kv.substring(0, eq), kv.substring(eq + 1)});
+                    final String key = kv.substring(0, eq).strip();
+                    GraphSettings.parse(key, kv.substring(eq + 1)); // refuses an unknown key or a bad value now
+                    o.graphSettings.add(new String[] {key, kv.substring(eq + 1).strip()});
                     break;
                 }
                 case "-h":
