@@ -38,6 +38,17 @@ public final class ServeCommand {
         }
     }
 
+    /** Holds {@code host:port} until the server binds it; one line and exit 1 when it cannot be bound. */
+    private static PortHold hold(final String host, final int port, final String option) {
+        try {
+            return PortHold.take(host, port);
+        } catch (java.io.IOException e) {
+            System.err.println("pragh serve: " + e.getMessage() + " (choose another " + option + ")");
+            System.exit(1);
+            return null;
+        }
+    }
+
     public static void main(final String[] args) throws Exception {
         final ServeOptions options;
         try {
@@ -52,6 +63,10 @@ public final class ServeCommand {
             System.out.println(ServeOptions.USAGE);
             return;
         }
+        // Before the graph and its load: a port that is taken stops the start now, not after a long --load.
+        final PortHold gremlinHold = hold(options.host, options.port, "--port");
+        final PortHold metricsHold = options.metricsPortGiven ? hold(options.host, options.metricsPort,
+            "--metrics-port") : null;
         final Configuration conf = new BaseConfiguration();
         conf.setProperty(PraghGraph.MACHINES, options.machines);
         // The main job runs with split migration on; --set pragh.migration=false turns it off.
@@ -72,6 +87,10 @@ public final class ServeCommand {
         }
         if (options.allowGroovy) {
             System.err.println("pragh serve: WARNING --allow-groovy: Groovy scripts and lambdas can run any code as this user");
+        }
+        gremlinHold.close();
+        if (metricsHold != null) {
+            metricsHold.close();
         }
         final ServeMetrics metrics = ServeMetrics.attach(graph, java.time.Duration.ofMillis(options.slowQueryMillis));
         final PraghServer server;

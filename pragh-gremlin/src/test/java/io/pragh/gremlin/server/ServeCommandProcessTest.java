@@ -42,4 +42,21 @@ class ServeCommandProcessTest {
         final String small = refused("--metrics-port", "0", "--set", "pragh.valueBytesPerMachine=100");
         assertTrue(small.contains("a whole number >= 4096"), small);
     }
+
+    @Test
+    void aTakenPortStopsTheStartBeforeTheLoad() throws Exception {
+        // A file that cannot load: had serve loaded before binding, it would report the load, not the port.
+        final Path graph = java.nio.file.Files.writeString(dir.resolve("broken.json"), "{ not graphson");
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getByName("127.0.0.1"));
+             ServeProcess p = ServeProcess.start(dir, "--port", Integer.toString(taken.getLocalPort()),
+                 "--metrics-port", "0", "--load", graph.toString())) {
+            final int code = p.awaitExit(120);
+            final String out = p.output();
+            assertEquals(1, code, out);
+            assertTrue(out.contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()) && out.contains("--port"),
+                out);
+            assertFalse(out.contains("loading"), "stopped before loading: " + out);
+        }
+    }
 }
