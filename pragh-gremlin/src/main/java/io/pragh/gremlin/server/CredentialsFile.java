@@ -50,6 +50,7 @@ final class CredentialsFile {
         final File data = new File(dir, "credentials.kryo");
         data.deleteOnExit();
         graph.io(org.apache.tinkerpop.gremlin.structure.io.IoCore.gryo()).writeGraph(data.getAbsolutePath());
+        io.pragh.server.config.PrivateFiles.restrict(data.toPath()); // the password hashes
         final File properties = new File(dir, "credentials.properties");
         properties.deleteOnExit();
         try (Writer w = Files.newBufferedWriter(properties.toPath(), StandardCharsets.UTF_8)) {

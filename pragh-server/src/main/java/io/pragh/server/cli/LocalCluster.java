@@ -3,6 +3,7 @@ package io.pragh.server.cli;
 import io.pragh.fabric.tcp.DevCertificates;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
+import io.pragh.server.config.PrivateFiles;
 import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.ClusterClient;
 import io.pragh.server.rpc.MachineClient;
@@ -214,7 +215,7 @@ public final class LocalCluster {
         ClusterConfig.parse(y.toString(), file.toString(), dir.toAbsolutePath());
         try {
             Files.createDirectories(dir);
-            Files.writeString(file, y.toString(), StandardCharsets.UTF_8);
+            PrivateFiles.writeString(file, y.toString()); // it holds the cluster secret
             Files.writeString(dir.resolve("jvm-args"), String.join("\n", s.jvmArgs()), StandardCharsets.UTF_8);
             if (s.zookeeper().equals(Settings.LOCAL_ZOOKEEPER)) {
                 Files.writeString(dir.resolve(ZOOKEEPER_CONFIG), "tickTime=200\nminSessionTimeout=400\n"
