@@ -31,6 +31,10 @@ public final class ServeOptions {
     public boolean metricsPortGiven;
     /** Requests slower than this are logged with their text; 0 logs none. */
     public long slowQueryMillis = 1_000;
+    /** Largest request and response frame ({@link FrameLimit}). */
+    public int maxFrameBytes = io.pragh.server.config.LimitsConfig.DEFAULT_MAX_FRAME_BYTES;
+    /** A connection silent this long, or not through its WebSocket upgrade or a frame by then, is closed. */
+    public int idleTimeoutSeconds = (int) io.pragh.server.config.LimitsConfig.DEFAULT_IDLE_TIMEOUT.toSeconds();
 
     static final String USAGE = String.join("\n",
         "usage: ./pragh serve [options]",
@@ -44,6 +48,8 @@ public final class ServeOptions {
         "  --set KEY=VALUE      a graph setting, e.g. pragh.valueBytesPerMachine=1073741824 (keys: README)",
         "  --metrics-port P     GET /metrics (Prometheus) on HOST:P (default 9182; 0 off)",
         "  --slow-query-ms MS   log requests slower than this with their text (default 1000; 0 off)",
+        "  --max-frame-bytes N  largest request and response frame (default 10485760, 10 MiB); over it: an error",
+        "  --idle-timeout-seconds S  close connections silent (or not through their upgrade) this long (default 60)",
         "  --help               this text");
 
     public static ServeOptions parse(final String... args) {
@@ -77,6 +83,11 @@ public final class ServeOptions {
                     break;
                 }
                 case "--slow-query-ms": o.slowQueryMillis = intValue(args, ++i, a, 0, Integer.MAX_VALUE); break;
+                case "--max-frame-bytes":
+                    o.maxFrameBytes = intValue(args, ++i, a, io.pragh.server.config.LimitsConfig.MIN_FRAME_BYTES,
+                        Integer.MAX_VALUE);
+                    break;
+                case "--idle-timeout-seconds": o.idleTimeoutSeconds = intValue(args, ++i, a, 1, 86_400); break;
                 default: throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }

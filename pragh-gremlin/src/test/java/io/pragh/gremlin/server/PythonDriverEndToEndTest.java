@@ -37,13 +37,19 @@ class PythonDriverEndToEndTest {
         return p.exitValue() + ":" + out;
     }
 
-    @Test
-    void gremlinPythonTwoHopCountsMatchTheClientsOwnCount() throws Exception {
+    /** The interpreter, after checking it imports gremlin_python; the test is skipped, saying why, if not. */
+    private static File gremlinPython() throws Exception {
         final File python = python();
         Assumptions.assumeTrue(python.canExecute(), () -> "no Python for gremlinpython at " + python
             + " (.ci/run makes it; or set PRAGH_GREMLIN_PYTHON)");
         final String probe = run(python, 60, "-c", "import gremlin_python; print('ok')");
         Assumptions.assumeTrue(probe.startsWith("0:"), () -> python + " cannot import gremlin_python: " + probe);
+        return python;
+    }
+
+    @Test
+    void gremlinPythonTwoHopCountsMatchTheClientsOwnCount() throws Exception {
+        final File python = gremlinPython();
         final String script = new File("src/test/python/two_hop.py").getAbsolutePath();
         try (ServedGraph served = new ServedGraph()) {
             final String result = run(python, 120, script, Integer.toString(served.port), "7");
@@ -55,11 +61,7 @@ class PythonDriverEndToEndTest {
 
     @Test
     void gremlinPythonReadsPraghStatsAndTheMetricsCountItsRequests() throws Exception {
-        final File python = python();
-        Assumptions.assumeTrue(python.canExecute(), () -> "no Python for gremlinpython at " + python
-            + " (.ci/run makes it; or set PRAGH_GREMLIN_PYTHON)");
-        final String probe = run(python, 60, "-c", "import gremlin_python; print('ok')");
-        Assumptions.assumeTrue(probe.startsWith("0:"), () -> python + " cannot import gremlin_python: " + probe);
+        final File python = gremlinPython();
         final String script = new File("src/test/python/stats.py").getAbsolutePath();
         final io.pragh.gremlin.structure.PraghGraph graph =
             io.pragh.gremlin.structure.PraghGraph.open(io.pragh.gremlin.structure.TestGraphs.configuration());
@@ -75,6 +77,20 @@ class PythonDriverEndToEndTest {
                 Integer.toString(metricsPort), "4");
             assertTrue(result.startsWith("0:"), result);
             assertTrue(result.contains("ok 4 machines"), result);
+        }
+    }
+
+    @Test
+    void gremlinPythonIsToldTheFrameLimitForALargeRequestAndALargeResponse() throws Exception {
+        final File python = gremlinPython();
+        final String script = new File("src/test/python/frame_limit.py").getAbsolutePath();
+        final ServeOptions options = new ServeOptions();
+        options.maxFrameBytes = 64 * 1024; // small, so that the frames over it are quick to send
+        try (ServedGraph served = new ServedGraph(options)) {
+            final String result = run(python, 120, script, Integer.toString(served.port),
+                Integer.toString(options.maxFrameBytes));
+            assertTrue(result.startsWith("0:"), result);
+            assertTrue(result.contains("ok frame limit 65536"), result);
         }
     }
 }
