@@ -26,7 +26,8 @@ public final class ServeCommand {
             return "off (--metrics-port 0)";
         }
         try {
-            return metrics.serve(new java.net.InetSocketAddress(options.host, options.metricsPort)).url();
+            return metrics.serve(new java.net.InetSocketAddress(options.host, options.metricsPort),
+                java.time.Duration.ofSeconds(options.idleTimeoutSeconds)).url();
         } catch (RuntimeException e) {
             if (options.metricsPortGiven) {
                 System.err.println("pragh serve: " + e.getMessage() + " (choose another --metrics-port, 0 for none)");

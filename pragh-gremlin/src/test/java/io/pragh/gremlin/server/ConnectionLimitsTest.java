@@ -1,17 +1,14 @@
 package io.pragh.gremlin.server;
 
+import io.pragh.server.node.SlowClients;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,7 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConnectionLimitsTest {
     private static final int CONNECTIONS = 100;
-    private static final long PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    private static InetSocketAddress address(final ServedGraph served) {
+        return new InetSocketAddress("127.0.0.1", served.port);
+    }
 
     private static ServedGraph served() throws Exception {
         final ServeOptions options = new ServeOptions();
@@ -31,94 +31,36 @@ class ConnectionLimitsTest {
         return new ServedGraph(options);
     }
 
-    private interface Trickle {
-        /** Sends a little more on a connection that is still open. */
-        void more(OutputStream out) throws IOException;
-    }
-
-    /**
-     * Waits until the server closed every socket (a read sees the end of the stream or a reset), sending
-     * {@code trickle} on each open one meanwhile; returns how many are still open at the deadline.
-     */
-    private static int stillOpen(final List<Socket> sockets, final Trickle trickle) throws Exception {
-        final List<Socket> open = new ArrayList<>(sockets);
-        final long deadline = System.nanoTime() + PATIENCE_NANOS;
-        while (!open.isEmpty() && System.nanoTime() < deadline) {
-            for (int i = open.size() - 1; i >= 0; i--) {
-                final Socket s = open.get(i);
-                if (closedByServer(s)) {
-                    open.remove(i);
-                } else if (trickle != null) {
-                    try {
-                        trickle.more(s.getOutputStream());
-                    } catch (IOException closed) {
-                        open.remove(i);
-                    }
-                }
-            }
-            Thread.sleep(200);
-        }
-        for (final Socket s : sockets) {
-            s.close();
-        }
-        return open.size();
-    }
-
-    private static boolean closedByServer(final Socket s) {
-        try {
-            s.setSoTimeout(1);
-            final InputStream in = s.getInputStream();
-            while (true) {
-                if (in.read() < 0) {
-                    return true;
-                }
-            }
-        } catch (SocketTimeoutException nothingYet) {
-            return false;
-        } catch (IOException reset) {
-            return true;
-        }
-    }
-
-    private static List<Socket> connect(final int port, final int n) throws IOException {
-        final List<Socket> sockets = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            final Socket s = new Socket();
-            s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
-            sockets.add(s);
-        }
-        return sockets;
-    }
-
     @Test
     void silentConnectionsAreClosed() throws Exception {
         try (ServedGraph served = served()) {
-            assertEquals(0, stillOpen(connect(served.port, CONNECTIONS), null));
+            assertEquals(0, SlowClients.stillOpenAfter(SlowClients.connect(address(served), CONNECTIONS), 60, null));
         }
     }
 
     @Test
     void connectionsTricklingTheirUpgradeInAreClosed() throws Exception {
         try (ServedGraph served = served()) {
-            final List<Socket> sockets = connect(served.port, CONNECTIONS);
+            final List<Socket> sockets = SlowClients.connect(address(served), CONNECTIONS);
             for (final Socket s : sockets) {
                 s.getOutputStream().write("GET /gremlin HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
             }
             // A header line every 200 ms: never idle for the idle timeout, but never through the upgrade either.
-            assertEquals(0, stillOpen(sockets, out -> out.write("X-Slow: 1\r\n".getBytes(StandardCharsets.US_ASCII))));
+            assertEquals(0, SlowClients.stillOpenAfter(sockets, 60,
+                (i, out) -> out.write("X-Slow: 1\r\n".getBytes(StandardCharsets.US_ASCII))));
         }
     }
 
     @Test
     void upgradedConnectionsTricklingAFrameInAreClosed() throws Exception {
         try (ServedGraph served = served()) {
-            final List<Socket> sockets = connect(served.port, 10);
+            final List<Socket> sockets = SlowClients.connect(address(served), 10);
             for (final Socket s : sockets) {
                 upgrade(s);
                 // A masked binary frame announcing 1000 bytes, then its payload a byte at a time.
                 s.getOutputStream().write(new byte[] {(byte) 0x82, (byte) (0x80 | 126), 0x03, (byte) 0xe8, 1, 2, 3, 4});
             }
-            assertEquals(0, stillOpen(sockets, out -> out.write(0)));
+            assertEquals(0, SlowClients.stillOpenAfter(sockets, 60, (i, out) -> out.write(0)));
         }
     }
 
