@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Gremlin Server's WebSocket channelizer with Pragh's connection limits: the frame limit ({@link FrameLimit}) both
  * ways, answered with error responses rather than a dropped connection ({@link RequestFrameGuard},
- * {@link ResponseFrameLimit}), and a deadline for the WebSocket upgrade. Gremlin Server's idle monitor closes a
+ * {@link ResponseFrameLimit}), no compression (so the limit bounds what is held in memory, not what a compressed
+ * frame inflates to), and a deadline for the WebSocket upgrade. Gremlin Server's idle monitor closes a
  * connection that sends nothing for {@code idleConnectionTimeout} and pings live clients at
  * {@code keepAliveInterval}; but a client that trickles the bytes of its HTTP upgrade request in is never idle, so
  * the upgrade must also be done within the idle timeout or the connection is closed. The limits come from
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 public final class PraghChannelizer extends WebSocketChannelizer {
     private static final System.Logger LOG = System.getLogger(PraghChannelizer.class.getName());
     private static final String WEBSOCKET_DECODER = "wsdecoder";
+    private static final String COMPRESSION = "web-socket-server-compression-handler";
 
     private FrameLimit.Responder responder;
 
@@ -36,6 +38,11 @@ public final class PraghChannelizer extends WebSocketChannelizer {
     @Override
     public void configure(final ChannelPipeline pipeline) {
         super.configure(pipeline);
+        // No permessage-deflate: this Netty inflates a compressed message without bound, so a frame within the limit
+        // could inflate to gigabytes, and the limit must hold for what the server and the client hold in memory.
+        if (pipeline.get(COMPRESSION) != null) {
+            pipeline.remove(COMPRESSION);
+        }
         final ResponseFrameLimit responses = new ResponseFrameLimit(settings.maxContentLength);
         pipeline.addAfter("response-frame-encoder", "pragh-response-id", responses.before());
         pipeline.addAfter("ws-frame-encoder", "pragh-response-limit", responses.after());

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -64,11 +65,24 @@ class ConnectionLimitsTest {
         }
     }
 
-    /** The WebSocket upgrade, done by hand; fails the test unless the server switches protocols. */
+    @Test
+    void framesAreNotCompressedSoTheLimitBoundsWhatIsHeld() throws Exception {
+        try (ServedGraph served = served(); Socket s = new Socket("127.0.0.1", served.port)) {
+            // A compressed frame within the limit could inflate to any size: the port does not agree to it.
+            final String response = upgrade(s, "Sec-WebSocket-Extensions: permessage-deflate\r\n");
+            assertFalse(response.toLowerCase(java.util.Locale.ROOT).contains("permessage-deflate"), response);
+        }
+    }
+
     private static void upgrade(final Socket s) throws IOException {
+        upgrade(s, "");
+    }
+
+    /** The WebSocket upgrade, done by hand; fails the test unless the server switches protocols. */
+    private static String upgrade(final Socket s, final String extraHeaders) throws IOException {
         s.getOutputStream().write(("GET /gremlin HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-            + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+            + extraHeaders + "\r\n").getBytes(StandardCharsets.US_ASCII));
         s.setSoTimeout(30_000);
         final StringBuilder response = new StringBuilder();
         final InputStream in = s.getInputStream();
@@ -78,5 +92,6 @@ class ConnectionLimitsTest {
             response.append((char) b);
         }
         assertTrue(response.toString().startsWith("HTTP/1.1 101"), response.toString());
+        return response.toString();
     }
 }
