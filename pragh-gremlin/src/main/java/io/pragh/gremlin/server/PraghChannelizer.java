@@ -44,7 +44,7 @@ public final class PraghChannelizer extends WebSocketChannelizer {
             pipeline.remove(COMPRESSION);
         }
         final ResponseFrameLimit responses = new ResponseFrameLimit(settings.maxContentLength);
-        pipeline.addAfter("response-frame-encoder", "pragh-response-id", responses.before());
+        pipeline.addAfter("response-frame-encoder", "pragh-response-cut", responses.before());
         pipeline.addAfter("ws-frame-encoder", "pragh-response-limit", responses.after());
         pipeline.addLast("pragh-upgrade", new Upgrade(settings.maxContentLength, settings.idleConnectionTimeout));
     }

@@ -22,11 +22,12 @@ import java.util.regex.Pattern;
  * own limit (10 MiB by default in the Java and Python drivers) and fails the whole connection past it. A batch of
  * results that serializes larger is dropped and replaced by an error response to its request that names the limit
  * ({@link FrameLimit#tooLargeResponse}); the request's later batches are dropped too, so the client sees one final
- * answer. Two handlers around Gremlin Server's response encoder share one instance per connection: {@link #before}
- * notes which response is being encoded, {@link #after} measures the encoded frame.
+ * answer. Two handlers around Gremlin Server's response encoder share one instance per connection: {@link #after}
+ * measures each encoded frame and reads its request id from the frame's first bytes, {@link #before} drops the
+ * messages (errors, say) that a cut request is still sent.
  *
  * <p>Example ({@link PraghChannelizer}):
- * {@code p.addAfter("response-frame-encoder", "pragh-response-id", limit.before());
+ * {@code p.addAfter("response-frame-encoder", "pragh-response-cut", limit.before());
  * p.addAfter("ws-frame-encoder", "pragh-response-limit", limit.after());}
  */
 final class ResponseFrameLimit {
@@ -35,8 +36,6 @@ final class ResponseFrameLimit {
     private final int limit;
     /** Requests whose response was cut: their further batches are dropped. Event-loop confined. */
     private final Set<UUID> cut = new HashSet<>();
-    /** The response being encoded right now (encoding runs on the event loop, one message at a time). */
-    private ResponseMessage encoding;
 
     ResponseFrameLimit(final int limit) {
         this.limit = limit;
@@ -55,7 +54,6 @@ final class ResponseFrameLimit {
                         promise.trySuccess();
                         return;
                     }
-                    encoding = response;
                 }
                 ctx.write(msg, promise);
             }
@@ -66,8 +64,6 @@ final class ResponseFrameLimit {
         return new ChannelOutboundHandlerAdapter() {
             @Override
             public void write(final ChannelHandlerContext ctx, final Object msg, final ChannelPromise promise) {
-                final ResponseMessage response = encoding;
-                encoding = null;
                 if (!(msg instanceof Frame frame)) {
                     ctx.write(msg, promise);
                     return;
@@ -76,9 +72,7 @@ final class ResponseFrameLimit {
                 // like pass through its response encoder as messages. A frame names its request in its first bytes.
                 final long bytes = frame.getMsg() instanceof ByteBuf b ? b.readableBytes()
                     : frame.getMsg() instanceof String text ? ByteBufUtil.utf8Bytes(text) : 0;
-                final Head head = bytes > limit || !cut.isEmpty()
-                    ? (response != null ? new Head(response.getRequestId(), response.getStatus().getCode().getValue())
-                    : Head.of(frame.getMsg())) : null;
+                final Head head = bytes > limit || !cut.isEmpty() ? Head.of(frame.getMsg()) : null;
                 if (head != null && cut.contains(head.id)) {
                     frame.tryRelease();
                     if (head.code != ResponseStatusCode.PARTIAL_CONTENT.getValue()) {
