@@ -55,7 +55,11 @@ public final class Migrator {
 
     private final MachineStore store;
     private final Session session;
-    private final OpBatch batch;
+    /**
+     * Created on first use, by the thread that migrates: a batch may belong to the thread that created it (the verbs
+     * fabric's does: its queue pairs and completion queue are that thread's), and a migrator is built elsewhere.
+     */
+    private OpBatch batch;
     private final UnfinishedMigrations unfinished;
     private final int depth;
     private final int self;
@@ -95,7 +99,6 @@ public final class Migrator {
         this.session = store.newSession();
         this.depth = depth;
         this.self = store.id();
-        this.batch = store.endpoint().newBatch(2 * depth);
         this.unfinished = new UnfinishedMigrations(store);
         open = new boolean[depth];
         homes = new int[depth];
@@ -109,6 +112,13 @@ public final class Migrator {
         ops = new int[depth];
         fenced = new boolean[depth];
         won = new boolean[depth];
+    }
+
+    private OpBatch batch() {
+        if (batch == null) {
+            batch = store.endpoint().newBatch(2 * depth);
+        }
+        return batch;
     }
 
     public int depth() {
@@ -203,7 +213,7 @@ public final class Migrator {
 
     /** Stage 1: address (cache or home bucket), local allocation, and one READ per key, all posted together. */
     private void readValues(long[] keys, int base, int count, Outcome[] outcomes) {
-        batch.clear();
+        batch().clear();
         ChunkedRegion values = store.values().region();
         for (int i = 0; i < count; i++) {
             newOffsets[i] = -1;
@@ -239,15 +249,15 @@ public final class Migrator {
             }
             newOffsets[i] = store.values().allocate(units);
             long offset = newOffsets[i] << 3;
-            ops[i] = batch.read(sources[i], Region.VALUES, Address.byteOffset(addresses[i]), values.chunkFor(offset),
+            ops[i] = batch().read(sources[i], Region.VALUES, Address.byteOffset(addresses[i]), values.chunkFor(offset),
                 values.indexInChunk(offset), (int) (units << 3));
         }
-        batch.awaitAll();
+        batch().awaitAll();
     }
 
     /** Stage 2: check each copy, then CAS every home's address word (locally when this is the home). */
     private void casAddresses(long[] keys, int base, int count) {
-        batch.clear();
+        batch().clear();
         ChunkedRegion values = store.values().region();
         for (int i = 0; i < count; i++) {
             if (newOffsets[i] < 0) {
@@ -277,11 +287,11 @@ public final class Migrator {
             if (homes[i] == self && store.localCasAllowed()) {
                 ops[i] = store.keys().compareAndSetAddress(slots[i], addresses[i], desired[i]) ? -2 : -3;
             } else {
-                ops[i] = batch.compareAndSwap(homes[i], Region.KEYS, slots[i], addresses[i], desired[i]);
+                ops[i] = batch().compareAndSwap(homes[i], Region.KEYS, slots[i], addresses[i], desired[i]);
             }
         }
         try {
-            batch.awaitAll();
+            batch().awaitAll();
         } catch (FabricException e) {
             keepWhatHomesMayName(keys, base, count);
             throw e;
@@ -304,7 +314,7 @@ public final class Migrator {
             } else if (ops[i] >= 0) {
                 long witnessed;
                 try {
-                    witnessed = batch.casResult(ops[i]);
+                    witnessed = batch().casResult(ops[i]);
                 } catch (IllegalStateException failed) {
                     unfinished.inDoubt(key, homes[i], slots[i], addresses[i], desired[i], obtainedAt[i]);
                     newOffsets[i] = -1;
@@ -325,7 +335,7 @@ public final class Migrator {
     private int invalidateAndReclaim(long[] keys, int base, int count, Outcome[] outcomes) {
         int remaining = 0;
         for (int i = 0; i < count; i++) {
-            won[i] = fenced[i] && (ops[i] == -2 || (ops[i] >= 0 && batch.casResult(ops[i]) == addresses[i]));
+            won[i] = fenced[i] && (ops[i] == -2 || (ops[i] >= 0 && batch().casResult(ops[i]) == addresses[i]));
             if (won[i]) {
                 newOffsets[i] = -1; // published: the record now belongs to the key, never free it here
             } else if (fenced[i]) {
@@ -334,18 +344,18 @@ public final class Migrator {
                 lost(i, keys[base + i]);
             }
         }
-        batch.clear();
+        batch().clear();
         for (int i = 0; i < count; i++) {
             if (!won[i]) {
                 continue;
             }
             long oldOffset = Address.byteOffset(addresses[i]);
-            batch.write(sources[i], Region.VALUES, oldOffset, ZERO_WORD, 0, 8, false);
+            batch().write(sources[i], Region.VALUES, oldOffset, ZERO_WORD, 0, 8, false);
             ringSlots[i] = store.reclaimRings().claim(sources[i]);
-            ops[i] = batch.compareAndSwap(sources[i], Region.RECLAIM, ringSlots[i], 0, addresses[i]);
+            ops[i] = batch().compareAndSwap(sources[i], Region.RECLAIM, ringSlots[i], 0, addresses[i]);
         }
         try {
-            batch.awaitAll();
+            batch().awaitAll();
         } catch (FabricException e) {
             // The CASes are won, so the values did move; their sources may still be valid. The keys keep their
             // pending bit until the source is invalidated or the reclaim lease makes it unusable.
@@ -380,7 +390,7 @@ public final class Migrator {
         }
         // Last, once every key of the round is released: a ring that stays full delays only memory, not keys.
         for (int i = 0; i < count; i++) {
-            if (won[i] && batch.casResult(ops[i]) != 0) {
+            if (won[i] && batch().casResult(ops[i]) != 0) {
                 try {
                     store.reclaimRings().postAt(sources[i], ringSlots[i], addresses[i]);
                 } catch (PraghException leaked) {
@@ -398,11 +408,11 @@ public final class Migrator {
      * would fail every later round of this migrator.
      */
     private void settleBatch() {
-        if (batch.poll() == 0) {
+        if (batch().poll() == 0) {
             return;
         }
         try {
-            batch.awaitAll();
+            batch().awaitAll();
         } catch (RuntimeException alreadyFailing) {
             // The round is failing with its own, first error; this one adds nothing the caller can act on.
         }

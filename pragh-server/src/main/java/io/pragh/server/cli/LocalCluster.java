@@ -131,6 +131,12 @@ public final class LocalCluster {
                 zookeeper, sessionTimeout, jvmArgs, sections, ports);
         }
 
+        /** ZooKeeper session timeout, e.g. {@code "8s"}: how long a silent machine keeps its membership. */
+        public Settings withSessionTimeout(String timeout) {
+            return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
+                requestTimeout, zookeeper, timeout, jvmArgs, sections, ports);
+        }
+
         public Settings withRequestTimeout(String timeout) {
             return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
                 timeout, zookeeper, sessionTimeout, jvmArgs, sections, ports);

@@ -37,7 +37,7 @@ class SlowClientsTest {
             .withSection("limits", "{idleTimeout: 1s}"));
         ClusterConfig config = local.config();
         try (ServerNode node = ServerNode.start(config, 0)) {
-            InetSocketAddress fabric = node.fabric().localAddress();
+            InetSocketAddress fabric = config.machine(0).fabricAddress();
             for (InetSocketAddress port : List.of(fabric, node.clientAddress(), node.metricsAddress())) {
                 assertEquals(0, stillOpenAfterAMinute(port, port == node.metricsAddress()
                     ? "GET /metrics HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII) : new byte[0]), "port " + port);
