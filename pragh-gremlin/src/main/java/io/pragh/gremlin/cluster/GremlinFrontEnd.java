@@ -100,6 +100,8 @@ public final class GremlinFrontEnd implements FrontEnd {
         final ServeOptions options = new ServeOptions();
         options.host = host.bindHost();
         options.port = self.gremlinPort();
+        options.maxFrameBytes = config.limits().maxFrameBytes();
+        options.idleTimeoutSeconds = (int) config.limits().idleTimeout().toSeconds();
         // A forwarded traversal holds a worker here while the home evaluates it on one of its own. The router
         // forwards at most MAX_FORWARDS at once and the home never forwards what it receives, so the workers
         // beyond MAX_FORWARDS always serve forwarded traversals: more workers than the default one per core keep

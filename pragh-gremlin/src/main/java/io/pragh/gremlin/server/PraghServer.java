@@ -47,6 +47,11 @@ public final class PraghServer implements AutoCloseable {
         s.host = options.host;
         s.port = options.port;
         s.evaluationTimeout = options.timeoutMillis;
+        s.channelizer = PraghChannelizer.class.getName();
+        s.maxContentLength = options.maxFrameBytes;
+        s.idleConnectionTimeout = options.idleTimeoutSeconds * 1000L;
+        // Pings at half the idle timeout: a live client's pongs keep its idle connection open.
+        s.keepAliveInterval = s.idleConnectionTimeout / 2;
         if (options.gremlinPool > 0) {
             s.gremlinPool = options.gremlinPool;
         }

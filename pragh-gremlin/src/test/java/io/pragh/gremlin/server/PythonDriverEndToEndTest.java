@@ -42,7 +42,7 @@ class PythonDriverEndToEndTest {
         return p.exitValue() + ":" + out;
     }
 
-    /** The interpreter with gremlinpython; the test is skipped, saying why, without one. */
+    /** The interpreter, after checking it imports gremlin_python; the test is skipped, saying why, if not. */
     private static File gremlinPython() throws Exception {
         final File python = python();
         Assumptions.assumeTrue(python.canExecute(), () -> "no Python for gremlinpython at " + python
@@ -131,5 +131,56 @@ class PythonDriverEndToEndTest {
         final ServeOptions options = new ServeOptions();
         options.credentials = Files.writeString(dir.resolve("users.txt"), "alice:py-secret-9\n").toFile();
         security(options, "login", "alice", "py-secret-9");
+    }
+    @Test
+    void gremlinPythonIsToldTheFrameLimitForALargeRequestAndALargeResponse() throws Exception {
+        final File python = gremlinPython();
+        final String script = new File("src/test/python/frame_limit.py").getAbsolutePath();
+        final ServeOptions options = new ServeOptions();
+        options.maxFrameBytes = 64 * 1024; // small, so that the frames over it are quick to send
+        try (ServedGraph served = new ServedGraph(options)) {
+            final String result = run(python, 120, script, Integer.toString(served.port),
+                Integer.toString(options.maxFrameBytes));
+            assertTrue(result.startsWith("0:"), result);
+            assertTrue(result.contains("ok frame limit 65536"), result);
+        }
+    }
+
+    @Test
+    void gremlinPythonFindsAGraphMlVertexByTheStringIdItsFileGaveIt(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+            throws Exception {
+        final File python = gremlinPython();
+        final java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("people.graphml"), String.join("\n",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">",
+            "  <key id=\"labelV\" for=\"node\" attr.name=\"labelV\" attr.type=\"string\"/>",
+            "  <key id=\"name\" for=\"node\" attr.name=\"name\" attr.type=\"string\"/>",
+            "  <key id=\"labelE\" for=\"edge\" attr.name=\"labelE\" attr.type=\"string\"/>",
+            "  <graph id=\"G\" edgedefault=\"directed\">",
+            "    <node id=\"n0\"><data key=\"labelV\">person</data><data key=\"name\">Ada</data></node>",
+            "    <node id=\"n1\"><data key=\"labelV\">person</data><data key=\"name\">Bob</data></node>",
+            "    <edge id=\"e0\" source=\"n0\" target=\"n1\"><data key=\"labelE\">knows</data></edge>",
+            "  </graph>",
+            "</graphml>"));
+        final int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            port = s.getLocalPort();
+        }
+        try (ServeProcess serve = ServeProcess.start(dir, "--port", Integer.toString(port), "--metrics-port", "0",
+                "--machines", "2", "--load", file.toString())) {
+            serve.awaitOutput("Ctrl-C stops", 120);
+            final String result = run(python, 120, "-c", String.join("\n",
+                "import sys",
+                "from gremlin_python.driver.driver_remote_connection import DriverRemoteConnection",
+                "from gremlin_python.process.anonymous_traversal import traversal",
+                "c = DriverRemoteConnection('ws://127.0.0.1:%s/gremlin' % sys.argv[1], 'g')",
+                "g = traversal().with_remote(c)",
+                "print('name', g.V().has('originalId', 'n0').values('name').next())",
+                "print('knows', g.V().has('originalId', 'n0').out_e('knows').values('originalId').next(),",
+                "      g.V().has('originalId', 'n0').out('knows').values('originalId').next())",
+                "c.close()"), Integer.toString(port));
+            assertTrue(result.startsWith("0:"), result);
+            assertTrue(result.contains("name Ada") && result.contains("knows e0 n1"), result);
+        }
     }
 }
