@@ -14,7 +14,6 @@ import io.pragh.migration.Migrator;
 import io.pragh.store.MachineStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.Test;
  * the copy of the first value over every later acknowledged PUT: a lost write, and a read of a value overwritten long
  * ago. The history is checked by search; every step waits on a count (held operations, records freed), never on time.
  */
-@Tag("needs-fix-aba")
 class LateCasAbaTest {
     private static final long SEED = 1;
     private static final int HOME = 0;

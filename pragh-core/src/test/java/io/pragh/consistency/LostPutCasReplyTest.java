@@ -13,7 +13,6 @@ import io.pragh.linearizability.History;
 import io.pragh.migration.Migrator;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.Test;
  * stays readable through cached addresses. A client retrying the PUT, as a retryable refusal invites, must get it
  * acknowledged; afterwards every machine must read it and the history must be linearizable.
  */
-@Tag("needs-fix-lost-reply")
 class LostPutCasReplyTest {
     private static final long SEED = 5;
     private static final int HOME = 0;
