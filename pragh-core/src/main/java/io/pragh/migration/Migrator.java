@@ -357,7 +357,7 @@ public final class Migrator {
             batch.awaitAll();
         } catch (FabricException e) {
             // The CASes are won, so the values did move; their sources may still be valid. The keys keep their
-            // pending bit until the source is invalidated or the reclaim lease makes it unusable.
+            // pending bit until the source is invalidated or the leases make its address unusable.
             for (int i = 0; i < count; i++) {
                 if (won[i]) {
                     unfinished.won(keys[base + i], homes[i], slots[i], addresses[i], desired[i]);

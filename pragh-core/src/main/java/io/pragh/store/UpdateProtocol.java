@@ -210,7 +210,7 @@ final class UpdateProtocol {
         long oldOffset = Address.byteOffset(address);
         UnsafeBuffer chunk = values.chunkFor(oldOffset);
         int index = values.indexInChunk(oldOffset);
-        long header = awaitPredecessorInvalidated(key, chunk, index);
+        long header = awaitPredecessorInvalidated(key, address, chunk, index);
         if (!ValueRecord.isLiveAt(header, address) || chunk.getLong(index + ValueRecord.KEY_OFFSET) != key) {
             s.dropCached(key, address);
             return FORWARDED;
@@ -335,12 +335,12 @@ final class UpdateProtocol {
      * The header of the local record at {@code index} once the operation that published it has invalidated the
      * record it replaced ({@link ValueRecord#INVALIDATION_PENDING}); that operation is past its CAS and needs one
      * more write, so this wait is short unless its thread died or its home stopped answering
-     * ({@link UncertainUpdates}).
+     * ({@link UncertainUpdates}). A slot that no longer holds the allocation {@code address} names is not waited for.
      */
-    private static long awaitPredecessorInvalidated(long key, UnsafeBuffer chunk, int index) {
+    private static long awaitPredecessorInvalidated(long key, long address, UnsafeBuffer chunk, int index) {
         long header = chunk.getLongVolatile(index);
         long deadline = 0;
-        while (ValueRecord.isInvalidationPending(header)) {
+        while (ValueRecord.isInvalidationPending(header) && ValueRecord.isLiveAt(header, address)) {
             long now = System.nanoTime();
             if (deadline == 0) {
                 deadline = now + PENDING_PATIENCE_NANOS;
