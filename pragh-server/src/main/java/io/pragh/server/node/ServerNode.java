@@ -33,9 +33,9 @@ import java.util.Set;
  * TCP, found through their providers on the class path; the choice and its reason logged in one line) with the
  * configured placement (hash, or one a named server extension supplies), recovered from and logging to its own data
  * directory, with worker and migration threads, the crash-recovery protocol and (when the cluster file gives it a
- * client port) the client RPC with the operations of the extensions the file names. Started in that order, so that it serves clients only once its partition is loaded and every
- * reachable peer has dropped what pointed into its previous incarnation. Its
- * meters ({@link MachineMeters}, and the front ends') are served on {@code GET /metrics} when the cluster file's
+ * client port) the client RPC with the operations of the extensions the file names. Started in that order, so that
+ * it serves clients only once its partition is loaded and every reachable peer has dropped what pointed into its
+ * previous incarnation. Its meters ({@link MachineMeters}, and the front ends') are served on {@code GET /metrics} when the cluster file's
  * {@code metrics.port} is set.
  *
  * <pre>{@code
@@ -62,11 +62,14 @@ public final class ServerNode implements AutoCloseable {
     /** Held here: Micrometer holds the state of function counters and gauges weakly. */
     private final MachineCounters counters;
     private final MetricsEndpoint metrics;
+    /** The extensions the cluster file names, for the ready line. */
+    private final ServerExtensions extensions;
 
     private ServerNode(ClusterConfig config, int id, Fabric fabric, Machine machine, CrashRecovery recovery,
                        ZooKeeperMembership membership, MigrationCoordination coordination, ClientServer rpc,
-                       FrontEnds frontEnds, Set<Integer> acknowledged, long startMillis, MachineCounters counters,
-                       MetricsEndpoint metrics) {
+                       FrontEnds frontEnds, ServerExtensions extensions, Set<Integer> acknowledged, long startMillis,
+                       MachineCounters counters, MetricsEndpoint metrics) {
+        this.extensions = extensions;
         this.counters = counters;
         this.metrics = metrics;
         this.frontEnds = frontEnds;
@@ -178,7 +181,7 @@ public final class ServerNode implements AutoCloseable {
                     r::restoredTotal, config.secret(), config.tls(), coordination, extensions);
             }
             return new ServerNode(config, id, fabric, machine, recovery, membership, coordination, rpc, frontEnds,
-                acknowledged, t0, counters, metrics);
+                extensions, acknowledged, t0, counters, metrics);
         } catch (RuntimeException | Error e) {
             closeAll(metrics, rpc, frontEnds, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
                 machine == null ? store : null);
@@ -255,8 +258,9 @@ public final class ServerNode implements AutoCloseable {
             + (r.tornBytes() > 0 ? ", " + r.tornBytes() + " torn bytes cut" : "") + "), peers acknowledged restart: "
             + acknowledgedRestart + (membership == null ? ", no membership service" : ", ZooKeeper "
             + config.membership().zookeeper() + (membership.isCoordinator() ? " (coordinator)" : ""))
-            + "; " + frontEnds.describe() + ", metrics " + (metrics == null ? "off" : metrics.url()) + ", ready in "
-            + (System.currentTimeMillis() - startMillis) + " ms";
+            + "; " + frontEnds.describe() + ", extensions " + extensions.describe() + ", metrics "
+            + (metrics == null ? "off" : metrics.url()) + ", ready in " + (System.currentTimeMillis() - startMillis)
+            + " ms";
     }
 
     /** The monitor of this machine and, when it is elected, the coordinator of the cluster's migrations. */

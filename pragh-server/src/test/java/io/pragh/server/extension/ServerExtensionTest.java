@@ -65,6 +65,7 @@ class ServerExtensionTest {
                     && e.getMessage().contains("(extensions: none)"), e.getMessage());
             }
             assertEquals(0, c.ping().machine(), "the connection stays open after the refusals");
+            assertTrue(node.describe().contains(", extensions none,"), node.describe());
         }
     }
 
@@ -76,6 +77,7 @@ class ServerExtensionTest {
         try {
             nodes[0] = ServerNode.start(config, 0);
             nodes[1] = ServerNode.start(config, 1);
+            assertTrue(nodes[0].describe().contains(", extensions echo,"), "the ready line says: " + nodes[0].describe());
             try (MachineClient m0 = client(nodes[0]); MachineClient m1 = client(nodes[1])) {
                 assertArrayEquals(new byte[] {3, 2, 1}, m0.extension("ECHO", echo(1, 2, 3)).byteArray());
                 long key = KeyLayout.key(5, 0, KeyLayout.VERTEX);
