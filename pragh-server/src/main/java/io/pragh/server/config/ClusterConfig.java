@@ -49,6 +49,8 @@ import java.util.Map;
  * @param membership    the ZooKeeper ensemble that tracks live machines (optional)
  * @param placement     hash placement (the default) or a kind an extension supplies (never with a membership)
  * @param metrics       each machine's metrics port and the slow-query log's threshold
+ * @param gremlin       what the Gremlin ports admit: io() in one directory, logins
+ * @param limits        idle timeout of every port and the Gremlin port's frame limit
  * @param extensions    the server extensions every machine runs, by name ({@code io.pragh.server.extension}):
  *                      none unless the file names them
  */
@@ -56,7 +58,8 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                             MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, ClusterTls tls,
                             FabricConfig fabric,
                             DurabilityConfig durability, MembershipConfig membership, PlacementConfig placement,
-                            MetricsConfig metrics, List<String> extensions) {
+                            MetricsConfig metrics, GremlinConfig gremlin, LimitsConfig limits,
+                            List<String> extensions) {
     public ClusterConfig {
         machines = List.copyOf(machines);
         extensions = List.copyOf(extensions);
@@ -81,7 +84,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
             .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
-                "membership", "placement", "metrics", "extensions");
+                "membership", "placement", "metrics", "gremlin", "limits", "extensions");
         List<MachineConfig> machines = readMachines(root, source);
         StoreSizes store = StoreSizes.read(root.section("store"));
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
@@ -92,6 +95,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         ClusterTls tls = readTls(security.section("tls"), baseDir);
         FabricConfig fabric = FabricConfig.read(root.section("fabric"));
         MetricsConfig metrics = MetricsConfig.read(root.section("metrics"), machines.size());
+        GremlinConfig gremlin = GremlinConfig.read(root.section("gremlin"), baseDir);
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
         MembershipConfig membership = MembershipConfig.read(root.section("membership"));
         PlacementConfig placement = PlacementConfig.read(root.section("placement"));
@@ -107,7 +111,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                 + " placement guarantees (remove membership, e.g. cluster start --zookeeper none)");
         }
         return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
-            membership, placement, metrics, extensions);
+            membership, placement, metrics, gremlin, LimitsConfig.read(root.section("limits")), extensions);
     }
 
     private static JsonNode readTree(String yaml, String source) {

@@ -172,7 +172,8 @@ public final class ServerNode implements AutoCloseable {
             frontEnds.start(frontEndHost);
             if (config.metrics().port(id) != 0) {
                 metrics = MetricsEndpoint.start(registry,
-                    new InetSocketAddress(frontEndHost.bindHost(), config.metrics().port(id)));
+                    new InetSocketAddress(frontEndHost.bindHost(), config.metrics().port(id)),
+                    config.limits().idleTimeout());
             }
             if (self.clientPort() != MachineConfig.NO_CLIENT_PORT) {
                 String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
