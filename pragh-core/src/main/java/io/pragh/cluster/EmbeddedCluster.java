@@ -6,9 +6,15 @@ import io.pragh.monitor.MonitorConfig;
 import io.pragh.durability.Durability;
 import io.pragh.durability.SyncPolicy;
 import java.nio.file.Path;
+import io.pragh.fabric.Deployment;
 import io.pragh.fabric.Fabric;
+import io.pragh.fabric.FabricChoice;
+import io.pragh.fabric.FabricKind;
+import io.pragh.fabric.FabricProviders;
+import io.pragh.fabric.FabricSpec;
 import io.pragh.fabric.FabricStats;
 import io.pragh.fabric.inprocess.InProcessFabric;
+import io.pragh.fabric.inprocess.InProcessFabricProvider;
 import io.pragh.keys.Placement;
 import io.pragh.reclaim.Leases;
 import io.pragh.runtime.WorkerPool;
@@ -58,7 +64,12 @@ public final class EmbeddedCluster implements AutoCloseable {
         Address.checkMachineCount(b.machines);
         this.fabrics = new Fabric[b.machines];
         if (b.fabricPerMachine == null) {
-            Arrays.fill(fabrics, new InProcessFabric(b.machines, b.remoteLatencyNs));
+            // Through the providers, as a server opens its fabric: one rule decides, and names what is missing.
+            FabricChoice choice = FabricProviders.load(EmbeddedCluster.class.getClassLoader())
+                .choose(FabricKind.IN_PROCESS, Deployment.EMBEDDED);
+            Arrays.fill(fabrics, choice.provider().create(FabricSpec.embedded(b.machines).withSetting(
+                InProcessFabricProvider.RemoteLatency.class,
+                new InProcessFabricProvider.RemoteLatency(b.remoteLatencyNs))));
         }
         this.placement = b.placement != null ? b.placement : Placement.hashed(b.machines);
         this.machines = new Machine[b.machines];
@@ -258,7 +269,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
-        /** Replaces hash placement, e.g. by the shard baseline's shard-to-machine table. */
+        /** Replaces hash placement, e.g. by the benchmark's shard-to-machine table (pragh-bench's shard baseline). */
         public Builder placement(Placement p) {
             this.placement = p;
             return this;

@@ -160,6 +160,24 @@ class FabricProvidersTest {
     }
 
     @Test
+    void theInProcessProviderTakesItsLatencyFromTheSpecAndAnEmbeddedClusterOpensItsFabricThroughIt() {
+        InProcessFabricProvider p = new InProcessFabricProvider();
+        try (InProcessFabric plain = (InProcessFabric) p.create(FabricSpec.embedded(2));
+             InProcessFabric fast = (InProcessFabric) p.create(FabricSpec.embedded(2).withSetting(
+                 InProcessFabricProvider.RemoteLatency.class, new InProcessFabricProvider.RemoteLatency(0)))) {
+            assertEquals(InProcessFabric.DEFAULT_REMOTE_LATENCY_NS, plain.remoteLatencyNs());
+            assertEquals(0, fast.remoteLatencyNs());
+        }
+        assertThrows(IllegalArgumentException.class, () -> new InProcessFabricProvider.RemoteLatency(-1));
+        try (io.pragh.cluster.EmbeddedCluster c = io.pragh.cluster.EmbeddedCluster.builder().machines(2)
+                .workersPerMachine(1).keysPerMachine(1_024).valueBytesPerMachine(1 << 20).cacheBytes(1 << 16)
+                .remoteLatencyNs(123).build()) {
+            assertEquals(123, ((InProcessFabric) c.fabric()).remoteLatencyNs(), "the builder's latency reaches it");
+            assertTrue(c.fabric() == c.fabric(1), "one fabric for every machine");
+        }
+    }
+
+    @Test
     void labelsParseAndUnknownOnesListTheChoices() {
         assertEquals(FabricKind.IN_PROCESS, FabricKind.parse(" In-Process "));
         assertEquals(FabricKind.VERBS, FabricKind.parse("VERBS"));

@@ -83,7 +83,7 @@ final class QueryThread implements Runnable {
         }
     }
 
-    /** An edge PUT at the start vertex's home: see {@link io.pragh.store.CappedAppend} for why its list is capped. */
+    /** An edge PUT at the start vertex's home: see {@link io.pragh.bench.extension.CappedAppend} for why its list is capped. */
     private void insertEdge(QueryPath path, int src, long dst) {
         int cap = Math.max(w.graph().degree(src), w.fanout()) + 1;
         path.insertEdge(src, LABEL, dst, cap);

@@ -1,6 +1,7 @@
 package io.pragh.bench.traversal;
 
 import io.pragh.coordinator.Mechanism;
+import io.pragh.fabric.FabricKind;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.bench.workload.RmatGenerator;
 import java.nio.file.Path;
@@ -68,9 +69,10 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "  --intervals N           monitoring intervals, each followed by its migrations (default 1 eager, 2 deferred)",
         "  --remote-latency-ns NS  emulated remote one-sided latency of the in-process fabric (default "
             + InProcessFabric.DEFAULT_REMOTE_LATENCY_NS + ")",
-        "  --fabric inprocess|tcp  an embedded cluster on one in-process fabric (default), or per mode a cluster of",
-        "                          server processes on 127.0.0.1 as './pragh cluster start' makes, over the TCP fabric",
-        "                          with the real loopback latency; queries reach the machines over the client RPC",
+        "  --fabric inprocess|tcp  an embedded cluster on one in-process fabric (default; 'in-process' too), or per mode",
+        "                          a cluster of server processes on 127.0.0.1 as './pragh cluster start' makes, over the",
+        "                          TCP fabric with the real loopback latency; queries reach the machines over the client",
+        "                          RPC",
         "  --cluster-dir DIR       with --fabric tcp: keep each mode's cluster (config, data, server logs) in DIR/MODE",
         "                          (DIR/MODE-2, -3 ... when taken; default: a temporary directory, removed at the end)",
         "  --threads N             query threads, the same in every mode (default: available processors)",
@@ -148,6 +150,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
             }
             v.put(flag, args[++i]);
         }
+        v.put("--fabric", fabricFlag(v.get("--fabric")));
         List<Mode> modes = new ArrayList<>();
         for (String name : v.get("--modes").split(",")) {
             Mode m = Mode.byName(name.trim());
@@ -180,6 +183,28 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
             integer(v, "--threads"), whole(v, "--seed"), Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)),
             integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"), gets.equals("batch"), v.get("--fabric"),
             decimal(v, "--min-rate"), path(v, "--cluster-dir"));
+    }
+
+    /**
+     * {@code --fabric} read as the one {@link FabricKind} (its label {@code in-process}, or {@value #INPROCESS} as
+     * this flag always spelled it), returned as this record spells it. The kinds a benchmark cannot run are refused
+     * saying which it can: its embedded clusters open the in-process fabric and its server processes the fabric
+     * their cluster file names, both through {@code FabricProviders}.
+     */
+    private static String fabricFlag(String text) {
+        FabricKind kind;
+        try {
+            kind = FabricKind.parse(INPROCESS.equalsIgnoreCase(text.strip()) ? FabricKind.IN_PROCESS.label() : text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--fabric " + text + " is invalid: " + e.getMessage());
+        }
+        return switch (kind) {
+            case IN_PROCESS -> INPROCESS;
+            case TCP -> TCP;
+            default -> throw new IllegalArgumentException("--fabric " + kind + " is invalid: the benchmark runs on "
+                + INPROCESS + " (an embedded cluster in this JVM) or " + TCP + " (a cluster of server processes per"
+                + " mode)");
+        };
     }
 
     private static long whole(Map<String, String> v, String flag) {

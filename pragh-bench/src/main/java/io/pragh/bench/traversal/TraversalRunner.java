@@ -1,5 +1,6 @@
 package io.pragh.bench.traversal;
 
+import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.bench.traversal.cluster.BenchCluster;
 import io.pragh.bench.traversal.cluster.ClusterSpec;
 import io.pragh.bench.traversal.cluster.EmbeddedBenchCluster;
@@ -9,7 +10,6 @@ import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.keys.KeyLayout;
 import io.pragh.keys.Placement;
-import io.pragh.shard.ShardPlacement;
 import io.pragh.store.StoreConfig;
 import io.pragh.values.ValueRecord;
 import java.io.PrintStream;

@@ -81,7 +81,9 @@ class TraversalConfigTest {
         assertEquals("real loopback TCP", tcp.asMap().get("remote_latency"));
         assertTrue(tcp.fabricDescription().contains("real loopback"), tcp.fabricDescription());
 
-        assertTrue(refusal("--fabric", "rdma").contains("--fabric"));
+        assertTrue(refusal("--fabric", "rdma").contains("--fabric rdma is invalid: unknown fabric 'rdma'"));
+        assertTrue(refusal("--fabric", "verbs").contains("the benchmark runs on inprocess"), "verbs: not here");
+        assertEquals("inprocess", TraversalConfig.parse("--fabric", "in-process").fabric(), "FabricKind's label too");
         String both = refusal("--fabric", "tcp", "--remote-latency-ns", "500");
         assertTrue(both.contains("--remote-latency-ns") && both.contains("loopback"), both);
     }

@@ -47,18 +47,22 @@ import java.util.Map;
  * @param fabric        fabric kind and TCP options
  * @param durability    when the write-ahead log syncs and how often snapshots are taken
  * @param membership    the ZooKeeper ensemble that tracks live machines (optional)
- * @param placement     hash placement (the default) or the shard baseline's table (never with a membership)
+ * @param placement     hash placement (the default) or a kind an extension supplies (never with a membership)
  * @param metrics       each machine's metrics port and the slow-query log's threshold
  * @param gremlin       what the Gremlin ports admit: io() in one directory, logins
  * @param limits        idle timeout of every port and the Gremlin port's frame limit
+ * @param extensions    the server extensions every machine runs, by name ({@code io.pragh.server.extension}):
+ *                      none unless the file names them
  */
 public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
                             MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, ClusterTls tls,
                             FabricConfig fabric,
                             DurabilityConfig durability, MembershipConfig membership, PlacementConfig placement,
-                            MetricsConfig metrics, GremlinConfig gremlin, LimitsConfig limits) {
+                            MetricsConfig metrics, GremlinConfig gremlin, LimitsConfig limits,
+                            List<String> extensions) {
     public ClusterConfig {
         machines = List.copyOf(machines);
+        extensions = List.copyOf(extensions);
     }
 
     /** Reads and checks a configuration file. */
@@ -80,7 +84,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
             .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
-                "membership", "placement", "metrics", "gremlin", "limits");
+                "membership", "placement", "metrics", "gremlin", "limits", "extensions");
         List<MachineConfig> machines = readMachines(root, source);
         StoreSizes store = StoreSizes.read(root.section("store"));
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
@@ -95,13 +99,19 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
         MembershipConfig membership = MembershipConfig.read(root.section("membership"));
         PlacementConfig placement = PlacementConfig.read(root.section("placement"));
-        if (placement.shards() && membership.enabled()) {
-            throw new ConfigException(source, "placement.kind", "shard placement is the benchmark baseline and"
-                + " cannot run with a membership section: its shard table lives in memory only and crash recovery"
-                + " assumes a key's home never changes (remove membership, e.g. cluster start --zookeeper none)");
+        List<String> extensions = root.words("extensions");
+        if (!placement.isHash() && extensions.isEmpty()) {
+            throw new ConfigException(source, "placement.kind", "'" + placement.kind() + "' is not built in (only"
+                + " hash is): a server extension supplies it, so name that extension under extensions (for the"
+                + " benchmark's shard placement: extensions: [bench])");
+        }
+        if (!placement.isHash() && membership.enabled()) {
+            throw new ConfigException(source, "placement.kind", "placement '" + placement.kind() + "' cannot run"
+                + " with a membership section: crash recovery assumes a key's home never changes, which only hash"
+                + " placement guarantees (remove membership, e.g. cluster start --zookeeper none)");
         }
         return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
-            membership, placement, metrics, gremlin, LimitsConfig.read(root.section("limits")));
+            membership, placement, metrics, gremlin, LimitsConfig.read(root.section("limits")), extensions);
     }
 
     private static JsonNode readTree(String yaml, String source) {

@@ -1,6 +1,8 @@
 package io.pragh.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -14,9 +16,15 @@ import java.util.function.Function;
  * One mapping of the configuration tree, read strictly. A reader first declares the keys the mapping may have
  * ({@link #allow}), which refuses any other key at once (a typo must neither fall back to a default nor surface as
  * a confusing "required" error); then every getter names the full key path in its errors and checks type and range.
- * Values are echoed in errors, except where the caller says they are secret.
+ * Values are echoed in errors, except where the caller says they are secret. Public for the readers of keys a server
+ * extension defines (a placement kind's own keys, see {@code io.pragh.server.extension}).
+ *
+ * <pre>{@code
+ * ConfigNode settings = config.placement().settings().allow("shardsPerMachine");
+ * int perMachine = settings.integer("shardsPerMachine", 100, 1, 10_000);   // errors name placement.shardsPerMachine
+ * }</pre>
  */
-final class ConfigNode {
+public final class ConfigNode {
     private final String source;
     private final String path;
     private final JsonNode node;
@@ -28,20 +36,21 @@ final class ConfigNode {
         this.node = node;
     }
 
-    String path() {
+    public String path() {
         return path;
     }
 
-    String keyPath(String key) {
+    public String keyPath(String key) {
         return path.isEmpty() ? key : path + "." + key;
     }
 
-    ConfigException error(String key, String reason) {
+    /** An error at {@code key} of this mapping (or at the mapping itself when {@code key} is null). */
+    public ConfigException error(String key, String reason) {
         return new ConfigException(source, key == null ? path : keyPath(key), reason);
     }
 
     /** Declares the keys this mapping may hold and refuses any other, listing the ones that exist. */
-    ConfigNode allow(String... keys) {
+    public ConfigNode allow(String... keys) {
         allowed.addAll(List.of(keys));
         if (node != null) {
             for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
@@ -68,7 +77,7 @@ final class ConfigNode {
         return node == null;
     }
 
-    boolean has(String key) {
+    public boolean has(String key) {
         return value(key) != null;
     }
 
@@ -115,6 +124,70 @@ final class ConfigNode {
         return out;
     }
 
+    /**
+     * A list of words, each a non-empty string, none twice; an absent key reads as an empty list. For names such as
+     * {@code extensions: [bench]}.
+     */
+    List<String> words(String key) {
+        JsonNode v = value(key);
+        if (v == null) {
+            return List.of();
+        }
+        if (!v.isArray()) {
+            throw error(key, "expected a list of names like [a, b], got " + describe(v));
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode item = v.get(i);
+            String at = keyPath(key) + "[" + i + "]";
+            if (!item.isTextual() || item.textValue().isBlank()) {
+                throw new ConfigException(source, at, "expected a name, got " + describe(item));
+            }
+            if (out.contains(item.textValue())) {
+                throw new ConfigException(source, at, "\"" + item.textValue() + "\" is listed twice");
+            }
+            out.add(item.textValue());
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * This mapping split at {@code key}: {@code only} holds that key alone, the other part every other key. A key
+     * whose value chooses who reads the rest (a placement's {@code kind}) is read from the first; the chosen reader
+     * declares its own keys on the second.
+     */
+    ConfigNode only(String key) {
+        return split(key, true);
+    }
+
+    /** The keys this mapping holds, in file order. */
+    public List<String> keys() {
+        List<String> out = new ArrayList<>();
+        if (node != null) {
+            node.fieldNames().forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    /** See {@link #only}: every key of this mapping but {@code key}. */
+    ConfigNode without(String key) {
+        return split(key, false);
+    }
+
+    private ConfigNode split(String key, boolean keep) {
+        if (node == null) {
+            return new ConfigNode(source, path, null);
+        }
+        ObjectNode part = JsonNodeFactory.instance.objectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = fields.next();
+            if (f.getKey().equals(key) == keep) {
+                part.set(f.getKey(), f.getValue());
+            }
+        }
+        return new ConfigNode(source, path, part);
+    }
+
     String string(String key, String fallback, boolean secret) {
         JsonNode v = value(key);
         if (v == null) {
@@ -133,7 +206,7 @@ final class ConfigNode {
         return s;
     }
 
-    String string(String key, String fallback) {
+    public String string(String key, String fallback) {
         return string(key, fallback, false);
     }
 
@@ -155,7 +228,7 @@ final class ConfigNode {
         return n;
     }
 
-    int integer(String key, Integer fallback, int min, int max) {
+    public int integer(String key, Integer fallback, int min, int max) {
         return (int) longInteger(key, fallback == null ? null : (long) fallback, min, max);
     }
 

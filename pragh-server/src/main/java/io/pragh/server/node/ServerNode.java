@@ -21,6 +21,7 @@ import io.pragh.server.metrics.MachineCounters;
 import io.pragh.server.metrics.MachineMeters;
 import io.pragh.server.metrics.MetricsEndpoint;
 import io.pragh.server.metrics.MigrationCounts;
+import io.pragh.server.extension.ServerExtensions;
 import io.pragh.server.rpc.ClientServer;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
@@ -30,11 +31,11 @@ import java.util.Set;
 /**
  * One machine of a multi-process cluster, running: its store over the fabric {@code fabric.kind} chooses (verbs or
  * TCP, found through their providers on the class path; the choice and its reason logged in one line) with the
- * configured placement (hash, or the shard baseline's table), recovered from and logging to its own data directory,
- * with worker and migration threads, the crash-recovery protocol and (when the cluster file gives it a client port)
- * the client RPC. Started in that order, so that it serves clients only once its partition is loaded and every
- * reachable peer has dropped what pointed into its previous incarnation. Its
- * meters ({@link MachineMeters}, and the front ends') are served on {@code GET /metrics} when the cluster file's
+ * configured placement (hash, or one a named server extension supplies), recovered from and logging to its own data
+ * directory, with worker and migration threads, the crash-recovery protocol and (when the cluster file gives it a
+ * client port) the client RPC with the operations of the extensions the file names. Started in that order, so that
+ * it serves clients only once its partition is loaded and every reachable peer has dropped what pointed into its
+ * previous incarnation. Its meters ({@link MachineMeters}, and the front ends') are served on {@code GET /metrics} when the cluster file's
  * {@code metrics.port} is set.
  *
  * <pre>{@code
@@ -61,11 +62,14 @@ public final class ServerNode implements AutoCloseable {
     /** Held here: Micrometer holds the state of function counters and gauges weakly. */
     private final MachineCounters counters;
     private final MetricsEndpoint metrics;
+    /** The extensions the cluster file names, for the ready line. */
+    private final ServerExtensions extensions;
 
     private ServerNode(ClusterConfig config, int id, Fabric fabric, Machine machine, CrashRecovery recovery,
                        ZooKeeperMembership membership, MigrationCoordination coordination, ClientServer rpc,
-                       FrontEnds frontEnds, Set<Integer> acknowledged, long startMillis, MachineCounters counters,
-                       MetricsEndpoint metrics) {
+                       FrontEnds frontEnds, ServerExtensions extensions, Set<Integer> acknowledged, long startMillis,
+                       MachineCounters counters, MetricsEndpoint metrics) {
+        this.extensions = extensions;
         this.counters = counters;
         this.metrics = metrics;
         this.frontEnds = frontEnds;
@@ -109,7 +113,11 @@ public final class ServerNode implements AutoCloseable {
         // Front ends on the class path (Gremlin) register their mutators before the store exists.
         FrontEnds frontEnds = FrontEnds.load(ServerNode.class.getClassLoader());
         frontEnds.registerMutators(mutators);
-        MachineStore store = new MachineStore(id, n, config.storeConfig(), config.placement().build(n), mutators);
+        // Only the extensions the cluster file names: one merely on the class path adds nothing.
+        ServerExtensions extensions = ServerExtensions.load(config.extensions(), ServerNode.class.getClassLoader());
+        extensions.registerMutators(mutators);
+        MachineStore store = new MachineStore(id, n, config.storeConfig(), extensions.placement(config.placement(), n),
+            mutators);
         Durability durability = null;
         Fabric fabric = null;
         Machine machine = null;
@@ -121,7 +129,7 @@ public final class ServerNode implements AutoCloseable {
         try {
             durability = Durability.open(config.dataDirectory(id), config.durability().sync(),
                 config.durability().snapshotInterval().toMillis(), store);
-            refuseShardsOverEarlierRecords(config, id, durability.recovered());
+            refuseMovablePlacementOverEarlierRecords(config, id, durability.recovered());
             recovery = new CrashRecovery(store, durability);
             fabric = fabrics.open(config.fabric().kind(), Deployment.MULTI_PROCESS, fabricSpec(config, id));
             store.attach(fabric);
@@ -171,10 +179,10 @@ public final class ServerNode implements AutoCloseable {
                 String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
                 CrashRecovery r = recovery;
                 rpc = ClientServer.start(machine, new InetSocketAddress(host, self.clientPort()), timeout,
-                    r::restoredTotal, config.secret(), config.tls(), coordination);
+                    r::restoredTotal, config.secret(), config.tls(), coordination, extensions);
             }
             return new ServerNode(config, id, fabric, machine, recovery, membership, coordination, rpc, frontEnds,
-                acknowledged, t0, counters, metrics);
+                extensions, acknowledged, t0, counters, metrics);
         } catch (RuntimeException | Error e) {
             closeAll(metrics, rpc, frontEnds, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
                 machine == null ? store : null);
@@ -183,15 +191,17 @@ public final class ServerNode implements AutoCloseable {
     }
 
     /**
-     * A shard-placed machine's table starts as the initial one; records of an earlier run may belong to shards that
-     * moved away since, and shards that moved here were never logged: starting over them would serve wrong data.
+     * A machine whose placement is not hash (an extension's, such as the benchmark's shard table) starts from its
+     * initial table: records of an earlier run may belong to keys whose home moved away since, and keys that moved
+     * here were never logged, so starting over them would serve wrong data.
      */
-    private static void refuseShardsOverEarlierRecords(ClusterConfig config, int id, Recovery.Result r) {
-        if (config.placement().shards() && (r.snapshotKeys() > 0 || r.logRecords() > 0)) {
-            throw new IllegalStateException("machine " + id + " uses shard placement (placement.kind: shards) and its"
-                + " data directory " + config.dataDirectory(id) + " holds an earlier run's records (" + r.snapshotKeys()
-                + " snapshot keys, " + r.logRecords() + " log records): the shard table lives in memory only, so a"
-                + " shard-placed machine starts from an empty data directory");
+    private static void refuseMovablePlacementOverEarlierRecords(ClusterConfig config, int id, Recovery.Result r) {
+        if (!config.placement().isHash() && (r.snapshotKeys() > 0 || r.logRecords() > 0)) {
+            throw new IllegalStateException("machine " + id + " uses placement '" + config.placement().kind()
+                + "' and its data directory " + config.dataDirectory(id) + " holds an earlier run's records ("
+                + r.snapshotKeys() + " snapshot keys, " + r.logRecords() + " log records): only hash placement keeps"
+                + " a key's home where the logs expect it, so a machine with another placement starts from an empty"
+                + " data directory");
         }
     }
 
@@ -249,8 +259,9 @@ public final class ServerNode implements AutoCloseable {
             + (r.tornBytes() > 0 ? ", " + r.tornBytes() + " torn bytes cut" : "") + "), peers acknowledged restart: "
             + acknowledgedRestart + (membership == null ? ", no membership service" : ", ZooKeeper "
             + config.membership().zookeeper() + (membership.isCoordinator() ? " (coordinator)" : ""))
-            + "; " + frontEnds.describe() + ", metrics " + (metrics == null ? "off" : metrics.url()) + ", ready in "
-            + (System.currentTimeMillis() - startMillis) + " ms";
+            + "; " + frontEnds.describe() + ", extensions " + extensions.describe() + ", metrics "
+            + (metrics == null ? "off" : metrics.url()) + ", ready in " + (System.currentTimeMillis() - startMillis)
+            + " ms";
     }
 
     /** The monitor of this machine and, when it is elected, the coordinator of the cluster's migrations. */

@@ -35,12 +35,6 @@ import org.agrona.DirectBuffer;
  *  MIGRATE  key (8)                                 -> outcome ordinal (1) of io.pragh.migration.Migrator.Outcome
  *  SCAN_KEYS kind (4), cursor (8), max keys (4)     -> next cursor (8, or -1 at the end), count (4), keys (8 each):
  *                                                      home keys of one kind with a value, a page at a time
- *  ADD_EDGE_CAPPED src vid (8), label (4), dst vid (8), cap (4) -> -   edge insert through Mutators.CAPPED_APPEND:
- *                                                      appended below cap (>= 1) entries, else it overwrites the
- *                                                      list's last entry (the list never grows past cap)
- *  K_HOP_COUNT start vid (8), label (4), hops (4), fanout (4), batched (1: 0 or 1)
- *                                                   -> count (8): distinct vertices at exactly hops hops; batched 0
- *                                                      GETs one at a time (the paper's engine), 1 a hop per batch
  *  STATS    -                                       -> machine (4), fabric counts (8 each, FabricStats.Snapshot in
  *                                                      order: localOps, localBytes, remoteReads, remoteReadBytes,
  *                                                      remoteWrites, remoteWriteBytes, remoteAtomics, messages,
@@ -55,24 +49,11 @@ import org.agrona.DirectBuffer;
  *                                                      (or at the timeout, 0..MAX_DECIDE_MILLIS), decides and
  *                                                      carries the decisions out
  *
- *  The shard baseline (paper section 2.3; a machine without shard placement answers every one of these ERROR
- *  "machine N does not use shard placement"):
- *  SHARD_TRACK  on (1: 1 on, 0 off)                 -> -: on zeroes this machine's per-shard counts and counts every
- *                                                      access this machine makes, by shard; off stops counting and
- *                                                      puts back the access observer that was there before
- *  SHARD_COUNTS -                                   -> shards (4), count (8) x shards
- *  SHARD_EXPORT shard (4), cursor (8), max bytes (4) -> next cursor (8, or -1 at the end), records (4), then per
- *                                                      record key (8), version (8), length (4), value: this owner's
- *                                                      keys of the shard, at most max bytes of records (and never
- *                                                      more than the largest value) or one record when it alone is
- *                                                      larger; cursors as SCAN_KEYS
- *  SHARD_IMPORT records (4), then per record key (8), version (8), length (4), value
- *                                                   -> -: loaded as records local to this machine, or none of them
- *                                                      when the batch is malformed or a key is already here
- *  SHARD_ASSIGN (shard (4), owner (4)) x n, n >= 1  -> -: sets this machine's table entries, then drops its cached
- *                                                      addresses of those shards' keys (one walk of the cache)
- *  SHARD_UNLOAD shard (4)                           -> keys (8): removes this machine's keys of a shard it no longer
- *                                                      owns (ERROR while it owns it)
+ *  FIRST_EXTENSION_OP (32) .. LAST_EXTENSION_OP (63): a server extension's operations (io.pragh.server.extension),
+ *                                                      served only while the machine runs the extension that declares
+ *                                                      them (its cluster file names it under extensions), each with
+ *                                                      the operands and answer the extension defines; ERROR naming
+ *                                                      the extensions it runs otherwise
  * </pre>
  * A malformed request (unknown op, wrong length, out-of-range operand) gets an ERROR naming the fault and the
  * connection stays open; a frame longer than the server's limit closes the connection.
@@ -86,18 +67,18 @@ public final class ClientProtocol {
     public static final byte K_HOP = 6;
     public static final byte MIGRATE = 7;
     public static final byte SCAN_KEYS = 8;
-    public static final byte ADD_EDGE_CAPPED = 9;
-    public static final byte K_HOP_COUNT = 10;
+    // 9, 10 and 15..20 were the benchmark's, now the bench extension's (pragh-bench): free, never reused.
     public static final byte STATS = 11;
     public static final byte MONITOR_START = 12;
     public static final byte END_INTERVAL = 13;
     public static final byte DECIDE = 14;
-    public static final byte SHARD_TRACK = 15;
-    public static final byte SHARD_COUNTS = 16;
-    public static final byte SHARD_EXPORT = 17;
-    public static final byte SHARD_IMPORT = 18;
-    public static final byte SHARD_ASSIGN = 19;
-    public static final byte SHARD_UNLOAD = 20;
+
+    /**
+     * The codes server extensions' operations may take ({@code io.pragh.server.extension}): a server serves one only
+     * while it runs the extension that declares it, and refuses it otherwise like any operation it does not know.
+     */
+    public static final byte FIRST_EXTENSION_OP = 32;
+    public static final byte LAST_EXTENSION_OP = 63;
 
     /** First frame of the client in the handshake; far from the request ops so that new ops do not meet it. */
     public static final byte AUTH = 64;
@@ -130,10 +111,13 @@ public final class ClientProtocol {
     public static final long SCAN_END = -1;
     /** Longest a DECIDE may wait for reports: an hour, far past any monitoring interval. */
     public static final long MAX_DECIDE_MILLIS = 3_600_000;
-    /** Most record bytes one SHARD_EXPORT page may ask for (a page is also bounded by the largest value). */
-    public static final int MAX_SHARD_PAGE_BYTES = 64 << 20;
 
     private ClientProtocol() {
+    }
+
+    /** Whether {@code op} is in the extensions' range. */
+    public static boolean isExtension(byte op) {
+        return op >= FIRST_EXTENSION_OP && op <= LAST_EXTENSION_OP;
     }
 
     /** The exact request length an op needs, or -1 when its length varies (PUT: at least 9). */
@@ -145,15 +129,8 @@ public final class ClientProtocol {
             case K_HOP -> 21;
             case SCAN_KEYS -> 17;
             case PUT -> -1;
-            case ADD_EDGE_CAPPED -> 25;
-            case K_HOP_COUNT -> 22;
             case STATS, MONITOR_START, END_INTERVAL -> 1;
             case DECIDE -> 9;
-            case SHARD_TRACK -> 2;
-            case SHARD_COUNTS -> 1;
-            case SHARD_EXPORT -> 17;
-            case SHARD_UNLOAD -> 5;
-            case SHARD_IMPORT, SHARD_ASSIGN -> -1;
             default -> 0;
         };
     }
@@ -168,9 +145,6 @@ public final class ClientProtocol {
         if (want == 0) {
             return "unknown operation " + (op & 0xFF);
         }
-        if (want < 0 && op != PUT) {
-            return checkShardBatch(op, b, off, len, maxValueBytes);
-        }
         if (want < 0) {
             if (len < 9) {
                 return "PUT of " + len + " bytes: needs a key (8 bytes) before the value";
@@ -183,25 +157,17 @@ public final class ClientProtocol {
         if (len != want) {
             return name(op) + " of " + len + " bytes (expected " + want + ")";
         }
-        if ((op == ADD_EDGE || op == K_HOP || op == ADD_EDGE_CAPPED || op == K_HOP_COUNT)
-            && (b.getInt(off + 9) < 0 || b.getInt(off + 9) > MAX_LABEL)) {
-            return name(op) + " with label " + b.getInt(off + 9) + " (0.." + MAX_LABEL + ")";
-        }
-        if (op == K_HOP || op == K_HOP_COUNT) {
-            int hops = b.getInt(off + 13);
-            int fanout = b.getInt(off + 17);
-            if (hops < 0 || hops > MAX_HOPS) {
-                return name(op) + " of " + hops + " hops (0.." + MAX_HOPS + ")";
-            }
-            if (fanout < 1) {
-                return name(op) + " with fanout " + fanout + " (must be >= 1)";
+        if (op == ADD_EDGE || op == K_HOP) {
+            String problem = checkLabel(name(op), b.getInt(off + 9));
+            if (problem != null) {
+                return problem;
             }
         }
-        if (op == K_HOP_COUNT && b.getByte(off + 21) != 0 && b.getByte(off + 21) != 1) {
-            return "K_HOP_COUNT with batched " + b.getByte(off + 21) + " (0: one GET at a time, 1: batched)";
-        }
-        if (op == ADD_EDGE_CAPPED && b.getInt(off + 21) < 1) {
-            return "ADD_EDGE_CAPPED with cap " + b.getInt(off + 21) + " (must be >= 1)";
+        if (op == K_HOP) {
+            String problem = checkHops(name(op), b.getInt(off + 13), b.getInt(off + 17));
+            if (problem != null) {
+                return problem;
+            }
         }
         if (op == DECIDE && (b.getLong(off + 1) < 0 || b.getLong(off + 1) > MAX_DECIDE_MILLIS)) {
             return "DECIDE with timeout " + b.getLong(off + 1) + " ms (0.." + MAX_DECIDE_MILLIS + ")";
@@ -219,29 +185,20 @@ public final class ClientProtocol {
                 return "SCAN_KEYS of " + max + " keys per page (1.." + MAX_SCAN_KEYS + ")";
             }
         }
-        if (op == SHARD_TRACK && b.getByte(off + 1) != 0 && b.getByte(off + 1) != 1) {
-            return "SHARD_TRACK with flag " + b.getByte(off + 1) + " (1 on, 0 off)";
-        }
-        if (op == SHARD_EXPORT) {
-            if (b.getLong(off + 5) < SCAN_START) {
-                return "SHARD_EXPORT from cursor " + b.getLong(off + 5) + " (a cursor is >= 0)";
-            }
-            int max = b.getInt(off + 13);
-            if (max < 1 || max > MAX_SHARD_PAGE_BYTES) {
-                return "SHARD_EXPORT of " + max + " bytes per page (1.." + MAX_SHARD_PAGE_BYTES + ")";
-            }
-        }
         return null;
     }
 
-    /** The variable-length shard ops: SHARD_IMPORT's record batch, SHARD_ASSIGN's (shard, owner) pairs. */
-    private static String checkShardBatch(byte op, DirectBuffer b, int off, int len, int maxValueBytes) {
-        if (op == SHARD_ASSIGN) {
-            return len >= 9 && (len - 1) % 8 == 0 ? null
-                : "SHARD_ASSIGN of " + len + " bytes (expected 1 + 8 per (shard, owner) pair, at least one pair)";
+    /** Why {@code label} is not an edge label, or null: for ops of this protocol and extensions' that take one. */
+    public static String checkLabel(String op, int label) {
+        return label < 0 || label > MAX_LABEL ? op + " with label " + label + " (0.." + MAX_LABEL + ")" : null;
+    }
+
+    /** Why a traversal's hops and fanout are out of range, or null: for K_HOP and extensions' traversals. */
+    public static String checkHops(String op, int hops, int fanout) {
+        if (hops < 0 || hops > MAX_HOPS) {
+            return op + " of " + hops + " hops (0.." + MAX_HOPS + ")";
         }
-        String problem = io.pragh.shard.ShardRecords.check(b, off + 1, len - 1, maxValueBytes);
-        return problem == null ? null : "SHARD_IMPORT: " + problem;
+        return fanout < 1 ? op + " with fanout " + fanout + " (must be >= 1)" : null;
     }
 
     /** Why a frame is not a HELLO of a client port, or null when it is one. */
@@ -289,18 +246,10 @@ public final class ClientProtocol {
             case MIGRATE -> "MIGRATE";
             case AUTH -> "AUTH";
             case SCAN_KEYS -> "SCAN_KEYS";
-            case ADD_EDGE_CAPPED -> "ADD_EDGE_CAPPED";
-            case K_HOP_COUNT -> "K_HOP_COUNT";
             case STATS -> "STATS";
             case MONITOR_START -> "MONITOR_START";
             case END_INTERVAL -> "END_INTERVAL";
             case DECIDE -> "DECIDE";
-            case SHARD_TRACK -> "SHARD_TRACK";
-            case SHARD_COUNTS -> "SHARD_COUNTS";
-            case SHARD_EXPORT -> "SHARD_EXPORT";
-            case SHARD_IMPORT -> "SHARD_IMPORT";
-            case SHARD_ASSIGN -> "SHARD_ASSIGN";
-            case SHARD_UNLOAD -> "SHARD_UNLOAD";
             default -> "op " + (op & 0xFF);
         };
     }

@@ -26,10 +26,11 @@ import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.fabric.tcp.Handshake;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
-import io.pragh.store.CappedAppend;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import io.pragh.store.Session;
+import io.pragh.server.extension.ServerExtension;
+import io.pragh.server.extension.ServerExtensions;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -65,28 +66,30 @@ public final class ClientServer implements AutoCloseable {
     private final int maxValueBytes;
     private final ClusterSecret secret;
     private final MigrationDriver migrations;
-    /**
-     * One traversal per worker thread and reading mode for K_HOP_COUNT: its frontier sets are reused, so a
-     * traversal request allocates only its answer. Each binds the session of the worker that first runs it.
-     */
-    private final ThreadLocal<KHopTraversal> oneAtATime;
-    private final ThreadLocal<KHopTraversal> batched;
     private final EventLoopGroup group;
     private final Channel channel;
-    private final ShardService shards;
+    private final ExtensionTable extensions;
 
     private ClientServer(Machine machine, InetSocketAddress bind, long timeoutMillis,
                          java.util.function.LongSupplier restoredValues, ClusterSecret secret, ClusterTls tls,
-                         MigrationDriver migrations) {
+                         MigrationDriver migrations, ServerExtensions extensions) {
         this.machine = machine;
         this.migrations = java.util.Objects.requireNonNull(migrations, "migrations");
-        this.oneAtATime = ThreadLocal.withInitial(() -> new KHopTraversal(machine.session(), false));
-        this.batched = ThreadLocal.withInitial(() -> new KHopTraversal(machine.session(), true));
         this.secret = java.util.Objects.requireNonNull(secret, "secret");
         this.restoredValues = restoredValues;
         this.timeoutMillis = timeoutMillis;
         this.maxValueBytes = machine.store().config().maxValueBytes();
-        this.shards = new ShardService(machine);
+        this.extensions = new ExtensionTable(extensions, new ServerExtension.Host() {
+            @Override
+            public Machine machine() {
+                return machine;
+            }
+
+            @Override
+            public CompletableFuture<Void> update(long key, int mutator, byte[] argument) {
+                return ClientServer.this.update(key, mutator, argument);
+            }
+        });
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("pragh-m" + machine.id() + "-rpc", true));
         int maxFrame = maxValueBytes + 64;
         ChannelFuture bound = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
@@ -118,11 +121,12 @@ public final class ClientServer implements AutoCloseable {
      * @param secret         the cluster secret every client must prove it holds
      * @param tls            mutual TLS for every connection, or null for none
      * @param migrations     the machine's migration policy: MIGRATE, STATS and the manual phases go through it
+     * @param extensions     the server extensions whose operations this port serves besides its own
      */
     public static ClientServer start(Machine machine, InetSocketAddress bind, long timeoutMillis,
                                      java.util.function.LongSupplier restoredValues, ClusterSecret secret,
-                                     ClusterTls tls, MigrationDriver migrations) {
-        return new ClientServer(machine, bind, timeoutMillis, restoredValues, secret, tls, migrations);
+                                     ClusterTls tls, MigrationDriver migrations, ServerExtensions extensions) {
+        return new ClientServer(machine, bind, timeoutMillis, restoredValues, secret, tls, migrations, extensions);
     }
 
     private static final String FRAMES = "frames";
@@ -311,6 +315,9 @@ public final class ClientServer implements AutoCloseable {
 
     private CompletableFuture<Reply> dispatch(byte[] request) {
         UnsafeBuffer b = new UnsafeBuffer(request);
+        if (request.length > 0 && ClientProtocol.isExtension(request[0])) {
+            return extensions.serve(b, request.length).thenApply(Reply::ok);
+        }
         String problem = ClientProtocol.check(b, 0, request.length, maxValueBytes);
         if (problem != null) {
             return CompletableFuture.completedFuture(Reply.error(problem));
@@ -318,19 +325,15 @@ public final class ClientServer implements AutoCloseable {
         byte op = b.getByte(0);
         return switch (op) {
             case ClientProtocol.PING -> CompletableFuture.completedFuture(ping());
-            case ClientProtocol.PUT -> update(b.getLong(1), Mutators.SET, Arrays.copyOfRange(request, 9, request.length));
-            case ClientProtocol.DELETE -> update(b.getLong(1), Mutators.DELETE, new byte[0]);
-            case ClientProtocol.ADD_EDGE -> update(KeyLayout.key(b.getLong(1), b.getInt(9), KeyLayout.OUT),
+            case ClientProtocol.PUT -> userUpdate(b.getLong(1), Mutators.SET, Arrays.copyOfRange(request, 9, request.length));
+            case ClientProtocol.DELETE -> userUpdate(b.getLong(1), Mutators.DELETE, new byte[0]);
+            case ClientProtocol.ADD_EDGE -> userUpdate(KeyLayout.key(b.getLong(1), b.getInt(9), KeyLayout.OUT),
                 Mutators.APPEND, KHopTraversal.encode(b.getLong(13)));
             case ClientProtocol.GET -> get(b.getLong(1));
             case ClientProtocol.K_HOP -> kHop(b.getLong(1), b.getInt(9), b.getInt(13), b.getInt(17));
             case ClientProtocol.SCAN_KEYS -> scanKeys(b.getInt(1), b.getLong(5), b.getInt(13));
             case ClientProtocol.MIGRATE -> migrations.migrate(b.getLong(1))
                 .thenApply(o -> new Reply(ClientProtocol.OK, new byte[] {(byte) o.ordinal()}));
-            case ClientProtocol.ADD_EDGE_CAPPED -> update(KeyLayout.key(b.getLong(1), b.getInt(9), KeyLayout.OUT),
-                Mutators.CAPPED_APPEND, CappedAppend.argument(b.getLong(13), b.getInt(21)));
-            case ClientProtocol.K_HOP_COUNT -> kHopCount(b.getLong(1), b.getInt(9), b.getInt(13), b.getInt(17),
-                b.getByte(21) == 1);
             case ClientProtocol.STATS -> CompletableFuture.completedFuture(stats());
             case ClientProtocol.MONITOR_START -> migrations.startMonitoring().thenApply(v -> Reply.OK);
             case ClientProtocol.END_INTERVAL -> migrations.endInterval().thenApply(v -> Reply.OK);
@@ -341,13 +344,6 @@ public final class ClientServer implements AutoCloseable {
                 u.putInt(8, d.untrack());
                 return new Reply(ClientProtocol.OK, u.byteArray());
             });
-            case ClientProtocol.SHARD_TRACK -> ok(() -> shards.track(b.getByte(1) == 1));
-            case ClientProtocol.SHARD_COUNTS -> ok(shards::counts);
-            case ClientProtocol.SHARD_EXPORT -> shards.export(b.getInt(1), b.getLong(5), b.getInt(13))
-                .thenApply(Reply::ok);
-            case ClientProtocol.SHARD_IMPORT -> shards.importRecords(b, 1, request.length - 1).thenApply(Reply::ok);
-            case ClientProtocol.SHARD_ASSIGN -> shards.assign(b, 1).thenApply(Reply::ok);
-            case ClientProtocol.SHARD_UNLOAD -> shards.unload(b.getInt(1)).thenApply(Reply::ok);
             default -> CompletableFuture.completedFuture(Reply.error("unknown operation " + op));
         };
     }
@@ -368,11 +364,6 @@ public final class ClientServer implements AutoCloseable {
         UnsafeBuffer u = new UnsafeBuffer(new byte[MachineStats.BYTES]);
         s.encode(u, 0);
         return new Reply(ClientProtocol.OK, u.byteArray());
-    }
-
-    /** An answer computed at once on the event loop (it touches no store memory). */
-    private static CompletableFuture<Reply> ok(java.util.function.Supplier<byte[]> body) {
-        return CompletableFuture.completedFuture(Reply.ok(body.get()));
     }
 
     private Reply ping() {
@@ -420,35 +411,27 @@ public final class ClientServer implements AutoCloseable {
         });
     }
 
-    /** The size of a k-hop set, computed by this worker's own traversal (no traversal allocated per request). */
-    private CompletableFuture<Reply> kHopCount(long start, int label, int hops, int fanout, boolean inBatches) {
-        return machine.submit(() -> {
-            KHopTraversal t = (inBatches ? batched : oneAtATime).get();
-            byte[] body = new byte[Long.BYTES];
-            new UnsafeBuffer(body).putLong(0, t.run(start, label, hops, fanout).size());
-            return new Reply(ClientProtocol.OK, body);
-        });
-    }
-
     /**
-     * An update, failed at once with RETRY when the key's home or its value's host is unreachable: the store would
+     * An update, failed at once (retryably) when the key's home or its value's host is unreachable: the store would
      * otherwise forward it into a dead peer and the client would learn only from the timeout.
      */
-    private CompletableFuture<Reply> update(long key, int mutator, byte[] arg) {
+    private CompletableFuture<Void> update(long key, int mutator, byte[] arg) {
         return machine.submit(() -> {
             String down = unreachableFor(key);
             if (down != null) {
-                return CompletableFuture.completedFuture(Reply.retry(down));
+                return CompletableFuture.<Void>failedFuture(new io.pragh.PraghException(down));
             }
             CompletableFuture<Void> f = machine.updateAsync(key, mutator, arg);
-            return f.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).handle((ok, e) -> {
-                if (e == null) {
-                    return Reply.OK;
+            return f.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((ok, e) -> {
+                if (e != null) {
+                    machine.store().abandon(f);
                 }
-                machine.store().abandon(f);
-                return classify(e);
             });
-        }).thenCompose(r -> r);
+        }).thenCompose(f -> f);
+    }
+
+    private CompletableFuture<Reply> userUpdate(long key, int mutator, byte[] arg) {
+        return update(key, mutator, arg).thenApply(v -> Reply.OK);
     }
 
     /** Which machine the key needs and cannot reach, or null. */

@@ -66,17 +66,6 @@ public final class ClusterClient implements AutoCloseable {
         return machines[home(KeyLayout.key(start, label, KeyLayout.OUT))].kHop(start, label, hops, fanout);
     }
 
-    /** A capped edge insert at the home of {@code src}'s out-adjacency ({@link MachineClient#addEdgeCapped}). */
-    public void addEdgeCapped(long src, int label, long dst, int cap) {
-        machines[home(KeyLayout.key(src, label, KeyLayout.OUT))].addEdgeCapped(src, label, dst, cap);
-    }
-
-    /** A counting traversal run at its start vertex's home ({@link MachineClient#kHopCount}). */
-    public long kHopCount(long start, int label, int hops, int fanout, boolean batched) {
-        return machines[home(KeyLayout.key(start, label, KeyLayout.OUT))].kHopCount(start, label, hops, fanout,
-            batched);
-    }
-
     @Override
     public void close() {
         for (MachineClient m : machines) {

@@ -150,34 +150,7 @@ public final class MachineClient implements AutoCloseable {
         return all[ordinal];
     }
 
-    // The benchmark's operations over processes: capped edge inserts, counting traversals, the machine's figures and
-    // the manual phases of the migration policy (ClientProtocol ops 9-14).
-
-    /** Appends {@code dst} to the out-adjacency of {@code src} under {@code label}, keeping at most {@code cap}. */
-    public void addEdgeCapped(long src, int label, long dst, int cap) {
-        UnsafeBuffer u = new UnsafeBuffer(new byte[25]);
-        u.putByte(0, ClientProtocol.ADD_EDGE_CAPPED);
-        u.putLong(1, src);
-        u.putInt(9, label);
-        u.putLong(13, dst);
-        u.putInt(21, cap);
-        call(u.byteArray(), false);
-    }
-
-    /**
-     * How many distinct vertices are exactly {@code hops} out of {@code start}, computed on this machine: one GET at
-     * a time (the paper's engine) or, {@code batched}, a hop's GETs as one batch.
-     */
-    public long kHopCount(long start, int label, int hops, int fanout, boolean batched) {
-        UnsafeBuffer u = new UnsafeBuffer(new byte[22]);
-        u.putByte(0, ClientProtocol.K_HOP_COUNT);
-        u.putLong(1, start);
-        u.putInt(9, label);
-        u.putInt(13, hops);
-        u.putInt(17, fanout);
-        u.putByte(21, (byte) (batched ? 1 : 0));
-        return sized(call(u.byteArray(), false), Long.BYTES, "K_HOP_COUNT").getLong(0);
-    }
+    // The machine's figures and the manual phases of the migration policy (ClientProtocol ops 11-14).
 
     /** The machine's access counts and migration figures since it started. */
     public MachineStats stats() {
@@ -206,6 +179,20 @@ public final class MachineClient implements AutoCloseable {
         UnsafeBuffer b = sized(call(keyed(ClientProtocol.DECIDE, timeoutMillis), false, timeoutMillis), Decided.BYTES,
             "DECIDE");
         return new Decided(b.getInt(0), b.getInt(4), b.getInt(8));
+    }
+
+    /**
+     * One request of a server extension's operation (its code from {@link ClientProtocol#FIRST_EXTENSION_OP} to
+     * {@link ClientProtocol#LAST_EXTENSION_OP} first): the body of the OK answer. {@code name} names the operation
+     * in errors. A server that does not run the extension answers ERROR, thrown as a non-retryable
+     * {@link ClientException} that says which extensions it runs.
+     */
+    public UnsafeBuffer extension(String name, byte[] request) {
+        if (request.length == 0 || !ClientProtocol.isExtension(request[0])) {
+            throw new IllegalArgumentException(name + ": an extension's request starts with a code from "
+                + ClientProtocol.FIRST_EXTENSION_OP + " to " + ClientProtocol.LAST_EXTENSION_OP);
+        }
+        return call(name, request, false, 0);
     }
 
     private UnsafeBuffer sized(UnsafeBuffer answer, int bytes, String op) {
@@ -237,11 +224,15 @@ public final class MachineClient implements AutoCloseable {
         return call(request, absentOk, 0);
     }
 
+    private UnsafeBuffer call(byte[] request, boolean absentOk, long waitMillis) {
+        return call(ClientProtocol.name(request[0]), request, absentOk, waitMillis);
+    }
+
     /**
      * Sends one request and returns the body of an OK answer (null for ABSENT when {@code absentOk}), waiting
      * {@code waitMillis} past the timeout for a request that waits by design.
      */
-    private synchronized UnsafeBuffer call(byte[] request, boolean absentOk, long waitMillis) {
+    private synchronized UnsafeBuffer call(String op, byte[] request, boolean absentOk, long waitMillis) {
         byte[] answer;
         try {
             connect();
@@ -260,7 +251,7 @@ public final class MachineClient implements AutoCloseable {
             }
         } catch (IOException e) {
             disconnect();
-            throw new ClientException(ClientProtocol.name(request[0]) + " to " + name + " failed: " + reason(e)
+            throw new ClientException(op + " to " + name + " failed: " + reason(e)
                 + "; retry once the machine is back", true, e);
         }
         byte status = answer[0];
@@ -271,10 +262,10 @@ public final class MachineClient implements AutoCloseable {
                 if (absentOk) {
                     return null;
                 }
-                throw new ClientException("unexpected ABSENT answer to " + ClientProtocol.name(request[0]), false);
+                throw new ClientException("unexpected ABSENT answer to " + op, false);
             case ClientProtocol.RETRY:
             case ClientProtocol.ERROR:
-                throw new ClientException(ClientProtocol.name(request[0]) + " on " + address + ": "
+                throw new ClientException(op + " on " + address + ": "
                     + new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8), status == ClientProtocol.RETRY);
             default:
                 disconnect();
@@ -373,89 +364,5 @@ public final class MachineClient implements AutoCloseable {
     @Override
     public synchronized void close() {
         disconnect();
-    }
-
-    // ---------------------------------------------------------------- the shard baseline (SHARD_TRACK .. SHARD_UNLOAD)
-
-    /** Starts (zeroing this machine's per-shard counts) or stops counting the accesses this machine makes by shard. */
-    public void trackShards(boolean on) {
-        call(new byte[] {ClientProtocol.SHARD_TRACK, (byte) (on ? 1 : 0)}, false);
-    }
-
-    /** This machine's access count of each shard since tracking last started. */
-    public long[] shardCounts() {
-        UnsafeBuffer b = call(new byte[] {ClientProtocol.SHARD_COUNTS}, false);
-        int n = b.capacity() >= 4 ? b.getInt(0) : -1;
-        if (n < 0 || b.capacity() != 4 + 8L * n) {
-            throw new ClientException("malformed SHARD_COUNTS answer of " + b.capacity() + " bytes from " + address,
-                false);
-        }
-        long[] counts = new long[n];
-        for (int s = 0; s < n; s++) {
-            counts[s] = b.getLong(4 + 8 * s);
-        }
-        return counts;
-    }
-
-    /**
-     * One page of this machine's records of {@code shard} (it must own the shard) from {@code cursor}
-     * ({@link io.pragh.shard.ShardPage#START} first, then each page's {@code next} until it is
-     * {@link io.pragh.shard.ShardPage#END}), at most {@code maxBytes} of records unless one record alone is larger.
-     */
-    public io.pragh.shard.ShardPage exportShard(int shard, long cursor, int maxBytes) {
-        UnsafeBuffer u = new UnsafeBuffer(new byte[17]);
-        u.putByte(0, ClientProtocol.SHARD_EXPORT);
-        u.putInt(1, shard);
-        u.putLong(5, cursor);
-        u.putInt(13, maxBytes);
-        UnsafeBuffer b = call(u.byteArray(), false);
-        String problem = b.capacity() < 8 ? "no cursor"
-            : io.pragh.shard.ShardRecords.check(b, 8, b.capacity() - 8, Integer.MAX_VALUE);
-        if (problem != null) {
-            throw new ClientException("malformed SHARD_EXPORT answer from " + address + ": " + problem, false);
-        }
-        return new io.pragh.shard.ShardPage(b.getLong(0), java.util.Arrays.copyOfRange(b.byteArray(), 8,
-            b.capacity()));
-    }
-
-    /** Loads a page exported from another machine as records local to this one (all of them, or none). */
-    public void importShard(io.pragh.shard.ShardPage page) {
-        byte[] req = new byte[1 + page.body().length];
-        req[0] = ClientProtocol.SHARD_IMPORT;
-        System.arraycopy(page.body(), 0, req, 1, page.body().length);
-        call(req, false);
-    }
-
-    /** Sets this machine's owner of {@code shard} and drops its cached addresses of the shard's keys. */
-    public void assignShard(int shard, int owner) {
-        assignShards(new int[] {shard}, new int[] {owner});
-    }
-
-    /** {@link #assignShard} for many shards in one request and one walk of the machine's cache. */
-    public void assignShards(int[] shards, int[] owners) {
-        if (shards.length != owners.length || shards.length == 0) {
-            throw new IllegalArgumentException(shards.length + " shards and " + owners.length + " owners (need as"
-                + " many of each, at least one)");
-        }
-        UnsafeBuffer u = new UnsafeBuffer(new byte[1 + 8 * shards.length]);
-        u.putByte(0, ClientProtocol.SHARD_ASSIGN);
-        for (int i = 0; i < shards.length; i++) {
-            u.putInt(1 + 8 * i, shards[i]);
-            u.putInt(5 + 8 * i, owners[i]);
-        }
-        call(u.byteArray(), false);
-    }
-
-    /** Removes this machine's keys of a shard it no longer owns; returns how many. */
-    public long unloadShard(int shard) {
-        UnsafeBuffer u = new UnsafeBuffer(new byte[5]);
-        u.putByte(0, ClientProtocol.SHARD_UNLOAD);
-        u.putInt(1, shard);
-        UnsafeBuffer b = call(u.byteArray(), false);
-        if (b.capacity() != 8) {
-            throw new ClientException("malformed SHARD_UNLOAD answer of " + b.capacity() + " bytes from " + address,
-                false);
-        }
-        return b.getLong(0);
     }
 }

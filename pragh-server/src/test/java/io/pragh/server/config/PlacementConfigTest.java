@@ -3,13 +3,15 @@ package io.pragh.server.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pragh.keys.Placement;
-import io.pragh.shard.ShardPlacement;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code placement:} picks hash or shard placement; shard placement refuses what it cannot run correctly. */
+/**
+ * {@code placement:} is hash, or a kind an extension named under {@code extensions} supplies (whose keys the
+ * extension reads); any kind but hash refuses what it cannot run correctly.
+ */
 class PlacementConfigTest {
     private static final String MINIMAL = ConfigFiles.MINIMAL;
 
@@ -25,52 +27,56 @@ class PlacementConfigTest {
     }
 
     @Test
-    void hashPlacementIsTheDefault() {
+    void hashPlacementWithoutExtensionsIsTheDefault() {
         ClusterConfig c = parse(MINIMAL);
-        assertEquals(PlacementConfig.DEFAULT, c.placement());
-        assertEquals(PlacementConfig.Kind.HASH, c.placement().kind());
-        assertEquals(Placement.hashed(2).home(12345L), c.placement().build(2).home(12345L));
-        assertEquals(PlacementConfig.DEFAULT, parse(MINIMAL + "placement: {kind: hash}\n").placement());
+        assertTrue(c.placement().isHash());
+        assertEquals(List.of(), c.placement().settings().keys());
+        assertEquals(List.of(), c.extensions(), "a server runs no extension unless its file names one");
+        assertTrue(parse(MINIMAL + "placement: {kind: hash}\n").placement().isHash());
     }
 
     @Test
-    void theExampleFileDocumentsTheDefault() throws java.io.IOException {
+    void theExampleFileDocumentsTheDefaults() throws java.io.IOException {
         try (java.io.InputStream in = ClusterConfig.class.getResourceAsStream("/cluster-example.yaml")) {
             String example = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertTrue(example.contains("placement:"), "the example has a placement section");
-            assertEquals(PlacementConfig.DEFAULT, parse(example).placement());
+            assertTrue(example.contains("placement:") && example.contains("extensions:"), "both are documented");
+            ClusterConfig c = parse(example);
+            assertTrue(c.placement().isHash());
+            assertEquals(List.of(), c.extensions());
         }
     }
 
     @Test
-    void shardPlacementBuildsAFreshTableOfTheGivenSize() {
-        ClusterConfig c = parse(MINIMAL + "placement: {kind: shards, shardsPerMachine: 7}\n");
-        assertEquals(new PlacementConfig(PlacementConfig.Kind.SHARDS, 7), c.placement());
-        ShardPlacement p = (ShardPlacement) c.placement().build(2);
-        assertEquals(14, p.shards());
-        assertTrue(p != c.placement().build(2), "each machine gets its own table");
-        ClusterConfig d = parse(MINIMAL + "placement: {kind: shards}\n");
-        assertEquals(ShardPlacement.DEFAULT_SHARDS_PER_MACHINE, d.placement().shardsPerMachine());
+    void anExtensionsKindKeepsItsOwnKeysForTheExtension() {
+        ClusterConfig c = parse(MINIMAL + "extensions: [bench]\nplacement: {kind: shards, shardsPerMachine: 7}\n");
+        assertEquals("shards", c.placement().kind());
+        assertEquals(List.of("bench"), c.extensions());
+        ConfigNode settings = c.placement().settings().allow("shardsPerMachine");
+        assertEquals(List.of("shardsPerMachine"), settings.keys(), "kind is the server's, the rest the kind's");
+        assertEquals(7, settings.integer("shardsPerMachine", 100, 1, 10));
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+            () -> settings.integer("shardsPerMachine", 100, 10, 20));
+        assertEquals("placement.shardsPerMachine", e.key(), "an extension's errors name the key in the file");
     }
 
     @Test
-    void badPlacementValuesAreRefusedNamingTheKey() {
-        refused(MINIMAL + "placement: {kind: ranges}\n", "placement.kind", "ranges");
-        refused(MINIMAL + "placement: {kind: shards, shardsPerMachine: 0}\n", "placement.shardsPerMachine",
-            "between 1 and 10000");
-        refused(MINIMAL + "placement: {kind: shards, shardsPerMachine: 10001}\n", "placement.shardsPerMachine",
-            "between 1 and 10000");
-        refused(MINIMAL + "placement: {kind: shards, shardsPerMachine: many}\n", "placement.shardsPerMachine", "");
+    void badPlacementsAndExtensionListsAreRefusedNamingTheKey() {
+        refused(MINIMAL + "placement: {kind: shards}\n", "placement.kind", "name that extension under extensions");
+        refused(MINIMAL + "placement: {kind: 3}\n", "placement.kind", "expected a string");
         refused(MINIMAL + "placement: {kind: hash, shardsPerMachine: 10}\n", "placement.shardsPerMachine",
-            "only shard placement");
-        refused(MINIMAL + "placement: {kind: shards, shards: 10}\n", "placement.shards", "unknown key");
+            "hash placement has no other keys");
+        refused(MINIMAL + "placement: {shardsPerMachine: 10}\n", "placement.shardsPerMachine",
+            "hash placement has no other keys");
+        refused(MINIMAL + "extensions: bench\n", "extensions", "expected a list of names");
+        refused(MINIMAL + "extensions: [bench, bench]\n", "extensions[1]", "listed twice");
+        refused(MINIMAL + "extensions: [\"\"]\n", "extensions[0]", "expected a name");
     }
 
     @Test
-    void shardPlacementIsRefusedWithAMembership() {
-        refused(MINIMAL + "placement: {kind: shards}\nmembership: {zookeeper: \"127.0.0.1:2181\"}\n",
+    void onlyHashPlacementRunsWithAMembership() {
+        refused(MINIMAL + "extensions: [bench]\nplacement: {kind: shards}\nmembership: {zookeeper: \"127.0.0.1:2181\"}\n",
             "placement.kind", "cannot run with a membership section");
-        assertEquals(PlacementConfig.Kind.HASH, parse(MINIMAL + "placement: {kind: hash}\n"
-            + "membership: {zookeeper: \"127.0.0.1:2181\"}\n").placement().kind());
+        assertTrue(parse(MINIMAL + "placement: {kind: hash}\nmembership: {zookeeper: \"127.0.0.1:2181\"}\n")
+            .placement().isHash());
     }
 }

@@ -92,28 +92,10 @@ class ServerNodeTest {
     }
 
     @Test
-    void theBenchmarksOperationsRoundTripAndStatsCountWhatHappened() {
+    void statsCountWhatHappenedAndManualPhasesNeedTheManualTrigger() {
         ClusterConfig config = LocalCluster.create(dir, LocalCluster.Settings.small(2)).config();
         ServerNode[] nodes = start(config);
         try (ClusterClient c = LocalCluster.open(dir).client(10_000)) {
-            c.addEdgeCapped(1, 3, 2, 2);
-            for (long dst = 7; dst <= 9; dst++) {
-                c.addEdgeCapped(2, 3, dst, 2);
-            }
-            long adjacency = KeyLayout.key(2, 3, KeyLayout.OUT);
-            assertEquals(16, c.get(adjacency).length, "the cap keeps two neighbours");
-            assertArrayEquals(new long[] {7, 9}, c.kHop(1, 3, 2, 10), "the newest insert replaced the last one");
-            for (int m = 0; m < 2; m++) {
-                for (boolean batched : new boolean[] {false, true}) {
-                    assertEquals(2, c.machine(m).kHopCount(1, 3, 2, 10, batched), "machine " + m + " " + batched);
-                    assertEquals(1, c.machine(m).kHopCount(1, 3, 1, 10, batched));
-                    assertEquals(1, c.machine(m).kHopCount(1, 3, 2, 1, batched), "the fanout bounds each hop");
-                }
-            }
-            ClientException noCap = assertThrows(ClientException.class, () -> c.machine(0).addEdgeCapped(1, 3, 4, 0));
-            assertFalse(noCap.retryable());
-            assertTrue(noCap.getMessage().contains("cap 0"), noCap.getMessage());
-
             long key = KeyLayout.key(5, 0, KeyLayout.VERTEX);
             c.put(key, "five".getBytes(StandardCharsets.UTF_8));
             int home = c.home(key);

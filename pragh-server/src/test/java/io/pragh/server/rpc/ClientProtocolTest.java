@@ -39,6 +39,10 @@ class ClientProtocolTest {
     void malformedRequestsNameTheirFault() {
         assertTrue(check(new byte[0], 100).contains("empty"));
         assertTrue(check(new byte[] {99}, 100).contains("unknown operation 99"));
+        for (byte gone = 15; gone <= 20; gone++) {
+            assertTrue(check(new byte[] {gone, 0, 0, 0, 1}, 100).contains("unknown operation " + gone),
+                "the benchmark's former shard op " + gone + " is none of the protocol's own");
+        }
         assertTrue(check(new byte[] {ClientProtocol.GET, 1, 2}, 100).contains("GET of 3 bytes (expected 9)"));
         assertTrue(check(new byte[] {ClientProtocol.PUT, 1}, 100).contains("needs a key"));
         byte[] big = new byte[9 + 101];
@@ -50,27 +54,6 @@ class ClientProtocolTest {
         assertTrue(check(kHop(0, 2, 0), 100).contains("fanout 0"));
     }
 
-    private static byte[] cappedEdge(int label, int cap) {
-        UnsafeBuffer u = new UnsafeBuffer(new byte[25]);
-        u.putByte(0, ClientProtocol.ADD_EDGE_CAPPED);
-        u.putLong(1, 5);
-        u.putInt(9, label);
-        u.putLong(13, 6);
-        u.putInt(21, cap);
-        return u.byteArray();
-    }
-
-    private static byte[] kHopCount(int label, int hops, int fanout, int batched) {
-        UnsafeBuffer u = new UnsafeBuffer(new byte[22]);
-        u.putByte(0, ClientProtocol.K_HOP_COUNT);
-        u.putLong(1, 5);
-        u.putInt(9, label);
-        u.putInt(13, hops);
-        u.putInt(17, fanout);
-        u.putByte(21, (byte) batched);
-        return u.byteArray();
-    }
-
     private static byte[] decide(long timeoutMillis) {
         UnsafeBuffer u = new UnsafeBuffer(new byte[9]);
         u.putByte(0, ClientProtocol.DECIDE);
@@ -79,10 +62,7 @@ class ClientProtocolTest {
     }
 
     @Test
-    void theBenchmarksOperationsPassWhenWellFormed() {
-        assertNull(check(cappedEdge(3, 1), 100));
-        assertNull(check(kHopCount(3, 2, 10, 0), 100));
-        assertNull(check(kHopCount(3, 2, 10, 1), 100));
+    void thePolicysOperationsPassWhenWellFormed() {
         assertNull(check(new byte[] {ClientProtocol.STATS}, 100));
         assertNull(check(new byte[] {ClientProtocol.MONITOR_START}, 100));
         assertNull(check(new byte[] {ClientProtocol.END_INTERVAL}, 100));
@@ -91,18 +71,7 @@ class ClientProtocolTest {
     }
 
     @Test
-    void malformedBenchmarkOperationsNameTheirFault() {
-        assertTrue(check(cappedEdge(3, 0), 100).contains("ADD_EDGE_CAPPED with cap 0 (must be >= 1)"));
-        assertTrue(check(cappedEdge(-2, 4), 100).contains("ADD_EDGE_CAPPED with label -2"));
-        assertTrue(check(new byte[21], 100).contains("unknown operation 0"));
-        byte[] shortCapped = java.util.Arrays.copyOf(cappedEdge(3, 4), 21);
-        assertTrue(check(shortCapped, 100).contains("ADD_EDGE_CAPPED of 21 bytes (expected 25)"));
-        assertTrue(check(kHopCount(70_000, 2, 10, 0), 100).contains("K_HOP_COUNT with label 70000"));
-        assertTrue(check(kHopCount(0, 9, 10, 0), 100).contains("K_HOP_COUNT of 9 hops"));
-        assertTrue(check(kHopCount(0, 2, 0, 1), 100).contains("K_HOP_COUNT with fanout 0"));
-        assertTrue(check(kHopCount(0, 2, 10, 2), 100).contains("K_HOP_COUNT with batched 2"));
-        assertTrue(check(java.util.Arrays.copyOf(kHopCount(0, 2, 10, 0), 21), 100)
-            .contains("K_HOP_COUNT of 21 bytes (expected 22)"));
+    void malformedPolicyOperationsNameTheirFault() {
         assertTrue(check(new byte[] {ClientProtocol.STATS, 0}, 100).contains("STATS of 2 bytes (expected 1)"));
         assertTrue(check(new byte[] {ClientProtocol.MONITOR_START, 0}, 100)
             .contains("MONITOR_START of 2 bytes (expected 1)"));

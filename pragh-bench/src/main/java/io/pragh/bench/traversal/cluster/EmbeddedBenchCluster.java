@@ -1,5 +1,9 @@
 package io.pragh.bench.traversal.cluster;
 
+import io.pragh.bench.extension.CappedAppend;
+import io.pragh.bench.shard.ShardAccessCounts;
+import io.pragh.bench.shard.ShardMover;
+import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.cluster.Machine;
 import io.pragh.cluster.MigrationControl;
@@ -9,11 +13,6 @@ import io.pragh.fabric.FabricStats;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
 import io.pragh.monitor.MonitorConfig;
-import io.pragh.shard.ShardAccessCounts;
-import io.pragh.shard.ShardMover;
-import io.pragh.shard.ShardPlacement;
-import io.pragh.store.CappedAppend;
-import io.pragh.store.Mutators;
 
 /**
  * A bench cluster in this JVM: an {@link EmbeddedCluster} on the in-process fabric with its emulated remote latency.
@@ -42,7 +41,8 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         // Queries run on client threads through the home machine's session, so the workers stay idle: never pin them.
         EmbeddedCluster.Builder b = EmbeddedCluster.builder().machines(spec.machines()).workersPerMachine(1)
             .pinThreads(false).keysPerMachine(spec.keysPerMachine()).valueBytesPerMachine(spec.valueBytes())
-            .remoteLatencyNs(spec.remoteLatencyNs()).cacheBytes(spec.cacheBytes());
+            .remoteLatencyNs(spec.remoteLatencyNs()).cacheBytes(spec.cacheBytes())
+            .mutator(CappedAppend.ID, new CappedAppend());
         if (shards != null) {
             b.placement(shards);
         }
@@ -126,7 +126,7 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         @Override
         public void insertEdge(long src, int label, long dst, int cap) {
             long key = KeyLayout.key(src, label, KeyLayout.OUT);
-            cluster.homeOf(key).update(key, Mutators.CAPPED_APPEND, CappedAppend.argument(dst, cap));
+            cluster.homeOf(key).update(key, CappedAppend.ID, CappedAppend.argument(dst, cap));
         }
 
         @Override
@@ -183,7 +183,7 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         }
     }
 
-    /** Per-shard counting through every machine's access observer; the core's shard mover. */
+    /** Per-shard counting through every machine's access observer; the baseline's shard mover. */
     private final class Shards implements ShardMigration {
         private final ShardAccessCounts counts = new ShardAccessCounts(shards);
 

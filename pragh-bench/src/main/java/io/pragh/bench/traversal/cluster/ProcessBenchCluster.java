@@ -3,14 +3,16 @@ package io.pragh.bench.traversal.cluster;
 import io.pragh.fabric.FabricStats;
 import io.pragh.keys.KeyLayout;
 import io.pragh.keys.Placement;
+import io.pragh.bench.extension.BenchClient;
+import io.pragh.bench.extension.BenchExtension;
+import io.pragh.bench.extension.ClientShardHosts;
+import io.pragh.bench.shard.ShardAccessCounts;
+import io.pragh.bench.shard.ShardMover;
+import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.server.cli.LocalCluster;
-import io.pragh.server.rpc.ClientShardHosts;
 import io.pragh.server.rpc.Decided;
 import io.pragh.server.rpc.MachineClient;
 import io.pragh.server.rpc.MachineStats;
-import io.pragh.shard.ShardAccessCounts;
-import io.pragh.shard.ShardMover;
-import io.pragh.shard.ShardPlacement;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -25,10 +27,11 @@ import java.util.stream.Stream;
  * A bench cluster of server processes on 127.0.0.1, one JVM per machine, started as {@code ./pragh cluster start}
  * starts them ({@link LocalCluster}) with the mode's region sizes, cache and placement, over the TCP fabric with its
  * secret handshake and real loopback latency. No ZooKeeper (nothing crashes here) and no Gremlin port; durability
- * logs without forcing ({@code sync: none}). The benchmark's clients reach the machines over the client RPC: a
- * two-hop is one K_HOP_COUNT request to the start vertex's home, which runs it there; an edge insert one
- * ADD_EDGE_CAPPED. Split migration runs with {@code policy.trigger: manual}, its phases driven over the RPC
- * (MONITOR_START, END_INTERVAL, DECIDE, STATS); the shard baseline's moves use the core's {@link ShardMover} through
+ * logs without forcing ({@code sync: none}). The servers run the bench extension ({@code extensions: [bench]}, from
+ * this JVM's class path, which they share), so the benchmark's clients reach them over the client RPC and its
+ * operations: a two-hop is one K_HOP_COUNT request to the start vertex's home, which runs it there; an edge insert
+ * one ADD_EDGE_CAPPED. Split migration runs with {@code policy.trigger: manual}, its phases driven over the RPC
+ * (MONITOR_START, END_INTERVAL, DECIDE, STATS); the shard baseline's moves use its {@link ShardMover} through
  * {@link ClientShardHosts}. The servers are tied to this JVM: they stop when it exits, however it exits.
  *
  * <pre>{@code
@@ -128,10 +131,12 @@ public final class ProcessBenchCluster implements BenchCluster {
             .withStore(Long.toString(spec.valueBytes()), spec.keysPerMachine(), Long.toString(spec.cacheBytes()))
             .withRequestTimeout("10s")
             .withJvmArgs(List.of("-Xmx512m"))
+            .withSection("extensions", "[" + BenchExtension.NAME + "]")
             .withSection("policy", String.format(Locale.ROOT, "{trigger: manual, reportInterval: %s, minimumRate: %s,"
                 + " migration: %s}", interval, spec.minRate(), spec.mechanism().name().toLowerCase(Locale.ROOT)));
         return spec.sharded()
-            ? s.withSection("placement", "{kind: shards, shardsPerMachine: " + spec.shardsPerMachine() + "}") : s;
+            ? s.withSection("placement", "{kind: " + BenchExtension.SHARDS + ", shardsPerMachine: "
+                + spec.shardsPerMachine() + "}") : s;
     }
 
     private MachineClient client(int machine) {
@@ -233,12 +238,12 @@ public final class ProcessBenchCluster implements BenchCluster {
 
     /** One connection per machine, opened on first use; every call goes to the key's home. */
     private final class RpcPath implements QueryPath {
-        private final MachineClient[] clients = new MachineClient[spec.machines()];
+        private final BenchClient[] clients = new BenchClient[spec.machines()];
 
-        private MachineClient at(long key) {
+        private BenchClient at(long key) {
             int home = home(key);
             if (clients[home] == null) {
-                clients[home] = client(home);
+                clients[home] = new BenchClient(client(home));
             }
             return clients[home];
         }
@@ -255,14 +260,14 @@ public final class ProcessBenchCluster implements BenchCluster {
 
         @Override
         public void put(long key, byte[] value) {
-            at(key).put(key, value);
+            at(key).machine().put(key, value);
         }
 
         @Override
         public void close() {
-            for (MachineClient c : clients) {
+            for (BenchClient c : clients) {
                 if (c != null) {
-                    c.close();
+                    c.machine().close();
                 }
             }
         }
@@ -392,23 +397,24 @@ public final class ProcessBenchCluster implements BenchCluster {
         }
     }
 
-    /** Per-shard counts gathered from every machine; the core's mover over the client RPC. */
+    /** Per-shard counts gathered from every machine; the baseline's mover over the client RPC. */
     private final class Shards implements ShardMigration {
         private final ShardAccessCounts counts = new ShardAccessCounts(shards);
+        private final List<BenchClient> machines = Stream.of(control).map(BenchClient::new).toList();
 
         @Override
         public void startTracking() {
             counts.reset();
-            for (MachineClient c : control) {
+            for (BenchClient c : machines) {
                 c.trackShards(true);
             }
         }
 
         @Override
         public void stopTracking() {
-            for (int m = 0; m < control.length; m++) {
-                control[m].trackShards(false);
-                long[] byShard = control[m].shardCounts();
+            for (int m = 0; m < machines.size(); m++) {
+                machines.get(m).trackShards(false);
+                long[] byShard = machines.get(m).shardCounts();
                 for (int s = 0; s < byShard.length; s++) {
                     counts.add(s, m, byShard[s]);
                 }
@@ -417,7 +423,7 @@ public final class ProcessBenchCluster implements BenchCluster {
 
         @Override
         public Moved moveToReaders() {
-            ShardMover mover = new ShardMover(new ClientShardHosts(List.of(control)), shards);
+            ShardMover mover = new ShardMover(new ClientShardHosts(machines), shards);
             int moved = mover.apply(counts.plan());
             return new Moved(moved, shards.shards(), mover.keysMoved(), mover.bytesMoved());
         }

@@ -14,7 +14,7 @@ public interface QueryPath extends AutoCloseable {
     /** The distinct vertices at exactly {@code hops} hops from {@code start}, read at the start vertex's home. */
     long kHop(long start, int label, int hops, int fanout, boolean batched);
 
-    /** Inserts an edge at the source's home with {@link io.pragh.store.CappedAppend}: at most {@code cap} entries. */
+    /** Inserts an edge at the source's home with {@link io.pragh.bench.extension.CappedAppend}: at most {@code cap} entries. */
     void insertEdge(long src, int label, long dst, int cap);
 
     /** Stores {@code value} under {@code key} at its home (loading). */

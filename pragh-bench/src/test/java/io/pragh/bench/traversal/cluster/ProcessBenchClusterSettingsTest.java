@@ -37,7 +37,8 @@ class ProcessBenchClusterSettingsTest {
         assertEquals(Duration.ofMillis(1_500), c.policy().reportInterval());
         assertEquals(2.5, c.policy().minimumRate());
         assertEquals(MigrationPolicy.Mode.DEFERRED, c.policy().mode());
-        assertFalse(c.placement().shards());
+        assertTrue(c.placement().isHash());
+        assertEquals(java.util.List.of("bench"), c.extensions(), "the servers serve the benchmark's operations");
         assertFalse(c.membership().enabled(), "nothing crashes in a benchmark: no ZooKeeper to start");
         assertEquals(MachineConfig.NO_GREMLIN_PORT, c.machine(0).gremlinPort(), "no Gremlin Server per machine");
     }
@@ -45,8 +46,11 @@ class ProcessBenchClusterSettingsTest {
     @Test
     void theShardBaselinesClusterPlacesKeysByShardWithoutACache() {
         ClusterConfig c = written(new ClusterSpec(4, 5_000, 80L << 20, 0, 100, 0, 2_000, 10, Mechanism.EAGER));
-        assertTrue(c.placement().shards());
-        assertEquals(100, c.placement().shardsPerMachine());
+        assertEquals("shards", c.placement().kind());
+        assertEquals(java.util.List.of("bench"), c.extensions(), "the extension supplies the shard placement");
+        io.pragh.bench.shard.ShardPlacement p = (io.pragh.bench.shard.ShardPlacement)
+            new io.pragh.bench.extension.BenchExtension().placement(c.placement(), c.machineCount());
+        assertEquals(400, p.shards(), "100 shards per machine");
         assertEquals(0, c.storeConfig().cacheBytes());
     }
 

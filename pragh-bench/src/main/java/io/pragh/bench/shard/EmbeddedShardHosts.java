@@ -1,4 +1,4 @@
-package io.pragh.shard;
+package io.pragh.bench.shard;
 
 import io.pragh.cluster.EmbeddedCluster;
 

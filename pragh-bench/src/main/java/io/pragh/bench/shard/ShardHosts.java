@@ -1,4 +1,4 @@
-package io.pragh.shard;
+package io.pragh.bench.shard;
 
 /**
  * The machines a {@link ShardMover} moves shards between, whatever they are: the machines of one process

@@ -1,11 +1,13 @@
-package io.pragh.store;
+package io.pragh.bench.extension;
 
+import io.pragh.store.Mutators;
+import io.pragh.store.ValueMutator;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A bounded edge insert ({@link Mutators#CAPPED_APPEND}): appends an 8-byte neighbour to an adjacency list, run at
+ * A bounded edge insert, the benchmark's provider mutator {@link #ID}: appends an 8-byte neighbour to an adjacency list, run at
  * the value's host like any update, but once the list holds {@code cap} entries the newest insert overwrites the
  * previous one instead of growing it. A workload that keeps inserting into hot lists (the traversal benchmark's
  * edge PUTs) stays within memory this way: copy-on-write appends to a list that grows with every PUT leave ever
@@ -13,11 +15,21 @@ import org.agrona.concurrent.UnsafeBuffer;
  * 50/50 mix. With the cap at one past the larger of the loaded degree and the traversal fanout, the neighbours a
  * traversal reads settle as they would under plain appends.
  *
+ * <p>Registered by the bench server extension on every machine of a benchmark's server processes, and by the
+ * benchmark on its embedded clusters; a store without it refuses the id ("unknown value mutator").
+ *
  * <pre>{@code
- * machine.update(key, Mutators.CAPPED_APPEND, CappedAppend.argument(dst, cap));
+ * EmbeddedCluster c = EmbeddedCluster.builder().mutator(CappedAppend.ID, new CappedAppend()).build();
+ * c.homeOf(key).update(key, CappedAppend.ID, CappedAppend.argument(dst, cap));
  * }</pre>
  */
 public final class CappedAppend implements ValueMutator {
+    /**
+     * Its mutator id, in the providers' range ({@link Mutators#FIRST_PROVIDER_ID} up): clear of the server's restore
+     * mutator (16) and of the Gremlin front end's (32 up), which a benchmark's server processes register too.
+     */
+    public static final int ID = 24;
+
     /** Bytes of the argument: the neighbour (8), then the cap in entries (8). */
     public static final int ARGUMENT_BYTES = 16;
 

@@ -1,4 +1,4 @@
-package io.pragh.server.node;
+package io.pragh.bench.extension;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,17 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
+import io.pragh.bench.shard.ShardAccessCounts;
+import io.pragh.bench.shard.ShardMover;
+import io.pragh.bench.shard.ShardPage;
+import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.fabric.FabricStats;
 import io.pragh.keys.KeyLayout;
 import io.pragh.server.cli.LocalCluster;
 import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.node.ServerNode;
 import io.pragh.server.rpc.ClientException;
-import io.pragh.server.rpc.ClientShardHosts;
 import io.pragh.server.rpc.MachineClient;
-import io.pragh.shard.ShardAccessCounts;
-import io.pragh.shard.ShardMover;
-import io.pragh.shard.ShardPage;
-import io.pragh.shard.ShardPlacement;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shard baseline across server processes (three nodes in this JVM, each on its own loopback ports, no
- * membership): per-shard access counts gathered over the client ports give the plan, and the same
+ * The shard baseline across server processes running the bench extension (three nodes in this JVM, each on its own
+ * loopback ports, no membership): per-shard access counts gathered over the client ports give the plan, and the same
  * {@link ShardMover} that moves shards within one process moves them between the nodes through
  * {@link ClientShardHosts}; afterwards every key reads its value everywhere and the moved keys live at the reader.
  */
@@ -49,10 +49,14 @@ class ShardMovesAcrossServersTest {
         InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
     }
 
-    /** A small local cluster file with shard placement; automatic split migration is kept quiet (no reports). */
+    /**
+     * A small local cluster file with the bench extension and its shard placement; automatic split migration is kept
+     * quiet (no reports).
+     */
     private ClusterConfig shardCluster(int machines) throws IOException {
         LocalCluster.create(dir, LocalCluster.Settings.small(machines).withSync("none"));
         String yaml = Files.readString(dir.resolve(LocalCluster.CONFIG), StandardCharsets.UTF_8)
+            + "extensions: [bench]\n"
             + "placement: {kind: shards, shardsPerMachine: " + SHARDS_PER_MACHINE + "}\n"
             + "policy: {instantReportRate: 0, reportInterval: 1h}\n";
         return ClusterConfig.parse(yaml, "cluster.yaml", dir);
@@ -97,6 +101,7 @@ class ShardMovesAcrossServersTest {
             for (int i = 0; i < MACHINES; i++) {
                 clients.add(new MachineClient(nodes.get(i).clientAddress(), 10_000, config.secret(), null));
             }
+            List<BenchClient> bench = clients.stream().map(BenchClient::new).toList();
             ShardPlacement table = new ShardPlacement(MACHINES, SHARDS_PER_MACHINE);
             List<Long> keys = new ArrayList<>();
             for (long v = 0; v < 120; v++) {
@@ -105,7 +110,7 @@ class ShardMovesAcrossServersTest {
                 clients.get((int) (v % MACHINES)).put(k, value(v));
             }
             int reader = 2;
-            for (MachineClient c : clients) {
+            for (BenchClient c : bench) {
                 c.trackShards(true);
             }
             for (int round = 0; round < 2; round++) {
@@ -114,14 +119,14 @@ class ShardMovesAcrossServersTest {
                 }
             }
             clients.get(0).get(keys.get(0));
-            for (MachineClient c : clients) {
+            for (BenchClient c : bench) {
                 c.trackShards(false);
             }
             clients.get(reader).get(keys.get(1)); // not counted: tracking is off
 
             ShardAccessCounts counts = new ShardAccessCounts(table);
             for (int m = 0; m < MACHINES; m++) {
-                long[] perShard = clients.get(m).shardCounts();
+                long[] perShard = bench.get(m).shardCounts();
                 assertEquals(table.shards(), perShard.length);
                 for (int s = 0; s < perShard.length; s++) {
                     counts.add(s, m, perShard[s]);
@@ -142,7 +147,7 @@ class ShardMovesAcrossServersTest {
                 assertEquals(reader, plan[s], "shard " + s + " goes to its busiest reader");
             }
 
-            ShardMover mover = new ShardMover(new ClientShardHosts(clients), table, 20);
+            ShardMover mover = new ShardMover(new ClientShardHosts(bench), table, 20);
             assertEquals((MACHINES - 1) * SHARDS_PER_MACHINE, mover.apply(plan));
             assertEquals(awayKeys, mover.keysMoved());
             assertTrue(mover.bytesMoved() >= awayKeys * value(0).length);
@@ -190,10 +195,12 @@ class ShardMovesAcrossServersTest {
                 ShardPlacement table = new ShardPlacement(MACHINES, SHARDS_PER_MACHINE);
                 int shard = table.shardOf(k);
                 int owner = table.owner(shard);
-                try (MachineClient o = new MachineClient(nodes.get(owner).clientAddress(), 10_000, config.secret(),
-                        null);
-                     MachineClient other = new MachineClient(nodes.get((owner + 1) % MACHINES).clientAddress(),
+                try (MachineClient ownerClient = new MachineClient(nodes.get(owner).clientAddress(), 10_000,
+                        config.secret(), null);
+                     MachineClient otherClient = new MachineClient(nodes.get((owner + 1) % MACHINES).clientAddress(),
                         10_000, config.secret(), null)) {
+                    BenchClient o = new BenchClient(ownerClient);
+                    BenchClient other = new BenchClient(otherClient);
                     assertRefused(() -> o.unloadShard(shard), "still owns shard " + shard);
                     assertRefused(() -> other.exportShard(shard, ShardPage.START, 1000), "does not own shard");
                     assertRefused(() -> o.exportShard(table.shards(), ShardPage.START, 1000), "does not exist");
@@ -202,7 +209,7 @@ class ShardMovesAcrossServersTest {
                     assertEquals(ShardPage.END, page.next());
                     assertTrue(page.records() >= 1);
                     assertRefused(() -> o.importShard(page), "already has a record");
-                    assertArrayEquals(value(7), o.get(k), "the connection and the key survived the refusals");
+                    assertArrayEquals(value(7), ownerClient.get(k), "the connection and the key survived the refusals");
                     assertEquals(table.shards(), o.shardCounts().length);
                 }
             }
@@ -214,18 +221,29 @@ class ShardMovesAcrossServersTest {
     }
 
     @Test
-    void aHashPlacedMachineRefusesEveryShardOp() {
+    void aServerWithoutTheBenchExtensionRefusesEveryBenchOp() {
         LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(1));
         try (ServerNode node = ServerNode.start(local.config(), 0);
-             MachineClient c = new MachineClient(node.clientAddress(), 10_000, local.config().secret(), null)) {
+             MachineClient m = new MachineClient(node.clientAddress(), 10_000, local.config().secret(), null)) {
+            BenchClient c = new BenchClient(m);
+            String why = "no extension this server runs serves it (extensions: none)";
+            assertEveryShardOpRefused(c, why);
+            assertRefused(() -> c.addEdgeCapped(1, 0, 2, 4), why);
+            assertRefused(() -> c.kHopCount(1, 0, 2, 10, true), why);
+            assertEquals(0, m.ping().machine(), "the connection stays open");
+        }
+    }
+
+    @Test
+    void aHashPlacedMachineWithTheExtensionRefusesEveryShardOp() {
+        ClusterConfig config = LocalCluster.create(dir, LocalCluster.Settings.small(1)
+            .withSection("extensions", "[bench]")).config();
+        try (ServerNode node = ServerNode.start(config, 0);
+             MachineClient m = new MachineClient(node.clientAddress(), 10_000, config.secret(), null)) {
+            BenchClient c = new BenchClient(m);
             String why = "machine 0 does not use shard placement";
-            assertRefused(() -> c.trackShards(true), why);
-            assertRefused(c::shardCounts, why);
-            assertRefused(() -> c.exportShard(0, 0, 100), why);
-            assertRefused(() -> c.importShard(new ShardPage(ShardPage.END, new byte[4])), why);
-            assertRefused(() -> c.assignShard(0, 0), why);
-            assertRefused(() -> c.unloadShard(0), why);
-            assertEquals(0, c.ping().machine(), "the connection stays open");
+            assertEveryShardOpRefused(c, why);
+            assertEquals(0, m.ping().machine(), "the connection stays open");
         }
     }
 
@@ -239,8 +257,17 @@ class ShardMovesAcrossServersTest {
             }
         }
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> ServerNode.start(config, 0));
-        assertTrue(e.getMessage().contains("shard placement") && e.getMessage().contains("empty data directory"),
+        assertTrue(e.getMessage().contains("placement 'shards'") && e.getMessage().contains("empty data directory"),
             e.getMessage());
+    }
+
+    private static void assertEveryShardOpRefused(BenchClient c, String why) {
+        assertRefused(() -> c.trackShards(true), why);
+        assertRefused(c::shardCounts, why);
+        assertRefused(() -> c.exportShard(0, 0, 100), why);
+        assertRefused(() -> c.importShard(new ShardPage(ShardPage.END, new byte[4])), why);
+        assertRefused(() -> c.assignShard(0, 0), why);
+        assertRefused(() -> c.unloadShard(0), why);
     }
 
     private static void assertRefused(Runnable call, String reasonPart) {

@@ -1,10 +1,10 @@
-package io.pragh.server.rpc;
+package io.pragh.bench.extension;
 
+import io.pragh.bench.shard.LocalShards;
+import io.pragh.bench.shard.ShardAccessCounts;
+import io.pragh.bench.shard.ShardPage;
+import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.cluster.Machine;
-import io.pragh.shard.LocalShards;
-import io.pragh.shard.ShardAccessCounts;
-import io.pragh.shard.ShardPage;
-import io.pragh.shard.ShardPlacement;
 import io.pragh.store.AccessObserver;
 import io.pragh.store.MachineStore;
 import java.util.concurrent.CompletableFuture;
@@ -12,12 +12,17 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * This machine's side of the shard ops of {@link ClientProtocol} (SHARD_TRACK .. SHARD_UNLOAD): access counting per
+ * This machine's side of the shard ops of {@link BenchProtocol} (SHARD_TRACK .. SHARD_UNLOAD): access counting per
  * shard, and the steps of a shard move through {@link LocalShards}. Answers are response bodies; a refusal is an
  * {@link IllegalArgumentException} naming the fault, which the server answers ERROR. Steps that read or write the
  * store run on the machine's workers, never on the event loop.
+ *
+ * <pre>{@code
+ * ShardOperations shards = new ShardOperations(machine);
+ * shards.track(true);
+ * }</pre>
  */
-final class ShardService {
+final class ShardOperations {
     private final Machine machine;
     private final MachineStore store;
     private final LocalShards local;
@@ -27,7 +32,7 @@ final class ShardService {
     /** The counting observer installed while tracking. */
     private AccessObserver tracker;
 
-    ShardService(Machine machine) {
+    ShardOperations(Machine machine) {
         this.machine = machine;
         this.store = machine.store();
         this.local = store.placement() instanceof ShardPlacement p ? new LocalShards(store, p) : null;
@@ -103,10 +108,10 @@ final class ShardService {
         });
     }
 
-    /** Pairs of (shard (4), owner (4)) from {@code offset} to the end of {@code b}. */
-    CompletableFuture<byte[]> assign(DirectBuffer b, int offset) {
+    /** Pairs of (shard (4), owner (4)) from {@code offset} to {@code end}. */
+    CompletableFuture<byte[]> assign(DirectBuffer b, int offset, int end) {
         LocalShards shards = local();
-        int n = (b.capacity() - offset) / 8;
+        int n = (end - offset) / 8;
         int[] ids = new int[n];
         int[] owners = new int[n];
         for (int i = 0; i < n; i++) {

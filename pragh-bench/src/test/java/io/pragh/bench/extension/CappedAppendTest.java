@@ -1,4 +1,4 @@
-package io.pragh.store;
+package io.pragh.bench.extension;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package io.pragh.shard;
+package io.pragh.bench.shard;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

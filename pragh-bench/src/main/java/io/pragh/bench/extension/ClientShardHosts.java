@@ -1,13 +1,15 @@
-package io.pragh.server.rpc;
+package io.pragh.bench.extension;
 
-import io.pragh.shard.ShardHosts;
-import io.pragh.shard.ShardPage;
+import io.pragh.bench.shard.ShardHosts;
+import io.pragh.bench.shard.ShardPage;
 import java.util.List;
 
 /**
- * Server processes as {@link ShardHosts}, each reached through its client port: a copy pages the shard out of the
- * source (SHARD_EXPORT) and into the target (SHARD_IMPORT) through this process; assign and unload are one request
- * each. A server bounds an export page by its largest value too, so a page always fits an import request. With it the shard baseline's {@code ShardMover} moves shards between processes exactly as within one.
+ * Server processes running the bench extension as {@link ShardHosts}, each reached through its client port: a copy
+ * pages the shard out of the source (SHARD_EXPORT) and into the target (SHARD_IMPORT) through this process; assign
+ * and unload are one request each. A server bounds an export page by its largest value too, so a page always fits
+ * an import request. With it the shard baseline's {@code ShardMover} moves shards between processes exactly as
+ * within one.
  *
  * <pre>{@code
  * ShardPlacement table = new ShardPlacement(machines, shardsPerMachine);   // the servers' initial table, kept by the mover
@@ -16,10 +18,10 @@ import java.util.List;
  * }</pre>
  */
 public final class ClientShardHosts implements ShardHosts {
-    private final List<MachineClient> machines;
+    private final List<BenchClient> machines;
 
     /** @param machines one client per machine, indexed by machine id; not closed here */
-    public ClientShardHosts(List<MachineClient> machines) {
+    public ClientShardHosts(List<BenchClient> machines) {
         this.machines = List.copyOf(machines);
     }
 
