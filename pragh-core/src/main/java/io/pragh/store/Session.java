@@ -55,8 +55,12 @@ public final class Session {
     long obtainedAtMillis;
     boolean fromCache;
 
+    /** This session's stripe of its machine's operation gate: a session is one thread's, so it rarely shares one. */
+    final int gateStripe;
+
     Session(MachineStore machine) {
         this.machine = machine;
+        this.gateStripe = machine.newGateStripe();
     }
 
     public MachineStore machine() {
@@ -115,7 +119,12 @@ public final class Session {
 
     /** Public form of {@link #lookup} for the migration protocol; results via the accessors below. */
     public boolean locate(long key, boolean useCache) {
-        return lookup(key, useCache);
+        machine.enter(gateStripe);
+        try {
+            return lookup(key, useCache);
+        } finally {
+            machine.exit(gateStripe);
+        }
     }
 
     /** Home machine of the key of the last lookup. */
@@ -167,6 +176,16 @@ public final class Session {
      * @throws io.pragh.fabric.FabricException (retryable) when the value's host is unreachable
      */
     public ValueView get(long key) {
+        // Gated: the machine frees its memory only once no GET is inside (see MachineStore#close).
+        machine.enter(gateStripe);
+        try {
+            return read(key);
+        } finally {
+            machine.exit(gateStripe);
+        }
+    }
+
+    private ValueView read(long key) {
         long staleAddress = Address.NONE;
         int staleSeen = 0;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -252,6 +271,9 @@ public final class Session {
             if (!ValueRecord.isInvalidationPending(header)) {
                 return false;
             }
+            if (machine.isClosing()) {
+                throw machine.closedWhile("a GET of key " + key, null); // nobody will clear the bit now
+            }
             if (System.nanoTime() > deadline) {
                 throw new InvalidationPendingException("GET of key " + key + " found its value's newest record"
                     + " (machine " + host + ", offset " + offset + ") still waiting for its predecessor's"
@@ -272,7 +294,12 @@ public final class Session {
         if (batchGet == null) {
             batchGet = new BatchGet(machine, this);
         }
-        batchGet.getAll(keys, from, count, visitor);
+        machine.enter(gateStripe);
+        try {
+            batchGet.getAll(keys, from, count, visitor);
+        } finally {
+            machine.exit(gateStripe);
+        }
     }
 
     private void ensureRecordCapacity(int length) {
