@@ -49,24 +49,32 @@ public final class WindowedCheck {
      * same bytes written by another write).
      */
     public CheckReport check(ChaosWorkload.Window window) {
-        List<Operation> ops = new ArrayList<>(carried.size() + window.ops().size());
+        return check(window.ops(), window.barrierReads());
+    }
+
+    /**
+     * {@link #check(ChaosWorkload.Window)} of a window's operations and barrier reads, or of the share of them on
+     * some keys: checking is per key, so several checks, each always given the same keys, may share a run's windows.
+     */
+    public CheckReport check(List<Operation> windowOps, List<Operation> barrierReads) {
+        List<Operation> ops = new ArrayList<>(carried.size() + windowOps.size());
         ops.addAll(carriedReads);
         ops.addAll(carriedUnseen);
-        ops.addAll(window.ops());
+        ops.addAll(windowOps);
         CheckReport report = checker.check(ops, first);
         if (!report.linearizable() && !carriedSeen.isEmpty()) {
             ops.addAll(carriedSeen);
             report = checker.check(ops, first);
         }
         first = false;
-        carriedReads = window.barrierReads();
+        carriedReads = barrierReads;
         List<Operation> unknown = new ArrayList<>();
-        for (Operation op : window.ops()) {
+        for (Operation op : windowOps) {
             if (op.kind().writes() && !op.completed()) {
                 unknown.add(op);
             }
         }
-        Set<Operation> seen = LinearizabilityChecker.seenByReads(unknown, window.ops());
+        Set<Operation> seen = LinearizabilityChecker.seenByReads(unknown, windowOps);
         carriedSeen = new ArrayList<>();
         carriedUnseen = new ArrayList<>();
         for (Operation op : unknown) {

@@ -67,6 +67,8 @@ public final class MachineStore implements AutoCloseable {
     private final AtomicLong malformedMessages = new AtomicLong();
     private final AtomicLong incarnations = new AtomicLong();
     private final java.util.concurrent.atomic.LongAdder forwardedToHost = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder refusedWhileHandling =
+        new java.util.concurrent.atomic.LongAdder();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
     /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
@@ -598,9 +600,19 @@ public final class MachineStore implements AutoCloseable {
         }
         try {
             dispatch(from, msg, off, len);
+        } catch (io.pragh.fabric.FabricException e) {
+            // A message the handler sent on (a forward, an acknowledgement) was refused: for the protocol that is a
+            // message lost, which it tolerates anyway (the waiting operation times out). Counted, not logged: under a
+            // partition it happens all the time.
+            refusedWhileHandling.increment();
         } finally {
             gate.exit(stripe);
         }
+    }
+
+    /** Messages whose handling was cut short because a message it sent on was refused (a peer unreachable). */
+    public long refusedWhileHandling() {
+        return refusedWhileHandling.sum();
     }
 
     private void dispatch(int from, DirectBuffer msg, int off, int len) {

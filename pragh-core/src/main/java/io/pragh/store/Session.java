@@ -7,6 +7,7 @@ import io.pragh.fabric.Region;
 import io.pragh.keys.KeyRegion;
 import io.pragh.reclaim.Leases;
 import io.pragh.values.ValueRecord;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -33,6 +34,9 @@ public final class Session {
     private final MachineStore machine;
     /** How long a GET waits for a record's pending invalidation before it gives up, retryably. */
     static final long PENDING_PATIENCE_NANOS = 5_000_000_000L;
+    /** Re-reads of a pending bit with a yield between them before a GET parks between re-reads instead. */
+    private static final int PENDING_YIELDS = 1_000;
+    private static final long PENDING_PARK_NANOS = 100_000;
 
     private final UnsafeBuffer headerWord = new UnsafeBuffer(BufferUtil.allocateDirectAligned(8, 8));
     private final UnsafeBuffer bucket = new UnsafeBuffer(BufferUtil.allocateDirectAligned(KeyRegion.BUCKET_BYTES, 64));
@@ -251,7 +255,7 @@ public final class Session {
     private boolean awaitSettled(long key, int host, long offset) {
         long expected = record.getLong(0) & ~ValueRecord.INVALIDATION_PENDING;
         long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
-        while (true) {
+        for (int round = 0; ; round++) {
             long header;
             if (host == machine.id()) {
                 // Acquire: pairs with the publisher's release of the cleared bit after its invalidation.
@@ -280,8 +284,14 @@ public final class Session {
                     + " invalidation after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms; returning it could"
                     + " let a later GET read an older value");
             }
-            // Yield, not spin: the publisher may be a thread waiting for this core.
-            Thread.yield();
+            // Yield, not spin: the publisher may be a thread waiting for this core. Then park: a bit that stays set
+            // that long belongs to an operation stalled (held, cut off), and a yielding loop would burn a core
+            // (sched_yield returns at once on an idle one) for the whole patience.
+            if (round < PENDING_YIELDS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(PENDING_PARK_NANOS);
+            }
         }
     }
 
