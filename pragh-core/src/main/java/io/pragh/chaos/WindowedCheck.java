@@ -28,6 +28,7 @@ public final class WindowedCheck {
     private List<Operation> carriedSeen = List.of();
     private List<Operation> carriedUnseen = List.of();
     private boolean first = true;
+    private long newlyChecked;
 
     public WindowedCheck() {
         this(LinearizabilityChecker.forValues());
@@ -40,6 +41,31 @@ public final class WindowedCheck {
     /** Operations the next check carries over from the last window. */
     public int carried() {
         return carried.size();
+    }
+
+    /**
+     * Operations of the last window checked: its report's count less the carried operations it checked again (each
+     * operation of a run is counted once, in its own window).
+     */
+    public long newlyChecked() {
+        return newlyChecked;
+    }
+
+    /**
+     * The carried operations a check placed: the barrier reads (all answered), and the carried writes the checker
+     * keeps (those without bytes, and those whose bytes a read returned; see LinearizabilityChecker's checkable).
+     */
+    private long carriedChecked(List<Operation> carriedWrites, List<Operation> ops) {
+        long n = carriedReads.size();
+        List<Operation> withBytes = new ArrayList<>();
+        for (Operation op : carriedWrites) {
+            if (op.input() == null || op.input().length == 0) {
+                n++;
+            } else {
+                withBytes.add(op);
+            }
+        }
+        return n + LinearizabilityChecker.seenByReads(withBytes, ops).size();
     }
 
     /**
@@ -62,10 +88,14 @@ public final class WindowedCheck {
         ops.addAll(carriedUnseen);
         ops.addAll(windowOps);
         CheckReport report = checker.check(ops, first);
+        List<Operation> carriedWrites = carriedUnseen;
         if (!report.linearizable() && !carriedSeen.isEmpty()) {
             ops.addAll(carriedSeen);
             report = checker.check(ops, first);
+            carriedWrites = new ArrayList<>(carriedUnseen);
+            carriedWrites.addAll(carriedSeen);
         }
+        newlyChecked = report.checked() - carriedChecked(carriedWrites, ops);
         first = false;
         carriedReads = barrierReads;
         List<Operation> unknown = new ArrayList<>();

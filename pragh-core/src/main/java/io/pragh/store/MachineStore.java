@@ -67,8 +67,7 @@ public final class MachineStore implements AutoCloseable {
     private final AtomicLong malformedMessages = new AtomicLong();
     private final AtomicLong incarnations = new AtomicLong();
     private final java.util.concurrent.atomic.LongAdder forwardedToHost = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder refusedWhileHandling =
-        new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder refusedSends = new java.util.concurrent.atomic.LongAdder();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
     /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
@@ -578,7 +577,13 @@ public final class MachineStore implements AutoCloseable {
             }
         } else {
             UnsafeBuffer ack = StoreMessages.ack(request, status, error);
-            endpoint.send(origin, ack, 0, ack.capacity());
+            try {
+                endpoint.send(origin, ack, 0, ack.capacity());
+            } catch (io.pragh.fabric.FabricException e) {
+                // The origin is unreachable: the acknowledgement is lost, as a dropped message would be, and the
+                // origin's caller times out. Thrown on, it would stop whoever acknowledges (the log's thread).
+                refusedSends.increment();
+            }
         }
     }
 
@@ -601,18 +606,21 @@ public final class MachineStore implements AutoCloseable {
         try {
             dispatch(from, msg, off, len);
         } catch (io.pragh.fabric.FabricException e) {
-            // A message the handler sent on (a forward, an acknowledgement) was refused: for the protocol that is a
-            // message lost, which it tolerates anyway (the waiting operation times out). Counted, not logged: under a
+            // A message the handler sent on (a forward, a log record) was refused: for the protocol that is a message
+            // lost, which it tolerates anyway (the waiting operation times out). Counted, not logged: under a
             // partition it happens all the time.
-            refusedWhileHandling.increment();
+            refusedSends.increment();
         } finally {
             gate.exit(stripe);
         }
     }
 
-    /** Messages whose handling was cut short because a message it sent on was refused (a peer unreachable). */
-    public long refusedWhileHandling() {
-        return refusedWhileHandling.sum();
+    /**
+     * Messages this store sent while handling another or acknowledging an update that the fabric refused (a peer
+     * unreachable): lost, as the protocol allows; the operations waiting for them time out.
+     */
+    public long refusedSends() {
+        return refusedSends.sum();
     }
 
     private void dispatch(int from, DirectBuffer msg, int off, int len) {

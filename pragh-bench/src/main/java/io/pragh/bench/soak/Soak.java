@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  */
 final class Soak {
     /** Closed windows recorded but not yet checked, at most; the workload waits beyond. */
-    static final int WINDOWS_IN_CHECKING = 3;
+    static final int WINDOWS_IN_CHECKING = 2;
     private static final long OPERATION_TIMEOUT_MILLIS = 1_000;
     private static final long MIGRATE_TIMEOUT_MILLIS = 5_000;
 
@@ -56,6 +56,7 @@ final class Soak {
         long windows;
         long operations;
         long checked;
+        long barrierReads;
         long violations;
         final TreeSet<Long> violatedKeys = new TreeSet<>();
         final TreeSet<Long> unreadableKeys = new TreeSet<>();
@@ -201,14 +202,16 @@ final class Soak {
             int share = i;
             checkers[i].execute(() -> {
                 CheckReport r = null;
+                long checked = 0;
                 String error = null;
                 try {
                     r = checks[share].check(ops.get(share), barrier.get(share));
+                    checked = checks[share].newlyChecked();
                 } catch (RuntimeException | Error e) {
                     error = "checker " + share + " failed on window " + (w.index() + 1) + ": " + e;
                 }
                 ops.set(share, null); // checked: the operations can go
-                reported(pending, r, error);
+                reported(pending, r, checked, error);
             });
         }
     }
@@ -234,10 +237,10 @@ final class Soak {
         return (int) Long.remainderUnsigned(z ^ (z >>> 32), n);
     }
 
-    private void reported(InCheck c, CheckReport r, String error) {
+    private void reported(InCheck c, CheckReport r, long checked, String error) {
         synchronized (totals) {
             if (r != null) {
-                c.checked += r.checked();
+                c.checked += checked;
                 c.violations.addAll(r.violations());
                 c.undecided.addAll(r.undecidedKeys());
             }
@@ -259,6 +262,7 @@ final class Soak {
         t.windows++;
         t.operations += w.ops().size();
         t.checked += c.checked;
+        t.barrierReads += w.barrierReads().size();
         t.violations += c.violations.size();
         c.violations.forEach(v -> t.violatedKeys.add(v.key()));
         t.unreadableKeys.addAll(w.unreadableKeys());
@@ -296,8 +300,8 @@ final class Soak {
             t.restarts);
         out.printf(Locale.ROOT, "  operations recorded        %,d (%,d failed, outcome unknown)%n", t.operations,
             t.failed);
-        out.printf(Locale.ROOT, "  operations checked         %,d (%,.0f per minute)%n", t.checked,
-            t.checked / Math.max(minutes, 1e-9));
+        out.printf(Locale.ROOT, "  operations checked         %,d (%,.0f per minute; %,d of them the barriers' reads)%n",
+            t.checked, t.checked / Math.max(minutes, 1e-9), t.barrierReads);
         out.printf(Locale.ROOT, "  violations                 %d (keys %s)%n", t.violations, t.violatedKeys);
         out.printf(Locale.ROOT, "  keys unreadable (lost)     %d %s%n", t.unreadableKeys.size(), t.unreadableKeys);
         out.printf(Locale.ROOT, "  undecided keys             %d %s%n", t.undecidedKeys.size(), t.undecidedKeys);

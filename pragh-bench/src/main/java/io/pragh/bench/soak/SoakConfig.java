@@ -19,9 +19,9 @@ import io.pragh.chaos.FaultPlan;
 record SoakConfig(double minutes, int machines, int clients, int keys, double windowSeconds, int checkers,
                   FaultPlan plan, long seed, int restartEvery, long leakScanMillis) {
     static final int DEFAULT_CLIENTS = 64;
-    static final int DEFAULT_KEYS = 8_192;
-    static final double DEFAULT_WINDOW_SECONDS = 5;
-    static final long DEFAULT_LEAK_SCAN_MILLIS = 100;
+    static final int DEFAULT_KEYS = 16_384;
+    static final double DEFAULT_WINDOW_SECONDS = 10;
+    static final long DEFAULT_LEAK_SCAN_MILLIS = 250;
 
     static final String USAGE = String.join("\n",
         "usage: ./pragh bench soak [flags]",
