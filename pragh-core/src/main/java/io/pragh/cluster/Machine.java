@@ -127,7 +127,8 @@ public final class Machine implements AutoCloseable {
      * {@link PraghException} saying so (the exception it hit, e.g. the fabric's "closed", as its cause).
      */
     private RuntimeException closing(RuntimeException e, String what) {
-        if (!store.isClosing() || (e instanceof PraghException && e.getMessage().startsWith("machine " + id()))) {
+        if (!store.isClosing()
+            || (e instanceof PraghException && String.valueOf(e.getMessage()).startsWith("machine " + id() + " "))) {
             return e;
         }
         return new PraghException("machine " + id() + " closed while " + what + " was in flight", e);
