@@ -42,7 +42,8 @@ public final class OperationGate {
 
     /**
      * Admits an operation through {@code stripe}; false once closed (then nothing was admitted and nothing needs
-     * {@link #exit}). Re-entrant: an operation may enter again while inside.
+     * {@link #exit}). An operation may enter again while inside: nested entries are counted like any other, and
+     * refused like any other once closed.
      */
     public boolean enter(int stripe) {
         // Volatile RMW, then volatile read: see the class comment for why this order cannot miss a close.
