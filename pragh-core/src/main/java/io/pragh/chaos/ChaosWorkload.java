@@ -12,6 +12,7 @@ import io.pragh.linearizability.Operation;
 import io.pragh.migration.Migrator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -20,21 +21,25 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
  * A concurrent run against an embedded cluster under faults, recorded window by window. Client threads issue GET,
- * PUT, DELETE (so keys are removed and inserted again) and APPEND through random machines on a small set of hot
- * keys (one register and one adjacency key per vertex, vertices spread over every home), a driver keeps MIGRATEs in
- * flight to random machines, and a fault thread runs the {@link FaultPlan} on the cluster's {@link FaultFabric}.
+ * PUT, DELETE (so keys are removed and inserted again) and APPEND through random machines on a set of keys (one
+ * register and one adjacency key per vertex, vertices spread over every home): a few hot keys make operations on one
+ * key collide, many keys make a long run cheap to check (the checker searches each key's history on its own). A
+ * driver keeps MIGRATEs in flight to random machines, and a fault thread runs the {@link FaultPlan} on the cluster's
+ * {@link FaultFabric}.
  *
  * <p>A window ends at a barrier: the threads stop, every fault is removed (holds released), delayed messages get time
- * to land, and every machine reads every key. Those reads must succeed (a key nobody can read once faults healed has
- * lost its value) and are the window's last operations; {@link WindowedCheck} carries them, with the window's writes
- * of unknown outcome, into the next window's check. Between windows the cluster may {@link #restart} (a whole
- * durable cluster closed and built again on its directories).
+ * to land, and every machine reads every key, the client threads sharing the keys. Those reads must succeed (a key
+ * nobody can read once faults healed has lost its value) and are the window's last operations; {@link WindowedCheck}
+ * carries them, with the window's writes of unknown outcome, into the next window's check. A key found lost is
+ * reported once and left alone from then on. Between windows the cluster may {@link #restart} (a whole durable
+ * cluster closed and built again on its directories).
  *
  * <pre>{@code
  * ChaosWorkload w = new ChaosWorkload(ChaosWorkload.Settings.defaults(), () -> new InProcessFabric(4, 0),
@@ -50,12 +55,27 @@ public final class ChaosWorkload implements AutoCloseable {
     public static final int BARRIER_CLIENT = 0;
     private static final int MIGRATION_CLIENT = 1_000;
     private static final long STOP_PATIENCE_MILLIS = 60_000;
-    private static final int BARRIER_ATTEMPTS = 100;
+    /**
+     * How long the barrier keeps retrying a key that a machine could not read before it calls the key lost: far more
+     * than a migration left in doubt by a cut takes to settle in the background (a GET that waits out a pending
+     * invalidation, 5 s, fails once and is not retried).
+     */
+    private static final long BARRIER_PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final long BARRIER_RETRY_MILLIS = 10;
+    /** How often the sampler reads the reclaim backlog (a reclaim lease of the soak is 20 ms). */
+    private static final long SAMPLE_MICROS = 2_000;
+    /** A failure after this long shuns its key for the rest of the window (see {@link #shunned}). */
+    private static final long SHUN_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    /** The kinds of fault a {@link Window} counts, in the order a report lists them. */
+    public static final List<String> FAULT_KINDS = List.of("delayed operations", "reordered batches",
+        "delayed messages", "reordered messages", "lost messages", "lost CAS replies", "held operations",
+        "refused by partitions");
 
     /**
      * What runs.
      *
-     * @param verticesPerMachine hot vertices homed on each machine, two keys each
+     * @param verticesPerMachine vertices homed on each machine, two keys each
      * @param clients            client threads
      * @param migrationsInFlight MIGRATEs the driver keeps going (0: none)
      * @param maxPadding         PUT values are 16 + 0..maxPadding bytes, so records change size classes
@@ -71,7 +91,7 @@ public final class ChaosWorkload implements AutoCloseable {
             }
         }
 
-        /** Two vertices per machine, four clients, four MIGRATEs in flight, every fault, seed 1. */
+        /** Two (hot) vertices per machine, four clients, four MIGRATEs in flight, every fault, seed 1. */
         public static Settings defaults() {
             return new Settings(2, 4, 4, 300, 1, FaultPlan.all(), 10_000);
         }
@@ -86,6 +106,18 @@ public final class ChaosWorkload implements AutoCloseable {
 
         public Settings withClients(int n) {
             return new Settings(verticesPerMachine, n, migrationsInFlight, maxPadding, seed, faults, timeoutMillis);
+        }
+
+        public Settings withVerticesPerMachine(int n) {
+            return new Settings(n, clients, migrationsInFlight, maxPadding, seed, faults, timeoutMillis);
+        }
+
+        public Settings withMigrationsInFlight(int n) {
+            return new Settings(verticesPerMachine, clients, n, maxPadding, seed, faults, timeoutMillis);
+        }
+
+        public Settings withTimeoutMillis(long ms) {
+            return new Settings(verticesPerMachine, clients, migrationsInFlight, maxPadding, seed, faults, ms);
         }
     }
 
@@ -103,29 +135,45 @@ public final class ChaosWorkload implements AutoCloseable {
      * @param barrierReads        the barrier's reads (also in {@code ops})
      * @param problems            what went wrong beyond the history: a key no machine could read once faults healed,
      *                            a thread that did not stop
-     * @param unreadableKeys      keys some machine could not read at the barrier, faults healed: lost values
+     * @param unreadableKeys      keys some machine could not read at the barrier, faults healed: lost values (left
+     *                            alone in later windows)
      * @param failures            failed operations by kind and exception (expected under faults; each is in the
      *                            history as an operation of unknown outcome)
      * @param failureExamples     the first exception of each kind of failure, with where it was thrown
+     * @param shunnedKeys         keys left alone for the rest of the window after an operation on them failed
+     *                            after a long wait (the barrier still reads them)
      * @param migrations          MIGRATEs that completed
-     * @param faultsInjected      operations and messages a fault rule acted on
-     * @param peakSupersededBytes peak, over the window, of the value-region bytes held by records waiting for reclaim,
-     *                            summed over machines (sampled every 5 ms)
+     * @param faults              operations and messages a fault rule acted on, by kind ({@link #FAULT_KINDS})
+     * @param peakSupersededBytes peak, over the window, of the value-region bytes held by superseded records waiting
+     *                            for reclaim, summed over machines (sampled every 2 ms)
+     * @param stopMillis          how long the threads took to stop at the window's end (an operation or MIGRATE
+     *                            under way is waited for)
+     * @param barrierMillis       how long the barrier took
      * @param elapsedMillis       the window's length, barrier included
      */
     public record Window(int index, List<Operation> ops, List<Operation> barrierReads, List<String> problems,
                          List<Long> unreadableKeys, Map<String, Long> failures, Map<String, String> failureExamples,
-                         long migrations, long faultsInjected, long peakSupersededBytes, long elapsedMillis) {
+                         int shunnedKeys, long migrations, Map<String, Long> faults, long peakSupersededBytes, long stopMillis,
+                         long barrierMillis, long elapsedMillis) {
         public long count(Operation.Kind kind) {
             return ops.stream().filter(o -> o.kind() == kind).count();
         }
 
+        /** Operations and messages a fault rule acted on, every kind. */
+        public long faultsInjected() {
+            return faults.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        /** Operations that failed (their outcome unknown). */
+        public long failed() {
+            return failures.values().stream().mapToLong(Long::longValue).sum();
+        }
+
         public String summary() {
-            long failed = failures.values().stream().mapToLong(Long::longValue).sum();
             return ops.size() + " operations (" + count(Operation.Kind.GET) + " GET, " + count(Operation.Kind.PUT)
                 + " PUT, " + count(Operation.Kind.APPEND) + " APPEND, " + count(Operation.Kind.DELETE) + " DELETE, "
-                + count(Operation.Kind.MIGRATE) + " MIGRATE; " + failed + " failed), " + migrations
-                + " migrations done, " + faultsInjected + " faults injected, peak superseded " + peakSupersededBytes
+                + count(Operation.Kind.MIGRATE) + " MIGRATE; " + failed() + " failed), " + migrations
+                + " migrations done, " + faultsInjected() + " faults injected, peak superseded " + peakSupersededBytes
                 + " bytes, " + elapsedMillis + " ms";
         }
     }
@@ -134,16 +182,28 @@ public final class ChaosWorkload implements AutoCloseable {
     private final Supplier<? extends Fabric> baseFabric;
     private final ClusterFactory factory;
     private final History history = new History();
+    /** One recorder per client id for the whole run: each window's thread of that id follows the last one's. */
+    private final History.Recorder[] recorders;
+    private final History.Recorder migrationRecorder = history.recorder(MIGRATION_CLIENT);
     private final long[] keys;
     private final boolean[] adjacency;
+    /** Keys found lost by a barrier: reported once, then left alone. Written between windows only. */
+    private final boolean[] lost;
+    /**
+     * Keys an operation failed on after a long wait in the current window (1: shunned): left alone until the
+     * barrier. A key whose operations wait out the store's patience (a pending invalidation nobody will finish)
+     * would otherwise keep a delivery or migration thread waiting seconds at a time, the whole window long.
+     */
+    private final AtomicIntegerArray shunned;
     private final int[] sequences;
     private EmbeddedCluster cluster;
     private FaultFabric fabric;
     private int lives;
     private int windows;
     private volatile boolean stop;
-    /** Operations held and refused by the fault thread's holds and cuts, over every window. */
-    private final AtomicLong holdsAndCuts = new AtomicLong();
+    /** Operations held, and refused by partitions, by the fault thread's rules in the current window. */
+    private final AtomicLong held = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
     /** The first exception of each kind of failure in the current window. */
     private final Map<String, String> examples = new ConcurrentHashMap<>();
 
@@ -160,7 +220,13 @@ public final class ChaosWorkload implements AutoCloseable {
         int vertices = machines * settings.verticesPerMachine();
         this.keys = new long[2 * vertices];
         this.adjacency = new boolean[2 * vertices];
+        this.lost = new boolean[2 * vertices];
+        this.shunned = new AtomicIntegerArray(2 * vertices);
         this.sequences = new int[settings.clients() + 1];
+        this.recorders = new History.Recorder[settings.clients() + 1];
+        for (int c = 0; c <= settings.clients(); c++) {
+            recorders[c] = history.recorder(c);
+        }
         long vid = 1;
         for (int i = 0; i < vertices; i++) {
             int home = i % machines;
@@ -187,7 +253,7 @@ public final class ChaosWorkload implements AutoCloseable {
         return fabric;
     }
 
-    /** The hot keys. */
+    /** The keys. */
     public long[] keys() {
         return keys.clone();
     }
@@ -202,11 +268,12 @@ public final class ChaosWorkload implements AutoCloseable {
     public Window runWindow(long millis) throws InterruptedException {
         long started = System.nanoTime();
         stop = false;
+        held.set(0);
+        refused.set(0);
         Map<String, LongAdder> failures = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
         AtomicLong migrations = new AtomicLong();
         AtomicLong peak = new AtomicLong();
-        long faultsBefore = holdsAndCuts.get();
         List<Thread> threads = new ArrayList<>();
         for (int c = 1; c <= settings.clients(); c++) {
             int client = c;
@@ -215,56 +282,76 @@ public final class ChaosWorkload implements AutoCloseable {
         if (settings.migrationsInFlight() > 0) {
             threads.add(new Thread(() -> migrations(migrations, failures), "chaos-migrations"));
         }
-        threads.add(new Thread(() -> faults(), "chaos-faults"));
+        threads.add(new Thread(this::faults, "chaos-faults"));
         threads.add(new Thread(() -> sample(peak), "chaos-sampler"));
-        List<FaultRule> background = installBackground();
+        Map<String, FaultRule> background = installBackground();
         for (Thread t : threads) {
             t.setDaemon(true);
             t.start();
         }
         Thread.sleep(millis);
         stop = true;
-        for (Thread t : threads) {
-            t.join(STOP_PATIENCE_MILLIS);
-            if (t.isAlive()) {
-                problems.add(t.getName() + " did not stop within " + STOP_PATIENCE_MILLIS + " ms of the window's end");
-            }
+        long stopping = System.nanoTime();
+        join(threads, problems);
+        long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
+        Map<String, Long> faults = new LinkedHashMap<>();
+        for (String kind : FAULT_KINDS) {
+            FaultRule r = background.get(kind);
+            faults.put(kind, r != null ? r.fired() : kind.equals("held operations") ? held.get()
+                : kind.equals("refused by partitions") ? refused.get() : 0);
         }
-        long injected = holdsAndCuts.get() - faultsBefore + background.stream().mapToLong(FaultRule::fired).sum();
         fabric.clear();
         // Late messages land within their delay; updates they carry answer nobody (their callers gave up).
         Thread.sleep(20 + TimeUnit.MICROSECONDS.toMillis(settings.faults().maxDelayMicros()));
+        long barrierStarted = System.nanoTime();
         List<Long> unreadable = new ArrayList<>();
         List<Operation> barrier = barrier(problems, failures, unreadable);
+        long barrierMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - barrierStarted);
+        int shunnedKeys = 0;
+        for (int k = 0; k < keys.length; k++) {
+            shunnedKeys += shunned.getAndSet(k, 0);
+        }
         List<Operation> ops = history.drain();
         Map<String, Long> failed = new TreeMap<>();
         failures.forEach((k, v) -> failed.put(k, v.sum()));
         Map<String, String> failureExamples = new TreeMap<>(examples);
         examples.clear();
         return new Window(windows++, ops, barrier, new ArrayList<>(problems), unreadable, failed, failureExamples,
-            migrations.get(), injected,
-            peak.get(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+            shunnedKeys, migrations.get(), faults, peak.get(), stopMillis, barrierMillis,
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
-    private List<FaultRule> installBackground() {
+    private static void join(List<Thread> threads, ConcurrentLinkedQueue<String> problems)
+        throws InterruptedException {
+        for (Thread t : threads) {
+            t.join(STOP_PATIENCE_MILLIS);
+            if (t.isAlive()) {
+                problems.add(t.getName() + " did not stop within " + STOP_PATIENCE_MILLIS + " ms of the window's end");
+            }
+        }
+    }
+
+    /** The plan's background rules for one window, by the kind of fault each counts as. */
+    private Map<String, FaultRule> installBackground() {
         FaultPlan p = settings.faults();
-        List<FaultRule> rules = new ArrayList<>();
+        Map<String, FaultRule> rules = new LinkedHashMap<>();
         if (p.lostReplyProbability() > 0) {
-            rules.add(fabric.when().cas().single().probability(p.lostReplyProbability()).applyThenFail());
+            rules.put("lost CAS replies",
+                fabric.when().cas().single().probability(p.lostReplyProbability()).applyThenFail());
         }
         if (p.messageDropProbability() > 0) {
-            rules.add(fabric.when().messages().probability(p.messageDropProbability()).drop());
+            rules.put("lost messages", fabric.when().messages().probability(p.messageDropProbability()).drop());
         }
         if (p.reorderProbability() > 0) {
-            rules.add(fabric.when().batched().probability(p.reorderProbability()).reorder());
-            rules.add(fabric.when().messages().probability(p.reorderProbability()).reorder());
+            rules.put("reordered batches", fabric.when().batched().probability(p.reorderProbability()).reorder());
+            rules.put("reordered messages", fabric.when().messages().probability(p.reorderProbability()).reorder());
         }
         if (p.delayProbability() > 0) {
-            rules.add(fabric.when().oneSided().probability(p.delayProbability())
+            rules.put("delayed operations", fabric.when().oneSided().probability(p.delayProbability())
                 .delay(0, p.maxDelayMicros(), TimeUnit.MICROSECONDS));
         }
         if (p.messageDelayProbability() > 0) {
-            rules.add(fabric.when().messages().probability(p.messageDelayProbability())
+            rules.put("delayed messages", fabric.when().messages().probability(p.messageDelayProbability())
                 .delay(0, p.maxDelayMicros(), TimeUnit.MICROSECONDS));
         }
         return rules;
@@ -287,7 +374,7 @@ public final class ChaosWorkload implements AutoCloseable {
             while (!stop) {
                 now = System.nanoTime();
                 if (hold != null && now >= holdEnds) {
-                    holdsAndCuts.addAndGet(hold.everHeld());
+                    held.addAndGet(hold.everHeld());
                     hold.remove();
                     hold = null;
                     nextHold = now + TimeUnit.MILLISECONDS.toNanos(p.holdEveryMillis());
@@ -298,7 +385,7 @@ public final class ChaosWorkload implements AutoCloseable {
                     holdEnds = now + TimeUnit.MILLISECONDS.toNanos(1 + rnd.nextLong(Math.max(1, p.maxHoldMillis())));
                 }
                 if (cut != null && now >= cutEnds) {
-                    holdsAndCuts.addAndGet(cut.fired());
+                    refused.addAndGet(cut.fired());
                     cut.remove();
                     cut = null;
                     nextCut = now + TimeUnit.MILLISECONDS.toNanos(p.partitionEveryMillis());
@@ -312,11 +399,11 @@ public final class ChaosWorkload implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             if (hold != null) {
-                holdsAndCuts.addAndGet(hold.everHeld());
+                held.addAndGet(hold.everHeld());
                 hold.remove();
             }
             if (cut != null) {
-                holdsAndCuts.addAndGet(cut.fired());
+                refused.addAndGet(cut.fired());
                 cut.remove();
             }
         }
@@ -325,16 +412,21 @@ public final class ChaosWorkload implements AutoCloseable {
     private void sample(AtomicLong peak) {
         try {
             while (!stop) {
-                long sum = 0;
-                for (int m = 0; m < cluster.machineCount(); m++) {
-                    sum += cluster.machine(m).store().reclaimer().pendingBytes();
-                }
-                peak.accumulateAndGet(sum, Math::max);
-                Thread.sleep(5);
+                peak.accumulateAndGet(supersededBytes(), Math::max);
+                TimeUnit.MICROSECONDS.sleep(SAMPLE_MICROS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Value-region bytes held by superseded records waiting for reclaim, summed over machines. */
+    private long supersededBytes() {
+        long sum = 0;
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            sum += cluster.machine(m).store().reclaimer().awaitingReclaimBytes();
+        }
+        return sum;
     }
 
     private void count(Map<String, LongAdder> failures, String what, Throwable e) {
@@ -359,16 +451,33 @@ public final class ChaosWorkload implements AutoCloseable {
         return b.toString();
     }
 
+    /** A key neither lost nor shunned (if one is left): the clients and the MIGRATE driver draw from these. */
+    private int liveKey(SplittableRandom rnd) {
+        int k = rnd.nextInt(keys.length);
+        for (int tries = 0; (lost[k] || shunned.get(k) != 0) && tries < keys.length; tries++) {
+            k = rnd.nextInt(keys.length);
+        }
+        return k;
+    }
+
+    /** Shuns a key whose operation failed after waiting {@link #SHUN_AFTER_NANOS} or more. */
+    private void failedAfter(int k, long invokedNanos) {
+        if (System.nanoTime() - invokedNanos >= SHUN_AFTER_NANOS) {
+            shunned.set(k, 1);
+        }
+    }
+
     private void client(int id, Map<String, LongAdder> failures) {
-        RecordingClient c = new RecordingClient(history.recorder(id));
+        RecordingClient c = new RecordingClient(recorders[id]);
         SplittableRandom rnd = new SplittableRandom(settings.seed() * 7_919 + id * 104_729L + windows);
         int machines = cluster.machineCount();
         while (!stop) {
             Machine m = cluster.machine(rnd.nextInt(machines));
-            int k = rnd.nextInt(keys.length);
+            int k = liveKey(rnd);
             long key = keys[k];
             int dice = rnd.nextInt(100);
             String what = "GET";
+            long t0 = System.nanoTime();
             try {
                 if (dice < 45) {
                     c.get(m, key);
@@ -384,74 +493,122 @@ public final class ChaosWorkload implements AutoCloseable {
                 }
             } catch (RuntimeException e) {
                 count(failures, what, e);
+                failedAfter(k, t0);
             }
         }
     }
 
     /** Keeps MIGRATEs of random keys to random machines in flight until the window stops. */
     private void migrations(AtomicLong done, Map<String, LongAdder> failures) {
-        RecordingClient c = new RecordingClient(history.recorder(MIGRATION_CLIENT));
+        RecordingClient c = new RecordingClient(migrationRecorder);
         SplittableRandom rnd = new SplittableRandom(settings.seed() * 131 + windows);
-        record InFlight(long key, int target, long invoke, CompletableFuture<Migrator.Outcome> future) {
+        record InFlight(int k, long key, int target, long invoke, CompletableFuture<Migrator.Outcome> future) {
         }
         ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
         while (!stop || !inFlight.isEmpty()) {
             if (!stop && inFlight.size() < settings.migrationsInFlight()) {
-                long key = keys[rnd.nextInt(keys.length)];
+                int k = liveKey(rnd);
                 int target = rnd.nextInt(cluster.machineCount());
-                inFlight.add(new InFlight(key, target, System.nanoTime(), cluster.machine(target).migrateAsync(key)));
+                inFlight.add(new InFlight(k, keys[k], target, System.nanoTime(),
+                    cluster.machine(target).migrateAsync(keys[k])));
                 continue;
             }
             InFlight f = inFlight.poll();
+            // Each MIGRATE's patience counts from its own start, so stuck ones in a row are not waited for in turn.
+            long left = settings.timeoutMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - f.invoke());
             try {
-                if (c.awaitMigration(f.key(), f.target(), f.invoke(), f.future(), settings.timeoutMillis())
+                if (c.awaitMigration(f.key(), f.target(), f.invoke(), f.future(), Math.max(1, left))
                     == Migrator.Outcome.MIGRATED) {
                     done.incrementAndGet();
                 }
             } catch (RuntimeException e) {
                 count(failures, "MIGRATE", e.getCause() == null ? e : e.getCause());
+                failedAfter(f.k(), f.invoke());
             }
         }
     }
 
     /**
-     * Every machine reads every key, retrying what fails for a while (a migration left in doubt by a cut settles
-     * in the background); a key still unreadable is a problem.
+     * Every machine reads every key not already lost, the client threads sharing the keys, retrying what fails for
+     * a while (a migration left in doubt by a cut settles in the background); a key still unreadable is lost.
      */
     private List<Operation> barrier(ConcurrentLinkedQueue<String> problems, Map<String, LongAdder> failures,
                                     List<Long> unreadable) throws InterruptedException {
-        History.Recorder rec = history.recorder(BARRIER_CLIENT);
-        List<Operation> reads = new ArrayList<>();
-        for (long key : keys) {
-            int attempts = BARRIER_ATTEMPTS;
-            for (int m = 0; m < cluster.machineCount(); m++) {
-                RuntimeException last = null;
-                for (int attempt = 0; attempt < attempts; attempt++) {
-                    long t0 = System.nanoTime();
-                    try {
-                        byte[] v = cluster.machine(m).get(key);
-                        Operation op = Operation.get(BARRIER_CLIENT, key, v, t0, System.nanoTime());
-                        rec.add(op);
-                        reads.add(op);
-                        last = null;
-                        break;
-                    } catch (RuntimeException e) {
-                        last = e;
-                        count(failures, "barrier GET", e);
-                        Thread.sleep(10);
-                    }
-                }
-                if (last != null) {
-                    problems.add("once every fault was healed, machine " + m + " still could not read key " + key
-                        + " after " + attempts + " attempts 10 ms apart: " + last);
-                    if (attempts == BARRIER_ATTEMPTS) {
-                        unreadable.add(key);
-                    }
-                    attempts = 3; // the other machines need not wait as long to show the same
-                }
+        int threads = settings.clients();
+        List<List<Operation>> reads = new ArrayList<>();
+        List<ConcurrentLinkedQueue<Integer>> lostHere = new ArrayList<>();
+        List<Thread> readers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int slice = t;
+            List<Operation> mine = new ArrayList<>();
+            ConcurrentLinkedQueue<Integer> mineLost = new ConcurrentLinkedQueue<>();
+            reads.add(mine);
+            lostHere.add(mineLost);
+            Thread r = new Thread(() -> readSlice(slice, threads, mine, mineLost, problems, failures),
+                "chaos-barrier-" + t);
+            r.setDaemon(true);
+            readers.add(r);
+            r.start();
+        }
+        join(readers, problems);
+        List<Operation> all = new ArrayList<>();
+        reads.forEach(all::addAll);
+        for (ConcurrentLinkedQueue<Integer> q : lostHere) {
+            for (int k : q) {
+                lost[k] = true;
+                unreadable.add(keys[k]);
             }
         }
-        return reads;
+        unreadable.sort(null);
+        return all;
+    }
+
+    /** The barrier's reads of every {@code threads}-th key from {@code slice}, on every machine. */
+    private void readSlice(int slice, int threads, List<Operation> reads, ConcurrentLinkedQueue<Integer> lostKeys,
+                           ConcurrentLinkedQueue<String> problems, Map<String, LongAdder> failures) {
+        // The recorder of the client whose slot this thread takes (that client's thread has ended); the reads say
+        // they are the barrier's.
+        History.Recorder rec = recorders[slice];
+        try {
+            for (int k = slice; k < keys.length; k += threads) {
+                if (lost[k]) {
+                    continue;
+                }
+                long key = keys[k];
+                long giveUp = System.nanoTime() + BARRIER_PATIENCE_NANOS;
+                boolean keyLost = false;
+                // Once one machine cannot read the key, the others are not asked: each could wait out a pending bit.
+                for (int m = 0; m < cluster.machineCount() && !keyLost; m++) {
+                    RuntimeException last = null;
+                    int attempts = 0;
+                    do {
+                        attempts++;
+                        long t0 = System.nanoTime();
+                        try {
+                            byte[] v = cluster.machine(m).get(key);
+                            Operation op = Operation.get(BARRIER_CLIENT, key, v, t0, System.nanoTime());
+                            rec.add(op);
+                            reads.add(op);
+                            last = null;
+                        } catch (RuntimeException e) {
+                            last = e;
+                            count(failures, "barrier GET", e);
+                            Thread.sleep(BARRIER_RETRY_MILLIS);
+                        }
+                    } while (last != null && System.nanoTime() < giveUp);
+                    if (last != null) {
+                        problems.add("once every fault was healed, machine " + m + " still could not read key " + key
+                            + " after " + attempts + " attempt(s): " + last);
+                        keyLost = true;
+                    }
+                }
+                if (keyLost) {
+                    lostKeys.add(k);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

@@ -28,6 +28,7 @@ public final class WindowedCheck {
     private List<Operation> carriedSeen = List.of();
     private List<Operation> carriedUnseen = List.of();
     private boolean first = true;
+    private long newlyChecked;
 
     public WindowedCheck() {
         this(LinearizabilityChecker.forValues());
@@ -43,30 +44,67 @@ public final class WindowedCheck {
     }
 
     /**
+     * Operations of the last window checked: its report's count less the carried operations it checked again (each
+     * operation of a run is counted once, in its own window).
+     */
+    public long newlyChecked() {
+        return newlyChecked;
+    }
+
+    /**
+     * The carried operations a check placed: the barrier reads (all answered), and the carried writes the checker
+     * keeps (those without bytes, and those whose bytes a read returned; see LinearizabilityChecker's checkable).
+     */
+    private long carriedChecked(List<Operation> carriedWrites, List<Operation> ops) {
+        long n = carriedReads.size();
+        List<Operation> withBytes = new ArrayList<>();
+        for (Operation op : carriedWrites) {
+            if (op.input() == null || op.input().length == 0) {
+                n++;
+            } else {
+                withBytes.add(op);
+            }
+        }
+        return n + LinearizabilityChecker.seenByReads(withBytes, ops).size();
+    }
+
+    /**
      * Checks one window, the previous window's barrier reads and unknown writes included. Of those writes, the ones a
      * read of the previous window saw took effect there, and a write takes effect once: they are left out, unless
      * the window then has no linearization, in which case it is checked again with them (a read may have seen the
      * same bytes written by another write).
      */
     public CheckReport check(ChaosWorkload.Window window) {
-        List<Operation> ops = new ArrayList<>(carried.size() + window.ops().size());
+        return check(window.ops(), window.barrierReads());
+    }
+
+    /**
+     * {@link #check(ChaosWorkload.Window)} of a window's operations and barrier reads, or of the share of them on
+     * some keys: checking is per key, so several checks, each always given the same keys, may share a run's windows.
+     */
+    public CheckReport check(List<Operation> windowOps, List<Operation> barrierReads) {
+        List<Operation> ops = new ArrayList<>(carried.size() + windowOps.size());
         ops.addAll(carriedReads);
         ops.addAll(carriedUnseen);
-        ops.addAll(window.ops());
+        ops.addAll(windowOps);
         CheckReport report = checker.check(ops, first);
+        List<Operation> carriedWrites = carriedUnseen;
         if (!report.linearizable() && !carriedSeen.isEmpty()) {
             ops.addAll(carriedSeen);
             report = checker.check(ops, first);
+            carriedWrites = new ArrayList<>(carriedUnseen);
+            carriedWrites.addAll(carriedSeen);
         }
+        newlyChecked = report.checked() - carriedChecked(carriedWrites, ops);
         first = false;
-        carriedReads = window.barrierReads();
+        carriedReads = barrierReads;
         List<Operation> unknown = new ArrayList<>();
-        for (Operation op : window.ops()) {
+        for (Operation op : windowOps) {
             if (op.kind().writes() && !op.completed()) {
                 unknown.add(op);
             }
         }
-        Set<Operation> seen = LinearizabilityChecker.seenByReads(unknown, window.ops());
+        Set<Operation> seen = LinearizabilityChecker.seenByReads(unknown, windowOps);
         carriedSeen = new ArrayList<>();
         carriedUnseen = new ArrayList<>();
         for (Operation op : unknown) {

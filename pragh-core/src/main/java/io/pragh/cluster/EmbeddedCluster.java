@@ -189,11 +189,24 @@ public final class EmbeddedCluster implements AutoCloseable {
         return all;
     }
 
-    /** Stops every thread (the fabrics' included) and frees all off-heap memory. */
+    /**
+     * Stops every thread (the fabrics' included) and frees all off-heap memory. Operations in flight, on any thread,
+     * fail with a {@link io.pragh.PraghException} saying their machine closed; none runs on freed memory. In order:
+     * every machine refuses new operations; the fabrics close (operations they hold are let go and fail, their
+     * threads are joined); every machine stops and joins its threads and waits for the operations still inside;
+     * only then is any memory freed, since a thread of one machine reads and writes the others' memory. A machine
+     * where something still ran after {@link MachineStore#CLOSE_PATIENCE_MILLIS} keeps its memory (a leak, named on
+     * stderr) rather than free it under a running thread.
+     */
     @Override
     public void close() {
         if (migrationControl != null) {
             migrationControl.close();
+        }
+        for (Machine m : machines) {
+            if (m != null) {
+                m.beginClose();
+            }
         }
         // A fabric shared by several machines is closed once.
         Set<Fabric> closed = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -201,6 +214,16 @@ public final class EmbeddedCluster implements AutoCloseable {
             if (f != null && closed.add(f)) {
                 f.close();
             }
+        }
+        boolean quiet = true;
+        for (Machine m : machines) {
+            if (m != null) {
+                quiet &= m.quiesce();
+            }
+        }
+        if (!quiet) {
+            System.err.println("pragh: the cluster did not quiesce; its machines' memory stays allocated");
+            return;
         }
         for (Machine m : machines) {
             if (m != null) {

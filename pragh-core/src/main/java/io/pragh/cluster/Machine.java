@@ -34,6 +34,8 @@ public final class Machine implements AutoCloseable {
     private final MigrationThread migration;
     private final long timeoutMillis;
     private final Durability durability;
+    /** Set once {@link #quiesce} found nothing running; guarded by this. */
+    private boolean quiet;
 
     /**
      * One machine of a multi-process cluster: wraps a store already attached to its fabric (and recovered, if
@@ -87,8 +89,12 @@ public final class Machine implements AutoCloseable {
 
     /** The key's value, or null when it has none. */
     public byte[] get(long key) {
-        var v = store.session().get(key);
-        return v == null ? null : v.toBytes();
+        try {
+            var v = store.session().get(key);
+            return v == null ? null : v.toBytes();
+        } catch (RuntimeException e) {
+            throw closing(e, "a GET of key " + key);
+        }
     }
 
     /** Stores a value; returns once acknowledged. */
@@ -109,7 +115,23 @@ public final class Machine implements AutoCloseable {
     }
 
     public CompletableFuture<Void> updateAsync(long key, int mutatorId, byte[] arg) {
-        return store.update(key, mutatorId, new UnsafeBuffer(arg), 0, arg.length);
+        try {
+            return store.update(key, mutatorId, new UnsafeBuffer(arg), 0, arg.length);
+        } catch (RuntimeException e) {
+            throw closing(e, "an update of key " + key);
+        }
+    }
+
+    /**
+     * What an operation that failed reports: its own exception, or, when the machine began to close meanwhile, a
+     * {@link PraghException} saying so (the exception it hit, e.g. the fabric's "closed", as its cause).
+     */
+    private RuntimeException closing(RuntimeException e, String what) {
+        if (!store.isClosing()
+            || (e instanceof PraghException && String.valueOf(e.getMessage()).startsWith("machine " + id() + " "))) {
+            return e;
+        }
+        return new PraghException("machine " + id() + " closed while " + what + " was in flight", e);
     }
 
     /** Deletes the key and its value; returns once acknowledged. Deleting an absent key succeeds. */
@@ -157,12 +179,44 @@ public final class Machine implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        workers.close();
-        migration.close();
+    /**
+     * The first step of closing: new operations are refused ("machine N is closed"), updates waiting for an
+     * acknowledgement fail. {@link EmbeddedCluster#close} calls it on every machine before closing the fabric.
+     */
+    public void beginClose() {
+        store.beginClose();
+    }
+
+    /**
+     * Everything of closing but freeing memory: {@link #beginClose}, then stops and joins this machine's threads
+     * (workers, migration, durability, GC, leak scan) and waits until every operation admitted before has left.
+     * A cluster quiesces every machine before it frees any, since a thread of one machine reads the others' memory.
+     *
+     * @return false when something was still running after {@link MachineStore#CLOSE_PATIENCE_MILLIS}
+     */
+    public synchronized boolean quiesce() {
+        if (quiet) {
+            return true;
+        }
+        beginClose();
+        boolean stopped = workers.stop(MachineStore.CLOSE_PATIENCE_MILLIS);
+        stopped &= migration.stop(MachineStore.CLOSE_PATIENCE_MILLIS);
         if (durability != null) {
             durability.close();
+        }
+        quiet = store.quiesce() && stopped;
+        return quiet;
+    }
+
+    /**
+     * Stops and joins this machine's threads, waits for operations in flight (they fail with a {@link PraghException}
+     * saying the machine closed) and frees its memory; memory a thread might still touch is left allocated instead.
+     */
+    @Override
+    public void close() {
+        if (!quiesce()) {
+            System.err.println("pragh: machine " + id() + " did not quiesce; its memory stays allocated");
+            return;
         }
         store.close();
     }

@@ -144,6 +144,9 @@ public final class Durability implements AutoCloseable {
         try {
             snapshot();
         } catch (IOException | RuntimeException e) {
+            if (store.isClosing()) {
+                return; // cut short by the close; the log holds everything the snapshot would have
+            }
             System.err.println("pragh: snapshot of machine " + store.id() + " failed: " + e.getMessage());
         }
     }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 
 /**
  * Decides whether a history is linearizable, key by key, by search. Linearizability is local (Herlihy and Wing's
@@ -72,7 +71,8 @@ public final class LinearizabilityChecker<S> {
      * from the middle of a run must (see {@link Model#unknown}).
      */
     public CheckReport check(List<Operation> history, boolean fromInitialState) {
-        Map<Long, List<Operation>> byKey = new TreeMap<>();
+        // Hashed, not sorted: a long run's window has many keys, each with a short history. Findings are sorted after.
+        Map<Long, List<Operation>> byKey = new HashMap<>();
         for (Operation op : history) {
             byKey.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op);
         }
@@ -80,20 +80,37 @@ public final class LinearizabilityChecker<S> {
         List<Long> undecided = new ArrayList<>();
         long checked = 0;
         for (Map.Entry<Long, List<Operation>> e : byKey.entrySet()) {
-            List<Operation> ops = checkable(e.getValue(), false);
-            checked += ops.size();
+            Checkable c = checkable(e.getValue());
+            checked += c.ops.size();
             S init = fromInitialState ? model.initial() : model.unknown();
-            Verdict v = search(checkable(e.getValue(), true), init);
-            if (v == Verdict.NOT_LINEARIZABLE) {
-                v = search(ops, init);
+            Verdict v = search(c.tightened, init);
+            if (v == Verdict.NOT_LINEARIZABLE && c.tightened != c.ops) {
+                v = search(c.ops, init);
             }
             if (v == Verdict.UNDECIDED) {
                 undecided.add(e.getKey());
             } else if (v == Verdict.NOT_LINEARIZABLE) {
-                violations.add(narrow(e.getKey(), e.getValue(), ops, init, fromInitialState));
+                violations.add(narrow(e.getKey(), e.getValue(), c.ops, init, fromInitialState));
             }
         }
+        violations.sort(Comparator.comparingLong(Violation::key));
+        undecided.sort(null);
         return new CheckReport(history.size(), checked, byKey.size(), violations, undecided);
+    }
+
+    /** One key's operations to search: as they are, and tightened (see {@link #checkable(List, boolean)}). */
+    private record Checkable(List<Operation> ops, List<Operation> tightened) {
+    }
+
+    /** Both of {@link #checkable(List, boolean)}'s lists, from one pass; one list when tightening changes nothing. */
+    private static Checkable checkable(List<Operation> keyOps) {
+        for (Operation op : keyOps) {
+            if (op.kind().writes() && !op.completed() && op.input() != null && op.input().length > 0) {
+                return new Checkable(checkable(keyOps, false), checkable(keyOps, true));
+            }
+        }
+        List<Operation> ops = checkable(keyOps, false); // no write of unknown outcome: nothing to tighten
+        return new Checkable(ops, ops);
     }
 
     /**
@@ -140,16 +157,20 @@ public final class LinearizabilityChecker<S> {
      * caller that carries writes of unknown outcome from one window of a run to the next.
      */
     public static Set<Operation> seenByReads(List<Operation> writes, List<Operation> history) {
-        Map<Long, List<Operation>> readsByKey = new HashMap<>();
-        for (Operation op : history) {
-            if (op.kind() == Operation.Kind.GET && op.completed() && op.output() != null) {
-                readsByKey.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op);
-            }
-        }
         Map<Long, List<Operation>> writesByKey = new HashMap<>();
         for (Operation w : writes) {
             if (w.input() != null && w.input().length > 0) {
                 writesByKey.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w);
+            }
+        }
+        if (writesByKey.isEmpty()) {
+            return new HashSet<>();
+        }
+        Map<Long, List<Operation>> readsByKey = new HashMap<>();
+        for (Operation op : history) {
+            if (op.kind() == Operation.Kind.GET && op.completed() && op.output() != null
+                && writesByKey.containsKey(op.key())) {
+                readsByKey.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op);
             }
         }
         Set<Operation> seen = new HashSet<>();

@@ -29,12 +29,32 @@ public final class ValueModel implements Model<ValueModel.State> {
     public static final class State {
         private final boolean prefixUnknown;
         private final byte[] bytes;
+        private final int bytesHash;
         private final int hash;
 
         private State(boolean prefixUnknown, byte[] bytes) {
+            this(prefixUnknown, bytes, Arrays.hashCode(bytes));
+        }
+
+        /** With {@code bytesHash} = {@code Arrays.hashCode(bytes)}, already known. */
+        private State(boolean prefixUnknown, byte[] bytes, int bytesHash) {
             this.prefixUnknown = prefixUnknown;
             this.bytes = bytes;
-            this.hash = Arrays.hashCode(bytes) * 31 + (prefixUnknown ? 1 : 0);
+            this.bytesHash = bytesHash;
+            this.hash = bytesHash * 31 + (prefixUnknown ? 1 : 0);
+        }
+
+        /**
+         * The state after appending {@code more}. Its hash goes on from this one's over the appended bytes only
+         * ({@code Arrays.hashCode} folds bytes in order from 1): a value a run appends to for long is not hashed
+         * whole at every step of the search.
+         */
+        State append(byte[] more) {
+            int h = bytes == null || bytes.length == 0 ? 1 : bytesHash;
+            for (byte b : more) {
+                h = 31 * h + b;
+            }
+            return new State(prefixUnknown, concat(bytes, more), h);
         }
 
         /** The value when it is known; null when absent or unknown. */
@@ -79,7 +99,7 @@ public final class ValueModel implements Model<ValueModel.State> {
         return switch (op.kind()) {
             case PUT -> new State(false, op.input());
             case DELETE -> ABSENT;
-            case APPEND -> new State(s.prefixUnknown, concat(s.bytes, op.input()));
+            case APPEND -> s.append(op.input());
             case MIGRATE -> s;
             case GET -> read(s, op.output());
         };

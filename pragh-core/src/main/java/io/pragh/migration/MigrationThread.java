@@ -47,7 +47,13 @@ public final class MigrationThread extends DutyThread {
             done.completeExceptionally(new PraghException("migration thread is stopped"));
             return done;
         }
-        queue.add(new Task(key, done));
+        Task task = new Task(key, done);
+        queue.add(task);
+        // Stopped between the check and the add: the stop's drain may have run already, so fail it here. (The stop
+        // clears running, then drains; this adds, then reads running: one of the two sees the task.)
+        if (!isRunning() && queue.remove(task)) {
+            done.completeExceptionally(new PraghException("migration thread is stopped"));
+        }
         wake();
         return done;
     }

@@ -53,6 +53,9 @@ public abstract class DutyThread implements AutoCloseable {
                 }
             }
         } catch (RuntimeException | Error e) {
+            if (!running) {
+                return; // closing: a pass cut short by its machine closing is not news
+            }
             System.err.println("pragh: " + thread.getName() + " stopped by " + e);
             throw e;
         } finally {
@@ -62,16 +65,30 @@ public abstract class DutyThread implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /**
+     * Ends the loop (a pass under way finishes first) and waits up to {@code millis} for the thread to end.
+     *
+     * @return whether the thread has ended (true also when it never started)
+     */
+    public final boolean stop(long millis) {
         running = false;
         wake();
-        if (Thread.currentThread() != thread) {
-            try {
-                thread.join(TimeUnit.SECONDS.toMillis(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (Thread.currentThread() == thread) {
+            return false;
+        }
+        try {
+            thread.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
+
+    /** Ends the loop and waits for the thread, up to a minute; says so on stderr if it did not end. */
+    @Override
+    public void close() {
+        if (!stop(TimeUnit.MINUTES.toMillis(1)) && Thread.currentThread() != thread) {
+            System.err.println("pragh: " + thread.getName() + " did not stop within a minute of being closed");
         }
     }
 }

@@ -70,6 +70,11 @@ public final class WorkerPool implements AutoCloseable {
         if (!queue.offer(new Task(r, done))) {
             throw new RejectedExecutionException("worker queue is full (" + QUEUE_CAPACITY + " tasks)");
         }
+        if (!running) {
+            // Stopped between the check and the offer: the stop's drain may be over, so drain again here. (The stop
+            // clears running, then drains; this offers, then reads running: one of the two sees the task.)
+            failQueued();
+        }
         return done;
     }
 
@@ -94,19 +99,44 @@ public final class WorkerPool implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /**
+     * Stops the workers (a task under way finishes first), waits up to {@code millis} for them to end and fails the
+     * tasks still queued.
+     *
+     * @return whether every worker thread has ended
+     */
+    public boolean stop(long millis) {
         running = false;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        boolean ended = true;
         for (Thread t : threads) {
+            if (t == Thread.currentThread()) {
+                ended = false;
+                continue;
+            }
             try {
-                t.join(TimeUnit.SECONDS.toMillis(5));
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            ended &= !t.isAlive();
         }
+        failQueued();
+        return ended;
+    }
+
+    private void failQueued() {
         Task t;
         while ((t = queue.poll()) != null) {
             t.done().completeExceptionally(new RejectedExecutionException("worker pool closed before the task ran"));
+        }
+    }
+
+    /** Stops the workers, waiting up to a minute for them; says so on stderr if one did not end. */
+    @Override
+    public void close() {
+        if (!stop(TimeUnit.MINUTES.toMillis(1))) {
+            System.err.println("pragh: a worker of " + threads[0].getName() + "'s pool did not stop within a minute");
         }
     }
 }

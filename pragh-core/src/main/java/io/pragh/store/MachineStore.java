@@ -15,6 +15,7 @@ import io.pragh.reclaim.InvalidationFence;
 import io.pragh.reclaim.Leases;
 import io.pragh.reclaim.ReclaimRings;
 import io.pragh.reclaim.Reclaimer;
+import io.pragh.runtime.OperationGate;
 import io.pragh.values.ValueRecord;
 import io.pragh.values.ValueRegion;
 import java.lang.invoke.VarHandle;
@@ -41,6 +42,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class MachineStore implements AutoCloseable {
     private static final UnsafeBuffer ZERO_WORD = new UnsafeBuffer(new byte[8]);
     private static final long BACK_PRESSURE_MARGIN_MILLIS = 2_000;
+    /**
+     * How long closing waits for operations and threads to leave the memory it frees: longer than any bounded wait
+     * inside an operation (a pending invalidation's 5 s, a full region's back-pressure), so only a stuck thread
+     * outlasts it, and then the memory is left allocated rather than freed under it.
+     */
+    public static final long CLOSE_PATIENCE_MILLIS = 60_000;
 
     private final int id;
     private final int machineCount;
@@ -63,6 +70,7 @@ public final class MachineStore implements AutoCloseable {
     /** Offsets of records migrations are copying into (see {@link #trackCopy}); guarded by itself. */
     private final org.agrona.collections.LongHashSet copiesInFlight = new org.agrona.collections.LongHashSet();
     private final java.util.concurrent.atomic.LongAdder forwardedToHost = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder refusedSends = new java.util.concurrent.atomic.LongAdder();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
     /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
@@ -71,7 +79,10 @@ public final class MachineStore implements AutoCloseable {
     private ReclaimRings reclaimRings;
     private Reclaimer reclaimer;
     private LeakScanner leakScanner;
+    /** Admits operations of threads this store does not own until it closes (see {@link #close}). */
+    private final OperationGate gate = new OperationGate();
     private volatile boolean closed;
+    private volatile boolean freed;
 
     public MachineStore(int id, int machineCount, StoreConfig config, Placement placement, Mutators mutators) {
         Address.checkMachineCount(machineCount);
@@ -294,23 +305,28 @@ public final class MachineStore implements AutoCloseable {
      * was refused.
      */
     public CompletableFuture<Void> update(long key, int mutatorId, DirectBuffer arg, int argOff, int argLen) {
-        checkOpen();
         mutators.get(mutatorId);
-        long request = requestIds.incrementAndGet();
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        pending.put(request, done);
-        int home = placement.home(key);
+        Session s = session();
+        enter(s.gateStripe);
         try {
-            if (home == id) {
-                updates.apply(session(), id, request, key, mutatorId, arg, argOff, argLen, 0);
-            } else {
-                sendUpdate(home, id, request, key, mutatorId, arg, argOff, argLen, 1);
+            long request = requestIds.incrementAndGet();
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            pending.put(request, done);
+            int home = placement.home(key);
+            try {
+                if (home == id) {
+                    updates.apply(s, id, request, key, mutatorId, arg, argOff, argLen, 0);
+                } else {
+                    sendUpdate(home, id, request, key, mutatorId, arg, argOff, argLen, 1);
+                }
+            } catch (RuntimeException e) {
+                pending.remove(request);
+                done.completeExceptionally(closed ? closedWhile("an update of key " + key, e) : e);
             }
-        } catch (RuntimeException e) {
-            pending.remove(request);
-            done.completeExceptionally(e);
+            return done;
+        } finally {
+            gate.exit(s.gateStripe);
         }
-        return done;
     }
 
     /**
@@ -321,6 +337,16 @@ public final class MachineStore implements AutoCloseable {
      * @throws IllegalStateException when the key already has a value here
      */
     public void load(long key, long version, DirectBuffer value, int offset, int length) {
+        int stripe = session().gateStripe;
+        enter(stripe);
+        try {
+            loadInside(key, version, value, offset, length);
+        } finally {
+            gate.exit(stripe);
+        }
+    }
+
+    private void loadInside(long key, long version, DirectBuffer value, int offset, int length) {
         ValueMutator set = mutators.get(Mutators.SET);
         long address = values.allocate(ValueRecord.unitsFor(length));
         observeVersion(version);
@@ -372,7 +398,17 @@ public final class MachineStore implements AutoCloseable {
      */
     public CompletableFuture<Boolean> restore(long key, long lostAddress, long durableVersion, DirectBuffer value,
                                               int offset, int length) {
-        checkOpen();
+        int stripe = session().gateStripe;
+        enter(stripe);
+        try {
+            return restoreInside(key, lostAddress, durableVersion, value, offset, length);
+        } finally {
+            gate.exit(stripe);
+        }
+    }
+
+    private CompletableFuture<Boolean> restoreInside(long key, long lostAddress, long durableVersion,
+                                                     DirectBuffer value, int offset, int length) {
         if (placement.home(key) != id) {
             throw new IllegalArgumentException("machine " + id + " cannot restore key " + key + ": its home is machine "
                 + placement.home(key));
@@ -427,6 +463,16 @@ public final class MachineStore implements AutoCloseable {
      * @return whether the key had a value
      */
     public boolean unload(long key) {
+        int stripe = session().gateStripe;
+        enter(stripe);
+        try {
+            return unloadInside(key);
+        } finally {
+            gate.exit(stripe);
+        }
+    }
+
+    private boolean unloadInside(long key) {
         long slot = keys.find(key);
         while (slot >= 0) {
             long address = keys.address(slot);
@@ -620,7 +666,13 @@ public final class MachineStore implements AutoCloseable {
             }
         } else {
             UnsafeBuffer ack = StoreMessages.ack(request, status, error);
-            endpoint.send(origin, ack, 0, ack.capacity());
+            try {
+                endpoint.send(origin, ack, 0, ack.capacity());
+            } catch (io.pragh.fabric.FabricException e) {
+                // The origin is unreachable: the acknowledgement is lost, as a dropped message would be, and the
+                // origin's caller times out. Thrown on, it would stop whoever acknowledges (the log's thread).
+                refusedSends.increment();
+            }
         }
     }
 
@@ -636,6 +688,31 @@ public final class MachineStore implements AutoCloseable {
     }
 
     private void onMessage(int from, DirectBuffer msg, int off, int len) {
+        int stripe = session().gateStripe;
+        if (!gate.enter(stripe)) {
+            return; // closing: the machine is going away, and its callers are told so by the close
+        }
+        try {
+            dispatch(from, msg, off, len);
+        } catch (io.pragh.fabric.FabricException e) {
+            // A message the handler sent on (a forward, a log record) was refused: for the protocol that is a message
+            // lost, which it tolerates anyway (the waiting operation times out). Counted, not logged: under a
+            // partition it happens all the time.
+            refusedSends.increment();
+        } finally {
+            gate.exit(stripe);
+        }
+    }
+
+    /**
+     * Messages this store sent while handling another or acknowledging an update that the fabric refused (a peer
+     * unreachable): lost, as the protocol allows; the operations waiting for them time out.
+     */
+    public long refusedSends() {
+        return refusedSends.sum();
+    }
+
+    private void dispatch(int from, DirectBuffer msg, int off, int len) {
         if (len < 1) {
             malformed(from, "empty message");
             return;
@@ -710,30 +787,104 @@ public final class MachineStore implements AutoCloseable {
         System.err.println("pragh: machine " + id + " dropped a malformed message from machine " + from + ": " + why);
     }
 
-    private void checkOpen() {
-        if (closed) {
-            throw new PraghException("machine " + id + " is closed");
+    /** Admits an operation of the calling thread, whose session has {@code stripe}; refuses once closing. */
+    void enter(int stripe) {
+        if (!gate.enter(stripe)) {
+            throw closedError();
+        }
+    }
+
+    void exit(int stripe) {
+        gate.exit(stripe);
+    }
+
+    int newGateStripe() {
+        return gate.stripe();
+    }
+
+    /** Whether {@link #beginClose} (or {@link #close}) has been called: operations are refused from then on. */
+    public boolean isClosing() {
+        return closed;
+    }
+
+    private PraghException closedError() {
+        return new PraghException("machine " + id + " is closed");
+    }
+
+    /** What an operation that failed because its machine closed under it reports, with the failure as cause. */
+    PraghException closedWhile(String what, Throwable cause) {
+        return new PraghException("machine " + id + " closed while " + what + " was in flight", cause);
+    }
+
+    /**
+     * The first step of closing: refuses new operations (they fail with "machine N is closed") and fails the
+     * updates waiting for an acknowledgement. Operations already running go on; {@link #close} waits for them.
+     */
+    public void beginClose() {
+        closed = true;
+        gate.close();
+        failPending();
+    }
+
+    private void failPending() {
+        for (Long request : pending.keySet()) {
+            CompletableFuture<Void> f = pending.remove(request);
+            if (f != null) {
+                f.completeExceptionally(new PraghException("machine " + id
+                    + " closed before the update was acknowledged; it may or may not have taken effect"));
+            }
         }
     }
 
     /**
-     * Frees this machine's regions. Close the fabric it is attached to first: a fabric whose peers or I/O threads
-     * still reach this memory must not outlive it.
+     * Everything of closing but freeing: {@link #beginClose}, then stops and joins the GC and leak-scan threads and
+     * waits until every admitted operation has left (a thread held in the fabric is let go when its fabric closes).
+     *
+     * @return true when nothing can touch this store's memory any more; false when a thread or an operation was
+     *     still inside after {@link #CLOSE_PATIENCE_MILLIS} (it is named on stderr)
+     */
+    public boolean quiesce() {
+        beginClose();
+        boolean quiet = true;
+        if (leakScanner != null) {
+            quiet &= leakScanner.stop(CLOSE_PATIENCE_MILLIS);
+        }
+        if (reclaimer != null) {
+            quiet &= reclaimer.stop(CLOSE_PATIENCE_MILLIS);
+        }
+        // Its thread settles uncertain CASes against this store's memory: stopped before anything is freed.
+        uncertainUpdates.close();
+        try {
+            if (!gate.awaitDrained(CLOSE_PATIENCE_MILLIS, TimeUnit.MILLISECONDS)) {
+                System.err.println("pragh: machine " + id + " still had " + gate.inside() + " operation(s) running "
+                    + CLOSE_PATIENCE_MILLIS + " ms after it began to close");
+                quiet = false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            quiet = false;
+        }
+        failPending(); // registered by operations admitted before the gate closed
+        return quiet;
+    }
+
+    /**
+     * Closes the store: {@link #quiesce}, then frees its regions. Close the fabric it is attached to first (or
+     * between {@link #beginClose} and this): a fabric whose peers or I/O threads still reach this memory must not
+     * outlive it. Memory that a thread may still touch is never freed: if quiescing timed out, the regions are left
+     * allocated (a leak, named on stderr) rather than freed under a running thread.
      */
     @Override
     public void close() {
-        closed = true;
-        if (leakScanner != null) {
-            leakScanner.close();
+        if (freed) {
+            return;
         }
-        uncertainUpdates.close();
-        if (reclaimer != null) {
-            reclaimer.close();
+        if (!quiesce()) {
+            System.err.println("pragh: machine " + id + " leaves its off-heap memory allocated: something still runs"
+                + " in it");
+            return;
         }
-        for (CompletableFuture<Void> f : pending.values()) {
-            f.completeExceptionally(new PraghException("machine " + id + " closed before the update was acknowledged"));
-        }
-        pending.clear();
+        freed = true;
         cache.close();
         keys.close();
         values.close();

@@ -7,6 +7,7 @@ import io.pragh.fabric.Region;
 import io.pragh.keys.KeyRegion;
 import io.pragh.reclaim.Leases;
 import io.pragh.values.ValueRecord;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -33,6 +34,9 @@ public final class Session {
     private final MachineStore machine;
     /** How long a GET waits for a record's pending invalidation before it gives up, retryably. */
     static final long PENDING_PATIENCE_NANOS = 5_000_000_000L;
+    /** Re-reads of a pending bit with a yield between them before a GET parks between re-reads instead. */
+    private static final int PENDING_YIELDS = 1_000;
+    private static final long PENDING_PARK_NANOS = 100_000;
 
     private final UnsafeBuffer headerWord = new UnsafeBuffer(BufferUtil.allocateDirectAligned(8, 8));
     private final UnsafeBuffer bucket = new UnsafeBuffer(BufferUtil.allocateDirectAligned(KeyRegion.BUCKET_BYTES, 64));
@@ -55,8 +59,12 @@ public final class Session {
     long obtainedAtMillis;
     boolean fromCache;
 
+    /** This session's stripe of its machine's operation gate: a session is one thread's, so it rarely shares one. */
+    final int gateStripe;
+
     Session(MachineStore machine) {
         this.machine = machine;
+        this.gateStripe = machine.newGateStripe();
     }
 
     public MachineStore machine() {
@@ -115,7 +123,12 @@ public final class Session {
 
     /** Public form of {@link #lookup} for the migration protocol; results via the accessors below. */
     public boolean locate(long key, boolean useCache) {
-        return lookup(key, useCache);
+        machine.enter(gateStripe);
+        try {
+            return lookup(key, useCache);
+        } finally {
+            machine.exit(gateStripe);
+        }
     }
 
     /** Home machine of the key of the last lookup. */
@@ -172,6 +185,16 @@ public final class Session {
      * @throws io.pragh.fabric.FabricException (retryable) when the value's host is unreachable
      */
     public ValueView get(long key) {
+        // Gated: the machine frees its memory only once no GET is inside (see MachineStore#close).
+        machine.enter(gateStripe);
+        try {
+            return read(key);
+        } finally {
+            machine.exit(gateStripe);
+        }
+    }
+
+    private ValueView read(long key) {
         long staleAddress = Address.NONE;
         int staleSeen = 0;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -238,7 +261,7 @@ public final class Session {
     private boolean awaitSettled(long key, int host, long offset) {
         long expected = record.getLong(0) & ~ValueRecord.INVALIDATION_PENDING;
         long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
-        while (true) {
+        for (int round = 0; ; round++) {
             long header;
             if (host == machine.id()) {
                 // Acquire: pairs with the publisher's release of the cleared bit after its invalidation.
@@ -258,14 +281,23 @@ public final class Session {
             if (!ValueRecord.isInvalidationPending(header)) {
                 return false;
             }
+            if (machine.isClosing()) {
+                throw machine.closedWhile("a GET of key " + key, null); // nobody will clear the bit now
+            }
             if (System.nanoTime() > deadline) {
                 throw new InvalidationPendingException("GET of key " + key + " found its value's newest record"
                     + " (machine " + host + ", offset " + offset + ") still waiting for its predecessor's"
                     + " invalidation after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms; returning it could"
                     + " let a later GET read an older value");
             }
-            // Yield, not spin: the publisher may be a thread waiting for this core.
-            Thread.yield();
+            // Yield, not spin: the publisher may be a thread waiting for this core. Then park: a bit that stays set
+            // that long belongs to an operation stalled (held, cut off), and a yielding loop would burn a core
+            // (sched_yield returns at once on an idle one) for the whole patience.
+            if (round < PENDING_YIELDS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(PENDING_PARK_NANOS);
+            }
         }
     }
 
@@ -278,7 +310,12 @@ public final class Session {
         if (batchGet == null) {
             batchGet = new BatchGet(machine, this);
         }
-        batchGet.getAll(keys, from, count, visitor);
+        machine.enter(gateStripe);
+        try {
+            batchGet.getAll(keys, from, count, visitor);
+        } finally {
+            machine.exit(gateStripe);
+        }
     }
 
     private void ensureRecordCapacity(int length) {

@@ -1,7 +1,8 @@
 /**
  * The soak benchmark, {@code ./pragh bench soak}: pragh-core's chaos workload ({@code io.pragh.chaos}) for minutes
- * on an embedded cluster under the fault fabric, its history checked window by window for per-key linearizability
- * by search ({@code io.pragh.linearizability}) while the next window runs, so memory stays bounded by two windows.
+ * on an embedded cluster under the fault fabric, on many keys, its history checked window by window for per-key
+ * linearizability by search ({@code io.pragh.linearizability}) on checker threads while the next window runs, each
+ * checker taking a fixed share of the keys; memory stays bounded by the few windows recorded but not yet checked.
  * May depend on pragh-core.
  */
 package io.pragh.bench.soak;

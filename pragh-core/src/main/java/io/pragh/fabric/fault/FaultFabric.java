@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,6 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class FaultFabric implements Fabric {
     private static final FaultRule[] NONE = new FaultRule[0];
+    private static final long CLOSE_PATIENCE_MILLIS = 60_000;
 
     private final Fabric inner;
     private final long seed;
@@ -50,6 +52,8 @@ public final class FaultFabric implements Fabric {
     private final ExecutorService wire;
     private final ScheduledExecutorService timer;
     private volatile boolean closed;
+    /** Threads this fabric started, joined on close: an executor's termination comes just before its threads end. */
+    private final List<Thread> threads = new ArrayList<>();
 
     public FaultFabric(Fabric inner, long seed) {
         this.inner = inner;
@@ -58,11 +62,15 @@ public final class FaultFabric implements Fabric {
         this.timer = Executors.newSingleThreadScheduledExecutor(daemons("pragh-fault-timer"));
     }
 
-    private static ThreadFactory daemons(String name) {
+    private ThreadFactory daemons(String name) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, name + "-" + n.incrementAndGet());
             t.setDaemon(true);
+            synchronized (threads) {
+                threads.removeIf(old -> old.getState() == Thread.State.TERMINATED);
+                threads.add(t);
+            }
             return t;
         };
     }
@@ -193,15 +201,37 @@ public final class FaultFabric implements Fabric {
         return closed;
     }
 
-    /** Releases every hold, stops this fabric's threads and closes the wrapped fabric. */
+    /**
+     * Releases every hold, closes the wrapped fabric (so that what was held fails there, or runs to its end), then
+     * stops this fabric's threads and waits for them: a thread performing a faulted batch touches a machine's memory,
+     * which must not be freed before it ends. Late messages not delivered yet are lost.
+     */
     @Override
     public void close() {
         synchronized (this) {
             closed = true;
         }
         clear();
+        inner.close();
         timer.shutdownNow();
         wire.shutdown();
-        inner.close();
+        try {
+            boolean ended = wire.awaitTermination(CLOSE_PATIENCE_MILLIS, TimeUnit.MILLISECONDS)
+                && timer.awaitTermination(CLOSE_PATIENCE_MILLIS, TimeUnit.MILLISECONDS);
+            List<Thread> started;
+            synchronized (threads) {
+                started = new ArrayList<>(threads);
+            }
+            for (Thread t : started) {
+                t.join(CLOSE_PATIENCE_MILLIS);
+                ended &= !t.isAlive();
+            }
+            if (!ended) {
+                System.err.println("pragh: a thread of the fault fabric did not end within " + CLOSE_PATIENCE_MILLIS
+                    + " ms of its close");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -40,9 +40,28 @@ final class InProcessEndpoint implements Endpoint {
         delivery.start();
     }
 
+    /** Stops delivery; a message being handled is handled to the end ({@link #awaitStopped} waits for it). */
     void stop() {
         running = false;
         delivery.interrupt();
+    }
+
+    /**
+     * Waits up to {@code millis} for the delivery thread to end: until then it may run the handler, which touches
+     * the machine's memory, so the machine must not free it before.
+     *
+     * @return whether it has ended
+     */
+    boolean awaitStopped(long millis) {
+        if (Thread.currentThread() == delivery) {
+            return false;
+        }
+        try {
+            delivery.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !delivery.isAlive();
     }
 
     MachineMemory memory() {
@@ -66,7 +85,10 @@ final class InProcessEndpoint implements Endpoint {
                 handler.onMessage(e.from(), view, 0, e.bytes().length);
             } catch (RuntimeException ex) {
                 // A handler bug must not kill delivery for every other sender; the handler reports its own errors.
-                System.err.println("pragh: machine " + machine + " message handler failed: " + ex);
+                // One cut short by the fabric closing under it is no bug.
+                if (running && !fabric.isClosed()) {
+                    System.err.println("pragh: machine " + machine + " message handler failed: " + ex);
+                }
             }
         }
     }

@@ -39,6 +39,8 @@ public final class InProcessFabric implements Fabric {
      * 10 million a second per queue pair, so pipelining hides latency but not this gap. A twentieth of the latency.
      */
     public static final int OP_GAP_DIVISOR = 20;
+    /** How long {@link #close} waits for a delivery thread's message handler (bounded waits inside it included). */
+    private static final long CLOSE_PATIENCE_MILLIS = 60_000;
 
     private final int machineCount;
     private final long remoteLatencyNs;
@@ -188,19 +190,34 @@ public final class InProcessFabric implements Fabric {
         }
     }
 
+    boolean isClosed() {
+        return closed;
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new FabricException("fabric is closed", false);
         }
     }
 
+    /**
+     * Refuses every operation and message from now on, stops every machine's delivery thread and waits for them (a
+     * message being handled is handled to the end, as a machine's memory must outlive its handler).
+     */
     @Override
     public void close() {
         closed = true;
+        InProcessEndpoint[] stopped = new InProcessEndpoint[machineCount];
         for (int i = 0; i < machineCount; i++) {
-            InProcessEndpoint e = endpoints.getAndSet(i, null);
-            if (e != null) {
-                e.stop();
+            stopped[i] = endpoints.getAndSet(i, null);
+            if (stopped[i] != null) {
+                stopped[i].stop();
+            }
+        }
+        for (InProcessEndpoint e : stopped) {
+            if (e != null && !e.awaitStopped(CLOSE_PATIENCE_MILLIS)) {
+                System.err.println("pragh: the in-process fabric's delivery thread of machine " + e.machine()
+                    + " did not end within " + CLOSE_PATIENCE_MILLIS + " ms of the fabric's close");
             }
         }
     }
