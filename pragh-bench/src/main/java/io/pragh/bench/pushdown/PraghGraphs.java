@@ -10,7 +10,8 @@ import org.apache.commons.configuration2.MapConfiguration;
 /**
  * The PraghGraph the pushdown comparison measures: an embedded cluster of {@value #MACHINES} machines with
  * {@value #WORKERS} workers each, a small location cache ({@value #CACHE_MIB} MiB per machine), {@value #VALUE_MIB} MiB
- * of values per machine, the in-process fabric's default emulated remote latency and no migration.
+ * of values per machine, the in-process fabric's default emulated remote latency and no migration; its regions are
+ * pre-touched, so that no measurement times a first-touch page fault.
  *
  * <pre>{@code
  * try (PraghGraph graph = PraghGraphs.open()) { workload.loadInto(graph); }
@@ -38,7 +39,8 @@ public final class PraghGraphs {
             PraghGraph.MACHINES, MACHINES,
             EmbeddedGraphStore.WORKERS, WORKERS,
             EmbeddedGraphStore.CACHE_BYTES, (long) CACHE_MIB << 20,
-            EmbeddedGraphStore.VALUE_BYTES, (long) VALUE_MIB << 20)));
+            EmbeddedGraphStore.VALUE_BYTES, (long) VALUE_MIB << 20,
+            EmbeddedGraphStore.PRETOUCH, true)));
     }
 
     /** The settings, for reports. */

@@ -24,7 +24,8 @@ import java.util.function.LongConsumer;
  * {@code pragh.valueBytesPerMachine}, {@code pragh.keysPerMachine}, {@code pragh.cacheBytesPerMachine},
  * {@code pragh.reclaimRingSlots}, {@code pragh.remoteLatencyNs} (core defaults), {@code pragh.migration} (false:
  * split migration by itself, a monitor per machine and a coordinator; {@code ./pragh serve} turns it on) and
- * {@code pragh.migrationIntervalMillis} (the monitor's interval, 10 s).
+ * {@code pragh.migrationIntervalMillis} (the monitor's interval, 10 s) and {@code pragh.pretouch} (false: regions
+ * become resident only as data arrives; a benchmark sets it so that it never times a first-touch page fault).
  *
  * <p>Example: {@code GraphStore store = EmbeddedGraphStore.open(new MapConfiguration(Map.of("pragh.machines", 2)));}
  */
@@ -37,6 +38,7 @@ public final class EmbeddedGraphStore implements GraphStore {
     public static final String RECLAIM_RING_SLOTS = "pragh.reclaimRingSlots";
     public static final String MIGRATION = "pragh.migration";
     public static final String MIGRATION_INTERVAL_MILLIS = "pragh.migrationIntervalMillis";
+    public static final String PRETOUCH = "pragh.pretouch";
 
     /** The machine whose worker is running this thread's {@link #callOnHome} work, if any. */
     private final ThreadLocal<Machine> onMachine = new ThreadLocal<>();
@@ -59,7 +61,8 @@ public final class EmbeddedGraphStore implements GraphStore {
     public static EmbeddedGraphStore open(final Configuration conf) {
         final EmbeddedCluster.Builder b = EmbeddedCluster.builder()
             .machines(conf.getInt(PraghGraph.MACHINES, PraghGraph.DEFAULT_MACHINES))
-            .workersPerMachine(conf.getInt(WORKERS, 2));
+            .workersPerMachine(conf.getInt(WORKERS, 2))
+            .pretouch(conf.getBoolean(PRETOUCH, false));
         StoreConfig sizes = StoreConfig.defaults();
         if (conf.containsKey(VALUE_BYTES)) {
             sizes = sizes.withValueBytes(conf.getLong(VALUE_BYTES));
