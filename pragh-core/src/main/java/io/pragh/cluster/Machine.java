@@ -108,6 +108,42 @@ public final class Machine implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs registered mutators on {@code count} keys at once: every update is issued before any is waited for, so
+     * their round trips overlap rather than add up. Returns once all are acknowledged; when one fails, the others
+     * are still waited for (so none is left running unseen) and the first failure is thrown. Updates of one key in
+     * one call may take effect in any order: give each key at most one, or only ones that commute.
+     *
+     * <pre>{@code
+     * m.updateAll(new long[] {out, in}, new int[] {Mutators.APPEND, Mutators.APPEND}, new byte[][] {a, b}, 2);
+     * }</pre>
+     */
+    public void updateAll(long[] keys, int[] mutatorIds, byte[][] args, int count) {
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void>[] issued = new CompletableFuture[count];
+        RuntimeException failure = null;
+        for (int i = 0; i < count; i++) {
+            issued[i] = updateAsync(keys[i], mutatorIds[i], args[i]);
+        }
+        // One deadline for the lot: they all run at once, so together they get the time one update gets.
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        for (int i = 0; i < count; i++) {
+            try {
+                await(issued[i], "update of key " + keys[i], deadline - System.nanoTime());
+            } catch (RuntimeException e) {
+                if (!issued[i].isDone()) {
+                    store.abandon(issued[i]);
+                }
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
     public CompletableFuture<Void> updateAsync(long key, int mutatorId, byte[] arg) {
         return store.update(key, mutatorId, new UnsafeBuffer(arg), 0, arg.length);
     }
@@ -150,8 +186,12 @@ public final class Machine implements AutoCloseable {
     }
 
     private <T> T await(CompletableFuture<T> f, String what) {
+        return await(f, what, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+    }
+
+    private <T> T await(CompletableFuture<T> f, String what, long nanos) {
         try {
-            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            return f.get(Math.max(0, nanos), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new PraghException(what + " was not acknowledged within " + timeoutMillis + " ms");
         } catch (InterruptedException e) {

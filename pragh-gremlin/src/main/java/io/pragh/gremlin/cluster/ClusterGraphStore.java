@@ -9,6 +9,7 @@ import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.StoreDictionaryRecord;
+import io.pragh.gremlin.structure.UpdateBatch;
 import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.ClientProtocol;
 import io.pragh.server.rpc.HomeKeyScan;
@@ -113,6 +114,14 @@ public final class ClusterGraphStore implements GraphStore {
     public void update(final long key, final int mutatorId, final byte[] argument) {
         degraded(() -> {
             machine.update(key, mutatorId, argument);
+            return null;
+        });
+    }
+
+    @Override
+    public void updateAll(final UpdateBatch batch) {
+        degraded(() -> {
+            machine.updateAll(batch.keys(), batch.mutators(), batch.arguments(), batch.size());
             return null;
         });
     }

@@ -36,6 +36,12 @@ public interface GraphStore extends AutoCloseable {
     /** Runs the mutator registered as {@code mutatorId} on the value under {@code key} at its host. */
     void update(long key, int mutatorId, byte[] argument);
 
+    /**
+     * Runs every update of {@code batch} at once (see {@link UpdateBatch} for the order they may take effect in) and
+     * returns once all are acknowledged; when one fails, the first failure is thrown once the others are done.
+     */
+    void updateAll(UpdateBatch batch);
+
     void delete(long key);
 
     /** Calls {@code action} with every stored key of this kind, machine by machine. */
