@@ -9,6 +9,8 @@ import io.pragh.runtime.WorkerPool;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import io.pragh.store.Session;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -34,6 +36,9 @@ public final class Machine implements AutoCloseable {
     private final MigrationThread migration;
     private final long timeoutMillis;
     private final Durability durability;
+    private final HomeBatches batches;
+    /** Updates from which {@link #updateAll} sends them by home machine rather than one message each. */
+    static final int HOME_BATCH_MIN = 64;
 
     /**
      * One machine of a multi-process cluster: wraps a store already attached to its fabric (and recovered, if
@@ -59,6 +64,7 @@ public final class Machine implements AutoCloseable {
         this.workers = new WorkerPool("m" + store.id(), workerThreads, pin);
         this.migration = new MigrationThread(store);
         this.timeoutMillis = timeoutMillis;
+        this.batches = new HomeBatches(store);
         migration.start();
     }
 
@@ -110,7 +116,8 @@ public final class Machine implements AutoCloseable {
 
     /**
      * Runs registered mutators on {@code count} keys at once: every update is issued before any is waited for, so
-     * their round trips overlap rather than add up. Returns once all are acknowledged; when one fails, the others
+     * their round trips overlap rather than add up, and from {@value #HOME_BATCH_MIN} updates on they travel in one
+     * message per home machine ({@link HomeBatches}). Returns once all are acknowledged; when one fails, the others
      * are still waited for (so none is left running unseen) and the first failure is thrown. Updates of one key in
      * one call may take effect in any order: give each key at most one, or only ones that commute.
      *
@@ -119,20 +126,25 @@ public final class Machine implements AutoCloseable {
      * }</pre>
      */
     public void updateAll(long[] keys, int[] mutatorIds, byte[][] args, int count) {
-        @SuppressWarnings("unchecked")
-        CompletableFuture<Void>[] issued = new CompletableFuture[count];
-        RuntimeException failure = null;
-        for (int i = 0; i < count; i++) {
-            issued[i] = updateAsync(keys[i], mutatorIds[i], args[i]);
+        List<CompletableFuture<Void>> issued;
+        if (count >= HOME_BATCH_MIN) {
+            issued = batches.issue(keys, mutatorIds, args, count);
+        } else {
+            issued = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                issued.add(updateAsync(keys[i], mutatorIds[i], args[i]));
+            }
         }
         // One deadline for the lot: they all run at once, so together they get the time one update gets.
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        for (int i = 0; i < count; i++) {
+        RuntimeException failure = null;
+        for (CompletableFuture<Void> f : issued) {
             try {
-                await(issued[i], "update of key " + keys[i], deadline - System.nanoTime());
+                await(f, "an update of " + count + " issued together", deadline - System.nanoTime());
             } catch (RuntimeException e) {
-                if (!issued[i].isDone()) {
-                    store.abandon(issued[i]);
+                if (!f.isDone()) {
+                    store.abandon(f);
+                    batches.abandon(f);
                 }
                 if (failure == null) {
                     failure = e;
@@ -142,6 +154,11 @@ public final class Machine implements AutoCloseable {
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /** Updates of many keys in one message per home machine; {@link #updateAll} uses them for large batches. */
+    public HomeBatches homeBatches() {
+        return batches;
     }
 
     public CompletableFuture<Void> updateAsync(long key, int mutatorId, byte[] arg) {

@@ -11,8 +11,6 @@ import io.pragh.store.Mutators;
 import io.pragh.store.StoreConfig;
 import org.apache.commons.configuration2.Configuration;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -42,8 +40,6 @@ public final class EmbeddedGraphStore implements GraphStore {
     public static final String MIGRATION = "pragh.migration";
     public static final String MIGRATION_INTERVAL_MILLIS = "pragh.migrationIntervalMillis";
     public static final String PRETOUCH = "pragh.pretouch";
-    /** Batches of at least this many updates are run by their homes' workers (see {@link #updateAll}). */
-    static final int PER_HOME_BATCH = 256;
 
     /** The machine whose worker is running this thread's {@link #callOnHome} work, if any. */
     private final ThreadLocal<Machine> onMachine = new ThreadLocal<>();
@@ -128,56 +124,9 @@ public final class EmbeddedGraphStore implements GraphStore {
         machine().update(key, mutatorId, argument);
     }
 
-    /**
-     * A small batch is issued from the calling thread, its updates' round trips overlapping. A large one (a bulk
-     * load's) is split by home machine and each part run by a worker of its home, where the updates of keys homed
-     * there apply in place: one hand-over per machine instead of a message and an acknowledgement per update. From a
-     * worker (work {@link #callOnHome} runs) a batch is always issued in place: a worker waiting for another
-     * machine's worker could wait for one that waits for it.
-     */
     @Override
     public void updateAll(final UpdateBatch batch) {
-        final int n = batch.size();
-        if (n == 0) {
-            return;
-        }
-        if (n < PER_HOME_BATCH || onMachine.get() != null) {
-            machine().updateAll(batch.keys(), batch.mutators(), batch.arguments(), n);
-            return;
-        }
-        final int machines = cluster.machineCount();
-        final UpdateBatch[] parts = new UpdateBatch[machines];
-        for (int i = 0; i < n; i++) {
-            final int home = cluster.homeOf(batch.key(i)).id();
-            if (parts[home] == null) {
-                parts[home] = new UpdateBatch(2 * n / machines);
-            }
-            parts[home].add(batch.key(i), batch.mutator(i), batch.argument(i));
-        }
-        final List<Future<Void>> running = new ArrayList<>(machines);
-        for (int m = 0; m < machines; m++) {
-            final UpdateBatch part = parts[m];
-            if (part != null) {
-                final Machine home = cluster.machine(m);
-                running.add(home.submit(() -> {
-                    home.updateAll(part.keys(), part.mutators(), part.arguments(), part.size());
-                    return null;
-                }));
-            }
-        }
-        RuntimeException failure = null;
-        for (final Future<Void> f : running) {
-            try {
-                awaitWork(f, "a batch of updates");
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        machine().updateAll(batch.keys(), batch.mutators(), batch.arguments(), batch.size());
     }
 
     @Override
