@@ -3,6 +3,7 @@ package io.pragh.bench.pushdown;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.commons.configuration2.MapConfiguration;
@@ -35,12 +36,19 @@ public final class PraghGraphs {
     }
 
     public static PraghGraph open() {
-        return PraghGraph.open(new MapConfiguration(Map.<String, Object>of(
+        return open(Map.of());
+    }
+
+    /** The graph with more settings, such as {@link PraghGraph#WRITE_BEHIND}. */
+    public static PraghGraph open(Map<String, Object> more) {
+        Map<String, Object> settings = new HashMap<>(Map.<String, Object>of(
             PraghGraph.MACHINES, MACHINES,
             EmbeddedGraphStore.WORKERS, WORKERS,
             EmbeddedGraphStore.CACHE_BYTES, (long) CACHE_MIB << 20,
             EmbeddedGraphStore.VALUE_BYTES, (long) VALUE_MIB << 20,
-            EmbeddedGraphStore.PRETOUCH, true)));
+            EmbeddedGraphStore.PRETOUCH, true));
+        settings.putAll(more);
+        return PraghGraph.open(new MapConfiguration(settings));
     }
 
     /** The settings, for reports. */

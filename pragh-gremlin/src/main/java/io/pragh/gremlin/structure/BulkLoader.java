@@ -56,12 +56,12 @@ public final class BulkLoader implements AutoCloseable {
     private boolean closed;
     private Throwable failure;
 
-    BulkLoader(final PraghGraph graph, final NewElements elements, final int batchEdges) {
+    BulkLoader(final PraghGraph graph, final GraphStore store, final NewElements elements, final int batchEdges) {
         if (batchEdges < 1) {
             throw new IllegalArgumentException("a bulk loader's batch needs at least 1 edge, got " + batchEdges);
         }
         this.graph = graph;
-        this.store = graph.store();
+        this.store = store;
         this.elements = elements;
         this.batchEdges = batchEdges;
     }
@@ -73,6 +73,10 @@ public final class BulkLoader implements AutoCloseable {
      * @throws IllegalArgumentException when a supplied id is already a vertex's (raised once its batch is checked)
      */
     public long addVertex(final Object... keyValues) {
+        return add(keyValues).id();
+    }
+
+    NewElements.NewVertex add(final Object... keyValues) {
         checkOpen();
         final NewElements.NewVertex v = elements.vertex(keyValues);
         if (v.suppliedId()) {
@@ -85,7 +89,7 @@ public final class BulkLoader implements AutoCloseable {
         unverified.remove(v.id());
         writes.add(GraphKeys.vertex(v.id()), Mutators.SET, v.record());
         vertices++;
-        return v.id();
+        return v;
     }
 
     /**
@@ -111,6 +115,10 @@ public final class BulkLoader implements AutoCloseable {
      * @throws IllegalArgumentException when a vertex does not exist (raised once its batch is checked)
      */
     public long addEdge(final long outVid, final String label, final long inVid, final Object... keyValues) {
+        return add(outVid, label, inVid, keyValues).id();
+    }
+
+    NewElements.NewEdge add(final long outVid, final String label, final long inVid, final Object... keyValues) {
         checkOpen();
         checkVid(outVid);
         checkVid(inVid);
@@ -130,7 +138,7 @@ public final class BulkLoader implements AutoCloseable {
         if (++pendingEdges >= batchEdges) {
             flush();
         }
-        return edge.id();
+        return edge;
     }
 
     private void append(final long key, final long neighbour, final long edgeId) {

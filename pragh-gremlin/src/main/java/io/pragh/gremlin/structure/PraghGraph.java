@@ -33,7 +33,8 @@ import io.pragh.gremlin.process.PraghRoutingStrategy;
  * A TinkerPop {@link Graph} whose vertices, edges and properties live in a Pragh split store, by default an embedded
  * cluster of {@value #DEFAULT_MACHINES} machines in this JVM. Ids are longs in 0..2^44-1, user-supplied or assigned;
  * any integral number or decimal string names the same element. Not transactional: each mutation is applied and
- * acknowledged by the store before the call returns.
+ * acknowledged by the store before the call returns (unless {@link #WRITE_BEHIND} buffers adds for a load; a load of
+ * many elements has {@link #bulkLoader()} too).
  *
  * <p>Example:
  * <pre>{@code
@@ -72,6 +73,14 @@ public final class PraghGraph implements Graph {
     /** Configuration key: machines of the embedded cluster. */
     public static final String MACHINES = "pragh.machines";
     public static final int DEFAULT_MACHINES = 4;
+    /**
+     * Configuration key: 0 (default), every write is acknowledged before its call returns; a number of edges, {@code
+     * addVertex} and {@code addEdge} return at once and are written in batches of that many edges (or before any
+     * other operation of this graph), a round trip per batch instead of per element. Errors of a buffered element
+     * (a taken id, an edge to a missing vertex) are then raised by the call that writes its batch; other graphs over
+     * the store see it once written. For loading through the Structure API (TinkerPop IO readers, applications).
+     */
+    public static final String WRITE_BEHIND = "pragh.writeBehind";
     /** Configuration key: cardinality of {@code property(key, value)} without one, {@code single} (default) or {@code list}. */
     public static final String DEFAULT_CARDINALITY = "pragh.defaultCardinality";
 
@@ -82,7 +91,10 @@ public final class PraghGraph implements Graph {
     }
 
     private final Configuration configuration;
+    /** What the graph reads and writes through: the backing store, or one that writes {@link #writeBehind} first. */
     private final GraphStore store;
+    /** Buffered adds, or null when every write is acknowledged before its call returns. */
+    private final WriteBehind writeBehind;
     private final NameDictionary names;
     private final IdAllocator ids;
     private final TraversalRouter router;
@@ -93,10 +105,12 @@ public final class PraghGraph implements Graph {
 
     PraghGraph(final Configuration configuration, final GraphStore store, final TraversalRouter router) {
         this.configuration = configuration;
-        this.store = store;
         this.router = router;
         this.names = store.names(); // the store's one dictionary, shared with every other graph over it
-        this.ids = new IdAllocator(store);
+        this.ids = new IdAllocator(store); // ids need no buffered write: the backing store's own
+        final int batchEdges = configuration.getInt(WRITE_BEHIND, 0);
+        this.writeBehind = batchEdges == 0 ? null : new WriteBehind(this, store, newElements, batchEdges);
+        this.store = writeBehind == null ? store : writeBehind.store();
         this.features = new PraghFeatures(VertexProperty.Cardinality.valueOf(configuration.getString(DEFAULT_CARDINALITY, "single")));
     }
 
@@ -147,6 +161,10 @@ public final class PraghGraph implements Graph {
 
     @Override
     public Vertex addVertex(final Object... keyValues) {
+        if (writeBehind != null) {
+            final NewElements.NewVertex v = writeBehind.addVertex(keyValues);
+            return new PraghVertex(this, v.id(), v.label());
+        }
         final NewElements.NewVertex v = newElements.vertex(keyValues);
         // An assigned id is new to the whole store (IdAllocator), so only a supplied one can already be taken.
         if (v.suppliedId() && store.get(GraphKeys.vertex(v.id())) != null) {
@@ -172,10 +190,26 @@ public final class PraghGraph implements Graph {
         return bulkLoader(BulkLoader.DEFAULT_BATCH_EDGES);
     }
 
+    /**
+     * Writes what {@link #WRITE_BEHIND} buffered and waits until it is acknowledged, raising the error of a buffered
+     * element if there is one; nothing to do without write-behind. Any other operation of this graph does it too.
+     *
+     * <pre>{@code
+     * for (long[] e : edges) graph.vertexHandle(e[0]).addEdge("knows", graph.vertexHandle(e[1]));
+     * graph.flush();   // now every other graph and process sees them
+     * }</pre>
+     */
+    public void flush() {
+        checkOpen();
+        if (writeBehind != null) {
+            writeBehind.flush();
+        }
+    }
+
     /** A {@link #bulkLoader()} whose batches hold {@code batchEdges} edges. */
     public BulkLoader bulkLoader(final int batchEdges) {
         checkOpen();
-        return new BulkLoader(this, newElements, batchEdges);
+        return new BulkLoader(this, store, newElements, batchEdges);
     }
 
     @Override
@@ -257,6 +291,10 @@ public final class PraghGraph implements Graph {
             throw Graph.Exceptions.argumentCanNotBeNull("inVertex");
         }
         final long inVid = Ids.toLongOrMissing(in);
+        if (writeBehind != null && inVid != Ids.MISSING) {
+            final NewElements.NewEdge edge = writeBehind.addEdge(out.id, label, inVid, keyValues);
+            return new PraghEdge(this, edge.id(), out.id, edge.label(), inVid);
+        }
         final NewElements.NewEdge edge = newElements.edge(label, keyValues);
         if (inVid == Ids.MISSING) {
             throw PraghElement.removed(Vertex.class, in.id());
