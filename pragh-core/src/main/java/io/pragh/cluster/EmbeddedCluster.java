@@ -121,6 +121,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         return machines.length;
     }
 
+    /** Off-heap memory of every machine, summed (see {@link Machine#offHeapUse}). */
+    public OffHeapUse offHeapUse() {
+        OffHeapUse sum = OffHeapUse.NONE;
+        for (Machine m : machines) {
+            sum = sum.plus(m.offHeapUse());
+        }
+        return sum;
+    }
+
     public Machine machine(int id) {
         if (id < 0 || id >= machines.length) {
             throw new IllegalArgumentException("machine " + id + " is outside 0.." + (machines.length - 1));

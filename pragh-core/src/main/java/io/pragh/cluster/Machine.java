@@ -3,6 +3,8 @@ package io.pragh.cluster;
 import io.pragh.PraghException;
 import io.pragh.durability.Durability;
 import io.pragh.fabric.FabricStats;
+import io.pragh.fabric.MachineMemory;
+import io.pragh.keys.KeyRegion;
 import io.pragh.migration.MigrationThread;
 import io.pragh.migration.Migrator;
 import io.pragh.runtime.WorkerPool;
@@ -195,6 +197,20 @@ public final class Machine implements AutoCloseable {
     /** Runs a task on one of this machine's worker threads. */
     public <T> CompletableFuture<T> submit(Callable<T> task) {
         return workers.submit(task);
+    }
+
+    /**
+     * This machine's off-heap memory: what its regions reserve, and what keys, values and superseded values waiting
+     * for their reclaim lease use of it.
+     */
+    public OffHeapUse offHeapUse() {
+        MachineMemory memory = store.memory();
+        long reserved = memory.keys().capacity() + memory.values().capacity() + memory.reclaim().capacity()
+            + store.cache().bytes();
+        long live = store.values().liveBytes();
+        // Records posted to a ring but not yet taken by the GC thread are counted as garbage too: they are.
+        long garbage = Math.min(live, store.reclaimer().awaitingReclaimBytes());
+        return new OffHeapUse(reserved, store.keys().size() * KeyRegion.SLOT_BYTES, live - garbage, garbage);
     }
 
     /** Visits every key whose home is this machine and that has a value. */

@@ -3,6 +3,7 @@ package io.pragh.gremlin.cluster;
 import io.pragh.LimitExceededException;
 import io.pragh.PraghException;
 import io.pragh.cluster.Machine;
+import io.pragh.cluster.OffHeapUse;
 import io.pragh.fabric.FabricException;
 import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.ClusterTls;
@@ -234,6 +235,12 @@ public final class ClusterGraphStore implements GraphStore {
     @Override
     public NameDictionary names() {
         return names;
+    }
+
+    /** This process's machine only: the others are other processes. */
+    @Override
+    public OffHeapUse offHeapUse() {
+        return machine.offHeapUse();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.cluster.Machine;
+import io.pragh.cluster.OffHeapUse;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.PraghException;
@@ -195,6 +196,11 @@ public final class EmbeddedGraphStore implements GraphStore {
     @Override
     public NameDictionary names() {
         return names;
+    }
+
+    @Override
+    public OffHeapUse offHeapUse() {
+        return cluster.offHeapUse();
     }
 
     @Override

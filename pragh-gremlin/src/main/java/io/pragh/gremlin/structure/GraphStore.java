@@ -1,5 +1,6 @@
 package io.pragh.gremlin.structure;
 
+import io.pragh.cluster.OffHeapUse;
 import io.pragh.gremlin.storage.NameDictionary;
 
 import java.util.concurrent.Callable;
@@ -57,6 +58,12 @@ public interface GraphStore extends AutoCloseable {
      * when other processes write the store) or is the record's only writer ({@link NameDictionary#soleWriter}).
      */
     NameDictionary names();
+
+    /**
+     * Off-heap memory of the machines this store runs (every machine of an embedded cluster, this process's own in a
+     * multi-process one): reserved, and used by keys, values and garbage. JVM memory pools do not see it.
+     */
+    OffHeapUse offHeapUse();
 
     /** Number of machines behind this store. */
     int machines();

@@ -93,6 +93,7 @@ public final class PraghGraph implements Graph {
     private final Configuration configuration;
     /** What the graph reads and writes through: the backing store, or one that writes {@link #writeBehind} first. */
     private final GraphStore store;
+    private final GraphStore backing;
     /** Buffered adds, or null when every write is acknowledged before its call returns. */
     private final WriteBehind writeBehind;
     private final NameDictionary names;
@@ -106,6 +107,7 @@ public final class PraghGraph implements Graph {
     PraghGraph(final Configuration configuration, final GraphStore store, final TraversalRouter router) {
         this.configuration = configuration;
         this.router = router;
+        this.backing = store;
         this.names = store.names(); // the store's one dictionary, shared with every other graph over it
         this.ids = new IdAllocator(store); // ids need no buffered write: the backing store's own
         final int batchEdges = configuration.getInt(WRITE_BEHIND, 0);
@@ -149,8 +151,17 @@ public final class PraghGraph implements Graph {
         return services;
     }
 
+    /** The store this graph reads and writes through (with {@link #WRITE_BEHIND}, one that writes its buffer first). */
     public GraphStore store() {
         return store;
+    }
+
+    /**
+     * The store under this graph without {@link #WRITE_BEHIND}'s buffering, for what needs the store itself (its
+     * cluster's statistics): reading or writing the graph through it would miss buffered writes.
+     */
+    public GraphStore backingStore() {
+        return backing;
     }
 
     public NameDictionary names() {

@@ -1,5 +1,6 @@
 package io.pragh.gremlin.structure;
 
+import io.pragh.cluster.OffHeapUse;
 import io.pragh.gremlin.storage.NameDictionary;
 
 import java.util.concurrent.Callable;
@@ -131,6 +132,11 @@ final class WriteBehind {
         @Override
         public NameDictionary names() {
             return backing.names();
+        }
+
+        @Override
+        public OffHeapUse offHeapUse() {
+            return backing.offHeapUse();
         }
 
         @Override
