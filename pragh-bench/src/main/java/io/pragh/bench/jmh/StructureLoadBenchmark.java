@@ -2,6 +2,7 @@ package io.pragh.bench.jmh;
 
 import io.pragh.bench.pushdown.PraghGraphs;
 import io.pragh.bench.pushdown.PushdownWorkload;
+import io.pragh.gremlin.structure.BulkLoader;
 import io.pragh.gremlin.structure.PraghGraph;
 import java.util.Locale;
 import java.util.Map;
@@ -46,8 +47,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3)
 @State(Scope.Benchmark)
 public class StructureLoadBenchmark {
-    /** Edges per write-behind batch of {@code pragh-writebehind}. */
-    static final int WRITE_BEHIND_EDGES = 1 << 16;
+    /** Edges per write-behind batch of {@code pragh-writebehind}: the bulk loader's. */
+    static final int WRITE_BEHIND_EDGES = BulkLoader.DEFAULT_BATCH_EDGES;
 
     @Param({"pragh", "pragh-writebehind", "pragh-bulk", "tinkergraph"})
     public String system;

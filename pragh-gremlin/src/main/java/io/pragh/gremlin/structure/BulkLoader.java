@@ -30,8 +30,13 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
  * }</pre>
  */
 public final class BulkLoader implements AutoCloseable {
-    /** Edges per batch unless the loader is opened with another size. */
-    public static final int DEFAULT_BATCH_EDGES = 1 << 16;
+    /**
+     * Edges per batch unless the loader is opened with another size. Each batch appends once to every adjacency
+     * list it touches, and an append copies the list, leaving the old copy to its reclaim lease: fewer, larger
+     * batches leave less of that garbage in the value region (a property-less RMAT scale 16 load: 363 MB at 65,536
+     * edges a batch, 93 MB at this size) for some 100 bytes of heap per buffered edge.
+     */
+    public static final int DEFAULT_BATCH_EDGES = 1 << 18;
 
     private final PraghGraph graph;
     private final GraphStore store;
