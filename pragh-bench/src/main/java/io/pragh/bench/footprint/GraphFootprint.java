@@ -31,7 +31,7 @@ import org.apache.tinkerpop.gremlin.structure.T;
 public final class GraphFootprint {
     /** What one run measured. */
     public record Result(long vertices, long edges, double loadSeconds, long emptyHeapBytes, long heapBytes,
-                         OffHeapUse offHeap, long rssBytes) {
+                         OffHeapUse offHeap, long rssBytes, long heapCommittedBytes) {
         public double bytesPerEdge() {
             return (double) (heapBytes + offHeap.keyBytes() + offHeap.valueBytes()) / edges;
         }
@@ -74,8 +74,10 @@ public final class GraphFootprint {
             r.heapBytes() + r.offHeap().keyBytes() + r.offHeap().valueBytes(), r.bytesPerEdge());
         out.printf(Locale.ROOT, "  garbage not yet reclaimed %,8d bytes  (superseded values within their reclaim lease)%n",
             r.offHeap().garbageBytes());
-        out.printf(Locale.ROOT, "  resident memory grew %,13d bytes  %6.1f bytes/edge  (VmRSS, cross-check)%n",
-            r.rssBytes(), r.rssBytesPerEdge());
+        out.printf(Locale.ROOT, "  resident memory grew %,13d bytes  %6.1f bytes/edge  (VmRSS, cross-check: it also"
+            + " counts the heap the JVM keeps committed, %,d bytes now, the key region pages keys landed in and value"
+            + " region pages garbage touched before it was freed)%n", r.rssBytes(), r.rssBytesPerEdge(),
+            r.heapCommittedBytes());
         out.printf(Locale.ROOT, "  off-heap reserved    %,13d bytes  (address space; resident only where touched)%n",
             r.offHeap().reservedBytes());
         return 0;
@@ -104,7 +106,7 @@ public final class GraphFootprint {
             long rss = residentBytes() - rss0;
             long heap = heapAfterGc() - heap0;
             return new Result(graph.vertexCount(), edges, seconds, heap0 - heapBefore, heap,
-                pragh.store().offHeapUse(), rss);
+                pragh.store().offHeapUse(), rss, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());
         }
     }
 
