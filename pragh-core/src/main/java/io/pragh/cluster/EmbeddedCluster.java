@@ -217,7 +217,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /**
      * Sizes, leases and threads of an embedded cluster. Defaults: 4 machines, 2 workers each, 256 MiB of values and
-     * 1 Mi keys per machine, a 128 MiB location cache, leases of 5 s (cache) and 10 s (reclaim), the in-process
+     * 1 Mi keys per machine, a 128 MiB location cache, leases of 5 s (cache) and 500 ms (reclaim), the in-process
      * fabric's default emulated latency, pinning when the host has a core for every worker.
      */
     public static final class Builder {

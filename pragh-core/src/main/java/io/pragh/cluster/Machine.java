@@ -172,18 +172,9 @@ public final class Machine implements AutoCloseable {
         update(key, Mutators.DELETE, new byte[0]);
     }
 
-    /**
-     * MIGRATE the key's value to this machine, on this machine's migration thread; returns what happened.
-     *
-     * @throws io.pragh.LimitExceededException when the value is larger than a migrated address can describe
-     */
+    /** MIGRATE the key's value to this machine, on this machine's migration thread; returns what happened. */
     public Migrator.Outcome migrate(long key) {
-        Migrator.Outcome o = await(migrateAsync(key), "migration of key " + key);
-        if (o == Migrator.Outcome.TOO_LARGE) {
-            throw new io.pragh.LimitExceededException("key " + key + " cannot migrate to machine " + id() + ": values"
-                + " over " + io.pragh.address.Address.MAX_MIGRATED_BYTES + " bytes (32 MiB, 22-bit size) cannot migrate");
-        }
-        return o;
+        return await(migrateAsync(key), "migration of key " + key);
     }
 
     public CompletableFuture<Migrator.Outcome> migrateAsync(long key) {

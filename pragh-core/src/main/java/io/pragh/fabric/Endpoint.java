@@ -48,6 +48,14 @@ public interface Endpoint {
         return true;
     }
 
+    /**
+     * The largest message {@link #send} carries; a protocol that batches into messages (load reports) sizes them by
+     * it. Unbounded by default.
+     */
+    default int maxMessageBytes() {
+        return Integer.MAX_VALUE;
+    }
+
     /** Whether the peer is believed reachable now; operations on an unreachable peer fail fast. */
     boolean isReachable(int target);
 }

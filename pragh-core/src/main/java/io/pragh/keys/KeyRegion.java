@@ -14,7 +14,8 @@ import org.agrona.concurrent.AtomicBuffer;
  * overflow bucket (index + 1, 0 = none). A remote lookup therefore reads one bucket in the common case.
  *
  * <p>Only the home machine inserts and removes keys (under a lock striped by bucket); anyone may CAS an address
- * word, locally or one-sidedly. A slot whose key is set but whose address word is {@link Address#NONE} holds no
+ * word, locally or one-sidedly. A slot whose key is set but whose address word is {@link Address#NONE} or a
+ * {@linkplain Address#isTombstone tombstone} holds no
  * value: a key being inserted, or deleted and not yet pruned. Readers treat it as absent.
  *
  * <p>Memory ordering: an insert writes the address word (plain; it is 0 in a fresh slot) and then publishes the key
@@ -154,16 +155,22 @@ public final class KeyRegion implements AutoCloseable {
     /**
      * Home only: installs the first value of a key that has none, claiming or reusing its slot, atomically with
      * respect to {@link #prune} (both hold the bucket's lock), so that a concurrent delete can never clear the key of
-     * a slot whose value was just installed.
+     * a slot whose value was just installed. The word must still be {@code absent}, the "no value" word the caller
+     * found ({@link Address#NONE}, or a tombstone whose DELETE has finished); a slot claimed afresh holds NONE.
      *
-     * @return the slot's address-word offset, or -1 when the key already has a value (the caller retries as an update)
+     * @return the slot's address-word offset, or -1 when the word is no longer {@code absent} (the caller retries)
      */
-    public long insert(long key, long address, AddressCas cas) {
+    public long insert(long key, long absent, long address, AddressCas cas) {
         long first = homeBucketOffset(key);
         synchronized (lockFor(first)) {
             long slot = findOrInsertLocked(key, first);
-            return cas.compareAndSet(slot, Address.NONE, address) ? slot : -1;
+            return cas.compareAndSet(slot, absent, address) ? slot : -1;
         }
+    }
+
+    /** {@link #insert} of a key that has no word or the word NONE. */
+    public long insert(long key, long address, AddressCas cas) {
+        return insert(key, Address.NONE, address, cas);
     }
 
     private long findOrInsertLocked(long key, long first) {
@@ -198,14 +205,26 @@ public final class KeyRegion implements AutoCloseable {
     }
 
     /**
-     * Home only: removes the key's slot if it holds no value (address word NONE), so a deleted key stops taking
-     * space. Returns whether the slot was removed.
+     * Home only: removes the key's slot if its address word is NONE, so a deleted key stops taking space. Returns
+     * whether the slot was removed.
      */
     public boolean prune(long key) {
+        return prune(key, Address.NONE);
+    }
+
+    /**
+     * Home only: removes the key's slot if its address word is still {@code word} (NONE, or the tombstone of a DELETE
+     * that has finished: a later insert or DELETE of the key leaves it alone). Returns whether the slot was removed.
+     */
+    public boolean prune(long key, long word) {
+        if (!Address.isNone(word)) {
+            throw new IllegalArgumentException("prune of key " + key + " expects a word that holds no value, got "
+                + Address.toString(word));
+        }
         long first = homeBucketOffset(key);
         synchronized (lockFor(first)) {
             long slot = find(key);
-            if (slot < 0 || region.getLongVolatile(slot) != Address.NONE) {
+            if (slot < 0 || region.getLongVolatile(slot) != word) {
                 return false;
             }
             region.putLongRelease(slot - 8, 0);
@@ -240,7 +259,7 @@ public final class KeyRegion implements AutoCloseable {
                 long key = region.getLongVolatile(slot);
                 if (key != 0) {
                     long address = region.getLongVolatile(slot + 8);
-                    if (address != Address.NONE) {
+                    if (!Address.isNone(address)) {
                         visitor.visit(key, address, slot + 8);
                     }
                 }

@@ -18,11 +18,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * carries:
  * <ol>
  *   <li>look up each address (skipped when the location cache has it), allocate locally and READ every value;</li>
- *   <li>check each copy's header and CAS every home's address word from the old address to the new one;</li>
- *   <li>for each won CAS, invalidate the old record with an unsignalled WRITE and post it to its host's reclaim
- *       ring with a CAS: the ring CAS completing implies the earlier WRITE to the same peer completed (the paper's
- *       passive ACK), so no completion is awaited for the invalidation itself.</li>
+ *   <li>check each copy's header, give the copy its own header (this allocation's generation, pending), and CAS
+ *       every home's address word from the old address to the new one;</li>
+ *   <li>for each won CAS, invalidate the old record with a CAS of its header that expects the header copied (the
+ *       paper's WRITE of a zero size, made generation-checked: it can never hit a record that replaced the old one
+ *       in the same memory) and post it to its host's reclaim ring with a CAS, both in one batch.</li>
  * </ol>
+ * No lease is checked before the CAS: the old address names the source record's allocation by its generation, so a
+ * CAS that lands late, after the source was replaced, freed and its memory reused, fails, and a CAS that wins proves
+ * the copy was taken from the live record (which nothing changes while it is named).
  * A lost CAS means a concurrent update won; that key goes round again on the newer value. A key stays inside the
  * invalidation fence from before its CAS until its invalidation completed, so updates of migrated values are
  * acknowledged only once no stale copy can be read. The new record is published with
@@ -36,7 +40,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <pre>{@code
  * Migrator m = new Migrator(store, 32);
- * Migrator.Outcome o = m.migrate(key);           // MIGRATED, ALREADY_LOCAL, ABSENT or TOO_LARGE
+ * Migrator.Outcome o = m.migrate(key);           // MIGRATED, ALREADY_LOCAL or ABSENT
  * m.migrateAll(keys, keys.length, outcomes);     // 32 in flight per round
  * }</pre>
  */
@@ -44,18 +48,19 @@ public final class Migrator {
     public static final int DEFAULT_DEPTH = 32;
     private static final int MAX_ROUNDS = 10_000;
     private static final long PENDING_PATIENCE_NANOS = 5_000_000_000L;
-    private static final UnsafeBuffer ZERO_WORD = new UnsafeBuffer(new byte[8]);
 
     /** What a migration did. */
     public enum Outcome {
-        MIGRATED, ALREADY_LOCAL, ABSENT,
-        /** Larger than a migrated address can describe (32 MiB). */
-        TOO_LARGE
+        MIGRATED, ALREADY_LOCAL, ABSENT
     }
 
     private final MachineStore store;
     private final Session session;
-    private final OpBatch batch;
+    /**
+     * Created on first use, by the thread that migrates: a batch may belong to the thread that created it (the verbs
+     * fabric's does: its queue pairs and completion queue are that thread's), and a migrator is built elsewhere.
+     */
+    private OpBatch batch;
     private final UnfinishedMigrations unfinished;
     private final int depth;
     private final int self;
@@ -68,9 +73,14 @@ public final class Migrator {
     private final int[] sources;
     private final long[] addresses;
     private final long[] slots;
-    private final long[] obtainedAt;
-    private final long[] newOffsets;
+    /** The allocation each key is copied into (a local address word), or NONE. */
+    private final long[] fresh;
+    /** Whether {@link #fresh} is still marked for the leak scan ({@link MachineStore#trackCopy}). */
+    private final boolean[] tracked;
+    /** The source header each copy was taken with: what the invalidation's CAS expects. */
+    private final long[] sourceHeaders;
     private final long[] desired;
+    private final int[] invalidations;
     private final long[] ringSlots;
     private final int[] ops;
     private final boolean[] fenced;
@@ -95,20 +105,28 @@ public final class Migrator {
         this.session = store.newSession();
         this.depth = depth;
         this.self = store.id();
-        this.batch = store.endpoint().newBatch(2 * depth);
         this.unfinished = new UnfinishedMigrations(store);
         open = new boolean[depth];
         homes = new int[depth];
         sources = new int[depth];
         addresses = new long[depth];
         slots = new long[depth];
-        obtainedAt = new long[depth];
-        newOffsets = new long[depth];
+        fresh = new long[depth];
+        tracked = new boolean[depth];
+        sourceHeaders = new long[depth];
         desired = new long[depth];
+        invalidations = new int[depth];
         ringSlots = new long[depth];
         ops = new int[depth];
         fenced = new boolean[depth];
         won = new boolean[depth];
+    }
+
+    private OpBatch batch() {
+        if (batch == null) {
+            batch = store.endpoint().newBatch(2 * depth);
+        }
+        return batch;
     }
 
     public int depth() {
@@ -203,10 +221,10 @@ public final class Migrator {
 
     /** Stage 1: address (cache or home bucket), local allocation, and one READ per key, all posted together. */
     private void readValues(long[] keys, int base, int count, Outcome[] outcomes) {
-        batch.clear();
+        batch().clear();
         ChunkedRegion values = store.values().region();
         for (int i = 0; i < count; i++) {
-            newOffsets[i] = -1;
+            fresh[i] = Address.NONE;
             fenced[i] = false;
             ops[i] = -1;
             if (!open[i]) {
@@ -226,62 +244,62 @@ public final class Migrator {
             homes[i] = session.home();
             addresses[i] = session.address();
             slots[i] = session.slot();
-            obtainedAt[i] = session.obtainedAtMillis();
             sources[i] = Address.host(addresses[i], homes[i]);
             if (sources[i] == self) {
                 close(i, outcomes, base, Outcome.ALREADY_LOCAL);
                 continue;
             }
             long units = Address.sizeUnits(addresses[i]);
-            if (self != homes[i] && units > Address.MAX_MIGRATED_UNITS) {
-                close(i, outcomes, base, Outcome.TOO_LARGE);
-                continue;
-            }
-            newOffsets[i] = store.values().allocate(units);
-            long offset = newOffsets[i] << 3;
-            ops[i] = batch.read(sources[i], Region.VALUES, Address.byteOffset(addresses[i]), values.chunkFor(offset),
+            fresh[i] = store.values().allocate(units);
+            long offset = Address.byteOffset(fresh[i]);
+            store.trackCopy(Address.offsetUnits(fresh[i]));
+            tracked[i] = true;
+            ops[i] = batch().read(sources[i], Region.VALUES, Address.byteOffset(addresses[i]), values.chunkFor(offset),
                 values.indexInChunk(offset), (int) (units << 3));
         }
-        batch.awaitAll();
+        batch().awaitAll();
     }
 
     /** Stage 2: check each copy, then CAS every home's address word (locally when this is the home). */
     private void casAddresses(long[] keys, int base, int count) {
-        batch.clear();
+        batch().clear();
         ChunkedRegion values = store.values().region();
         for (int i = 0; i < count; i++) {
-            if (newOffsets[i] < 0) {
+            if (fresh[i] == Address.NONE) {
                 continue;
             }
             long key = keys[base + i];
-            long offset = newOffsets[i] << 3;
+            long offset = Address.byteOffset(fresh[i]);
             UnsafeBuffer chunk = values.chunkFor(offset);
             int index = values.indexInChunk(offset);
-            if (!ValueRecord.isValid(chunk, index, addresses[i], key)
-                || !store.config().leases().reclaimHolds(obtainedAt[i])) {
+            if (!ValueRecord.isValid(chunk, index, addresses[i], key)) {
                 lost(i, key);
                 continue;
             }
             long header = chunk.getLong(index);
             if (ValueRecord.isInvalidationPending(header)) {
                 // Moving this copy on now could let an update acknowledged after us leave its predecessor readable.
-                store.values().free(newOffsets[i], Address.sizeUnits(addresses[i]));
-                newOffsets[i] = -1;
+                release(i);
                 waitingOnPending++;
                 continue;
             }
-            chunk.putLongVolatile(index, header | ValueRecord.INVALIDATION_PENDING);
-            desired[i] = Address.of(self, homes[i], Address.sizeUnits(addresses[i]), newOffsets[i]);
+            sourceHeaders[i] = header;
+            // The copy's own header: this allocation's generation, pending until the source is invalid. Release: a
+            // reader that finds it through the CAS below sees the whole copy.
+            chunk.putLongVolatile(index, ValueRecord.headerWord(ValueRecord.payloadLengthOf(header), fresh[i])
+                | ValueRecord.INVALIDATION_PENDING);
+            untrack(i);
+            desired[i] = Address.at(self, homes[i], fresh[i]);
             store.fence().enter(key);
             fenced[i] = true;
             if (homes[i] == self && store.localCasAllowed()) {
                 ops[i] = store.keys().compareAndSetAddress(slots[i], addresses[i], desired[i]) ? -2 : -3;
             } else {
-                ops[i] = batch.compareAndSwap(homes[i], Region.KEYS, slots[i], addresses[i], desired[i]);
+                ops[i] = batch().compareAndSwap(homes[i], Region.KEYS, slots[i], addresses[i], desired[i]);
             }
         }
         try {
-            batch.awaitAll();
+            batch().awaitAll();
         } catch (FabricException e) {
             keepWhatHomesMayName(keys, base, count);
             throw e;
@@ -295,7 +313,7 @@ public final class Migrator {
      */
     private void keepWhatHomesMayName(long[] keys, int base, int count) {
         for (int i = 0; i < count; i++) {
-            if (!fenced[i] || newOffsets[i] < 0) {
+            if (!fenced[i] || fresh[i] == Address.NONE) {
                 continue;
             }
             long key = keys[base + i];
@@ -304,20 +322,20 @@ public final class Migrator {
             } else if (ops[i] >= 0) {
                 long witnessed;
                 try {
-                    witnessed = batch.casResult(ops[i]);
+                    witnessed = batch().casResult(ops[i]);
                 } catch (IllegalStateException failed) {
-                    unfinished.inDoubt(key, homes[i], slots[i], addresses[i], desired[i], obtainedAt[i]);
-                    newOffsets[i] = -1;
+                    unfinished.inDoubt(key, homes[i], slots[i], addresses[i], desired[i]);
+                    fresh[i] = Address.NONE;
                     continue;
                 }
                 if (witnessed != addresses[i]) {
-                    continue; // lost: the round frees the record
+                    continue; // lost: the round releases the record
                 }
                 unfinished.won(key, homes[i], slots[i], addresses[i], desired[i]);
             } else {
                 continue; // a local CAS that lost
             }
-            newOffsets[i] = -1;
+            fresh[i] = Address.NONE;
         }
     }
 
@@ -325,30 +343,31 @@ public final class Migrator {
     private int invalidateAndReclaim(long[] keys, int base, int count, Outcome[] outcomes) {
         int remaining = 0;
         for (int i = 0; i < count; i++) {
-            won[i] = fenced[i] && (ops[i] == -2 || (ops[i] >= 0 && batch.casResult(ops[i]) == addresses[i]));
+            won[i] = fenced[i] && (ops[i] == -2 || (ops[i] >= 0 && batch().casResult(ops[i]) == addresses[i]));
             if (won[i]) {
-                newOffsets[i] = -1; // published: the record now belongs to the key, never free it here
+                fresh[i] = Address.NONE; // published: the record now belongs to the key, never release it here
             } else if (fenced[i]) {
                 store.fence().exit(keys[base + i]);
                 fenced[i] = false;
                 lost(i, keys[base + i]);
             }
         }
-        batch.clear();
+        batch().clear();
         for (int i = 0; i < count; i++) {
             if (!won[i]) {
                 continue;
             }
             long oldOffset = Address.byteOffset(addresses[i]);
-            batch.write(sources[i], Region.VALUES, oldOffset, ZERO_WORD, 0, 8, false);
+            invalidations[i] = batch().compareAndSwap(sources[i], Region.VALUES, oldOffset, sourceHeaders[i],
+                ValueRecord.invalidated(sourceHeaders[i]));
             ringSlots[i] = store.reclaimRings().claim(sources[i]);
-            ops[i] = batch.compareAndSwap(sources[i], Region.RECLAIM, ringSlots[i], 0, addresses[i]);
+            ops[i] = batch().compareAndSwap(sources[i], Region.RECLAIM, ringSlots[i], 0, addresses[i]);
         }
         try {
-            batch.awaitAll();
+            batch().awaitAll();
         } catch (FabricException e) {
             // The CASes are won, so the values did move; their sources may still be valid. The keys keep their
-            // pending bit until the source is invalidated or the reclaim lease makes it unusable.
+            // pending bit until the source is invalidated or the leases make its address unusable.
             for (int i = 0; i < count; i++) {
                 if (won[i]) {
                     unfinished.won(keys[base + i], homes[i], slots[i], addresses[i], desired[i]);
@@ -357,15 +376,23 @@ public final class Migrator {
             throw e;
         }
         long now = Leases.nowMillis();
-        ChunkedRegion values = store.values().region();
+        for (int i = 0; i < count; i++) {
+            if (won[i] && !sourceInvalid(i)) {
+                // The source's machine did not answer the second try: the key waits for the settle pass.
+                unfinished.won(keys[base + i], homes[i], slots[i], addresses[i], desired[i]);
+                store.fence().exit(keys[base + i]);
+                fenced[i] = false;
+                won[i] = false;
+                close(i, outcomes, base, Outcome.MIGRATED);
+                migrated++;
+                bytesMoved += Address.byteSize(addresses[i]);
+            }
+        }
         for (int i = 0; i < count; i++) {
             if (won[i]) {
                 long key = keys[base + i];
-                // The ring CAS completed, so the WRITE before it did: the source is invalid, and whoever sees the
-                // pending bit clear may move the value on.
-                long published = Address.byteOffset(desired[i]);
-                long header = values.getLongVolatile(published);
-                values.putLongVolatile(published, header & ~ValueRecord.INVALIDATION_PENDING);
+                // The source is invalid, so whoever sees the pending bit clear may move the value on.
+                store.settled(desired[i], ValueRecord.payloadLengthOf(sourceHeaders[i]));
                 store.fence().exit(key);
                 fenced[i] = false;
                 if (homes[i] != self) {
@@ -380,7 +407,9 @@ public final class Migrator {
         }
         // Last, once every key of the round is released: a ring that stays full delays only memory, not keys.
         for (int i = 0; i < count; i++) {
-            if (won[i] && batch.casResult(ops[i]) != 0) {
+            if (won[i] && batch().casResult(ops[i]) != 0) {
+                // A duplicate post (the leak scan invalidated the source first) is harmless: the GC frees only a
+                // record that is still the allocation posted and invalid, and once.
                 try {
                     store.reclaimRings().postAt(sources[i], ringSlots[i], addresses[i]);
                 } catch (PraghException leaked) {
@@ -398,21 +427,57 @@ public final class Migrator {
      * would fail every later round of this migrator.
      */
     private void settleBatch() {
-        if (batch.poll() == 0) {
+        if (batch().poll() == 0) {
             return;
         }
         try {
-            batch.awaitAll();
+            batch().awaitAll();
         } catch (RuntimeException alreadyFailing) {
             // The round is failing with its own, first error; this one adds nothing the caller can act on.
         }
     }
 
+    /**
+     * Whether the source record of won key {@code i} is invalid after stage 3: its header CAS found the header copied
+     * (and replaced it), or a header that is no longer that live allocation (the leak scan invalidated it, and
+     * posted it itself). A header that changed only by a local DELETE's pending flag (set after this migration read
+     * the source, before its CAS won) is invalidated with one more CAS.
+     */
+    private boolean sourceInvalid(int i) {
+        long witness = batch().casResult(invalidations[i]);
+        if (witness == sourceHeaders[i] || !ValueRecord.isLiveAt(witness, addresses[i])) {
+            return true;
+        }
+        try {
+            if (store.invalidate(sources[i], addresses[i])) {
+                // The ring entry of the batch may have reached the GC while the record was still live, and been
+                // dropped (see Reclaimer): post it again, now that it is invalid.
+                store.reclaimRings().post(sources[i], addresses[i]);
+            }
+            return true;
+        } catch (PraghException e) {
+            return false; // a FabricException, or a ring that stayed full (the record is invalid then: leaked)
+        }
+    }
+
     private void lost(int i, long key) {
-        store.values().free(newOffsets[i], Address.sizeUnits(addresses[i]));
-        newOffsets[i] = -1;
+        release(i);
         session.dropCached(key, addresses[i]);
         conflicts++;
+    }
+
+    /** Gives back key {@code i}'s unpublished copy. */
+    private void release(int i) {
+        untrack(i);
+        store.values().releaseCopy(fresh[i]);
+        fresh[i] = Address.NONE;
+    }
+
+    private void untrack(int i) {
+        if (tracked[i]) {
+            store.untrackCopy(Address.offsetUnits(fresh[i]));
+            tracked[i] = false;
+        }
     }
 
     private void close(int i, Outcome[] outcomes, int base, Outcome outcome) {
@@ -428,9 +493,12 @@ public final class Migrator {
                 store.fence().exit(keys[base + i]);
                 fenced[i] = false;
             }
-            if (newOffsets[i] >= 0 && open[i]) {
-                store.values().free(newOffsets[i], Address.sizeUnits(addresses[i]));
-                newOffsets[i] = -1;
+            if (fresh[i] != Address.NONE && open[i]) {
+                release(i);
+            }
+            if (tracked[i]) {
+                // Published or handed to the settle pass with its pending header: no longer the migration's to mark.
+                untrack(i);
             }
         }
     }

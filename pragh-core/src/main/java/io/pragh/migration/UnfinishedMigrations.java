@@ -16,26 +16,30 @@ import org.agrona.concurrent.UnsafeBuffer;
  * a machine stops answering, and two states outlive it:
  * <ul>
  *   <li><b>in doubt</b>: the CAS on the home's address word failed, so whether it took effect is unknown (the home
- *       may have applied it before its connection broke). The new record stays allocated, its pending bit set, until
- *       the home's word is read again: if it names the new record the CAS did take effect and the migration goes on
- *       as won; if it does not once the reclaim lease has passed (no CAS of the round can land later than that), the
- *       record was never published and goes back through this machine's reclaim ring. Freeing it with the round, as
- *       rounds did before, could free the very record the home then named.</li>
+ *       may have applied it before its connection broke, or may still apply it). The new record stays allocated,
+ *       its pending bit set (so the leak scan leaves it alone), until the home's word is read again: if it names the
+ *       new record the CAS took effect and the migration goes on as won; if it names neither the new record nor the
+ *       old one, the CAS never will take effect (the word never returns to an allocation it left: addresses carry
+ *       generations), so the record was never published and is invalidated and handed to this machine's GC; if it
+ *       still names the old one, the same CAS is made again and its witness decides. No lease is assumed to bound
+ *       how late the first CAS may land.</li>
  *   <li><b>won</b>: the CAS took effect but the source record may still be valid, so the key's updates wait on the
- *       pending bit: the source could still serve the old value to a reader holding its address. The bit is cleared
- *       once the reclaim lease has passed since the CAS, because no reader accepts an address older than that lease
- *       (the same rule that lets memory be reused); the old record is then the source's leak scan's to reclaim.
- *       Sooner, when the home still names the new record and the source answers, the old record is invalidated
- *       directly: a CAS of its header, only if it still holds the copy this machine took (same header, key and
- *       version), then a post to the source's reclaim ring.</li>
+ *       pending bit: the source could still serve the old value to a reader holding its address. When the home still
+ *       names the new record and the source answers, the old record is invalidated directly: a CAS of its header
+ *       that succeeds only while it is still the allocation copied (same generation) and live, then a post to the
+ *       source's reclaim ring. Failing that, the bit is cleared once the cache and reclaim leases have passed since the
+ *       CAS, because no reader acts on an address older than that ({@code Leases#addressHolds}); the old record is
+ *       then the source's leak scan's to reclaim.</li>
  * </ul>
+ * Every free here is generation-checked: a record the leak scan or anyone else already invalidated, or whose slot
+ * holds another allocation now, is left alone.
  * Nothing here trusts a membership service's verdict that a machine died: a machine presumed dead may still serve.
  *
  * <p>Not thread-safe: owned by one {@link Migrator}. Rare (a crash or a timeout mid-round), so an object per entry.
  *
  * <pre>{@code
- * unfinished.inDoubt(key, home, slot, oldAddress, desired, obtainedAt);   // a CAS failed
- * unfinished.won(key, home, slot, oldAddress, desired);                    // a CAS won, its source not invalidated
+ * unfinished.inDoubt(key, home, slot, oldAddress, desired);   // a CAS failed
+ * unfinished.won(key, home, slot, oldAddress, desired);       // a CAS won, its source not invalidated
  * int left = unfinished.retry();                                           // later, on the same thread
  * }</pre>
  */
@@ -53,7 +57,7 @@ final class UnfinishedMigrations {
         final long slot;
         final long oldAddress;
         final long desired;
-        /** In doubt: when the round read the old address. Won: a time at or after the CAS. */
+        /** Won: a time at or after the CAS. */
         long sinceMillis;
         boolean won;
 
@@ -74,7 +78,7 @@ final class UnfinishedMigrations {
 
     private final MachineStore store;
     private final List<Entry> entries = new ArrayList<>();
-    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[ValueRecord.HEADER_BYTES]);
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[8]);
     /** Machines that failed an operation in the current pass: the pass asks them nothing more. */
     private final boolean[] failedThisPass;
     private long nextAttemptNanos;
@@ -86,8 +90,8 @@ final class UnfinishedMigrations {
     }
 
     /** A round whose CAS of the home's word from {@code oldAddress} to {@code desired} failed, outcome unknown. */
-    void inDoubt(long key, int home, long slot, long oldAddress, long desired, long obtainedAtMillis) {
-        entries.add(new Entry(key, home, slot, oldAddress, desired, obtainedAtMillis, false));
+    void inDoubt(long key, int home, long slot, long oldAddress, long desired) {
+        entries.add(new Entry(key, home, slot, oldAddress, desired, 0, false));
     }
 
     /** A round that won its CAS but may have left the source record at {@code oldAddress} valid. */
@@ -140,20 +144,20 @@ final class UnfinishedMigrations {
         if (e.home != store.id() && failedThisPass[e.home]) {
             return Doubt.WAIT;
         }
-        if (homeWord(e) == e.desired) {
+        long word = homeWord(e);
+        boolean won = word == e.desired;
+        if (word == e.oldAddress) {
+            // The first CAS has not landed (or is still on its way): make it again; the word then says which won.
+            won = casHomeWord(e) || homeWord(e) == e.desired;
+        }
+        if (won) {
             e.won = true;
             e.sinceMillis = Leases.nowMillis(); // the CAS happened at the latest now
             return Doubt.WON;
         }
-        if (store.config().leases().reclaimHolds(e.sinceMillis)) {
-            return Doubt.WAIT; // a CAS still in flight could land until the lease is over
-        }
-        // Never published. Zeroed by CAS first, as the leak scan does: if the scan already took it, it is the scan's.
-        long published = Address.byteOffset(e.desired);
-        ChunkedRegion values = store.values().region();
-        long header = values.getLongVolatile(published);
-        if (values.getLong(published + ValueRecord.KEY_OFFSET) == e.key && header != 0
-            && values.compareAndSetLong(published, header, 0)) {
+        // Never published, and never will be. Generation-checked: if it is no longer this live allocation, someone
+        // else already took it, and it is not theirs to lose.
+        if (store.invalidate(store.id(), e.desired)) {
             store.reclaimRings().post(store.id(), e.desired);
         }
         return Doubt.NEVER_PUBLISHED;
@@ -164,26 +168,26 @@ final class UnfinishedMigrations {
         long published = Address.byteOffset(e.desired);
         ChunkedRegion values = store.values().region();
         long header = values.getLongVolatile(published);
-        if (!ValueRecord.isInvalidationPending(header)
+        if (!ValueRecord.isInvalidationPending(header) || !ValueRecord.isLiveAt(header, e.desired)
             || values.getLong(published + ValueRecord.KEY_OFFSET) != e.key) {
             return true; // crash recovery took the record back (its home reloaded the key): nothing left to guard
         }
-        if (store.config().leases().reclaimHolds(e.sinceMillis) && !invalidatedSource(e, header)) {
+        if (store.config().leases().addressHolds(e.sinceMillis) && !invalidatedSource(e)) {
             return false;
         }
         // Release, as the round's own clear: whoever sees the bit clear sees the source invalid, or unusable.
-        values.compareAndSetLong(published, header, header & ~ValueRecord.INVALIDATION_PENDING);
+        store.casHeader(store.id(), published, header, header & ~ValueRecord.INVALIDATION_PENDING);
         return true;
     }
 
     /**
-     * Within the lease, the fast way: if the home still names the new record, zero the source record's header by CAS
-     * when it still holds the copy this machine took (same header, key and version) and post it to the source's
-     * reclaim ring. A source record that changed was invalidated or reclaimed by someone else (its leak scan), or its
-     * machine restarted: either way no reader can take it for the value. False when a machine did not answer, or
-     * the home names something else (a restarted home reloaded the key: the lease decides then).
+     * Within the leases, the fast way: if the home still names the new record, invalidate the source record by a
+     * generation-checked CAS of its header and post it to the source's reclaim ring. A source record that is no
+     * longer that live allocation was invalidated or reclaimed by someone else (its leak scan), or its machine
+     * restarted: either way no reader can take it for the value. False when a machine did not answer, or the home
+     * names something else (a restarted home reloaded the key: the leases decide then).
      */
-    private boolean invalidatedSource(Entry e, long header) {
+    private boolean invalidatedSource(Entry e) {
         int source = e.source();
         if (failedThisPass[source] || (e.home != store.id() && failedThisPass[e.home])) {
             return false;
@@ -191,30 +195,34 @@ final class UnfinishedMigrations {
         if (homeWord(e) != e.desired) {
             return false;
         }
-        long copiedHeader = header & ~ValueRecord.INVALIDATION_PENDING;
-        long copiedVersion =
-            store.values().region().getLong(Address.byteOffset(e.desired) + ValueRecord.VERSION_OFFSET);
-        long offset = Address.byteOffset(e.oldAddress);
+        boolean invalidated;
         try {
-            store.endpoint().read(source, Region.VALUES, offset, scratch, 0, ValueRecord.HEADER_BYTES);
-            if (scratch.getLong(0) != copiedHeader || scratch.getLong(ValueRecord.KEY_OFFSET) != e.key
-                || scratch.getLong(ValueRecord.VERSION_OFFSET) != copiedVersion) {
-                return true;
-            }
-            if (store.endpoint().compareAndSwap(source, Region.VALUES, offset, copiedHeader, 0) != copiedHeader) {
-                return true;
-            }
+            invalidated = store.invalidate(source, e.oldAddress);
         } catch (RuntimeException down) {
             failedThisPass[source] = true;
             throw down;
         }
-        try {
-            store.reclaimRings().post(source, e.oldAddress);
-        } catch (PraghException ringFullOrSourceGone) {
-            // The record is invalid, which is what the key waits for; only its memory is not given back (a full
-            // ring counts it as leaked).
+        if (invalidated) {
+            try {
+                store.reclaimRings().post(source, e.oldAddress);
+            } catch (PraghException ringFullOrSourceGone) {
+                // The record is invalid, which is what the key waits for; only its memory is not given back (a full
+                // ring counts it as leaked).
+            }
         }
         return true;
+    }
+
+    /** CAS of the home's word from the old address to the new one, again; whether it took effect now. */
+    private boolean casHomeWord(Entry e) {
+        try {
+            return store.casAddress(e.home, e.slot, e.oldAddress, e.desired);
+        } catch (RuntimeException down) {
+            if (e.home != store.id()) {
+                failedThisPass[e.home] = true;
+            }
+            throw down;
+        }
     }
 
     private long homeWord(Entry e) {

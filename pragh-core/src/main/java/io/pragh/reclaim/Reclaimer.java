@@ -10,9 +10,16 @@ import java.util.concurrent.TimeUnit;
  * The GC thread of one machine: drains the reclaim rings in its RECLAIM region and the records this machine retired
  * itself ({@link #retire}), and frees each record once the reclaim lease has passed since this thread saw it. The
  * lease runs from the moment the entry was seen, read from the clock after the entry, never from the start of a pass:
- * a pass that stalls must not backdate the records posted meanwhile (a reader may have read their address after the
- * pass began). Entries are stamped in the order they are taken, so the pending queue is ordered by time and freeing
- * only ever looks at its head.
+ * a pass that stalls must not backdate the records posted meanwhile (a reader may have started copying them after
+ * the pass began). Entries are stamped in the order they are taken, so the pending queue is ordered by time and
+ * freeing only ever looks at its head.
+ *
+ * <p>An entry is an address word, generation included. The record it names must already be invalidated when this
+ * thread takes the entry, since the lease (which bounds one reader's copy) must run from after the invalidation; an
+ * entry whose record is still live is dropped, and whoever invalidates it later posts it again. And
+ * {@link ValueRegion#free} frees only a record that is still that allocation and invalidated: a record posted twice
+ * (a ring CAS whose reply was lost and was retried, or a record both its superseder and the leak scan invalidated) or
+ * posted after its slot was handed out again frees nothing.
  */
 public final class Reclaimer extends DutyThread {
     private final ChunkedRegion rings;
@@ -26,6 +33,7 @@ public final class Reclaimer extends DutyThread {
     private int head;
     private int tail;
     private volatile long freed;
+    private volatile long dropped;
     /** Written only by {@link #drainOnce} (under its lock); volatile for readers outside it. */
     private volatile long pendingBytes;
     /** Records retired by this machine's own threads, not yet taken by the GC thread; guarded by itself. */
@@ -46,9 +54,14 @@ public final class Reclaimer extends DutyThread {
         return Math.max(100_000L, Math.min(10_000_000L, TimeUnit.MILLISECONDS.toNanos(leases.reclaimMillis()) / 20));
     }
 
-    /** Records freed so far. */
+    /** Records freed so far (entries that named no invalidated record are not counted: see the class comment). */
     public long freed() {
         return freed;
+    }
+
+    /** Entries dropped when taken because their record was not invalidated (still live, or another allocation). */
+    public long dropped() {
+        return dropped;
     }
 
     /**
@@ -65,7 +78,7 @@ public final class Reclaimer extends DutyThread {
      * failed an update that took effect.
      */
     public void retire(long address) {
-        retired.add(address, values.classUnits(Address.sizeUnits(address)) << 3);
+        retired.add(address, Address.byteSize(address));
     }
 
     /**
@@ -109,9 +122,10 @@ public final class Reclaimer extends DutyThread {
         int n = 0;
         while (head < tail && nowNanos - pendingSince[head] >= leaseNanos) {
             long address = pendingAddress[head++];
-            values.free(Address.offsetUnits(address), Address.sizeUnits(address));
-            pendingBytes -= values.classUnits(Address.sizeUnits(address)) << 3;
-            n++;
+            pendingBytes -= Address.byteSize(address);
+            if (values.free(address)) {
+                n++;
+            }
         }
         if (head == tail) {
             head = 0;
@@ -127,6 +141,10 @@ public final class Reclaimer extends DutyThread {
     }
 
     private void push(long address, long since) {
+        if (!values.invalidated(address)) {
+            dropped++;
+            return;
+        }
         if (tail == pendingAddress.length) {
             int live = tail - head;
             if (head > 0 && live < pendingAddress.length / 2) {
@@ -143,7 +161,7 @@ public final class Reclaimer extends DutyThread {
         }
         pendingAddress[tail] = address;
         pendingSince[tail++] = since;
-        pendingBytes += values.classUnits(Address.sizeUnits(address)) << 3;
+        pendingBytes += Address.byteSize(address);
     }
 
     /** A growable queue of retired addresses that writers append to and the GC thread swaps out whole. */

@@ -40,6 +40,8 @@ final class BatchGet {
     private final long[] slots = new long[MAX_BATCH];
     private final long[] obtainedAt = new long[MAX_BATCH];
     private final int[] recordAt = new int[MAX_BATCH];
+    /** When the round's value reads started: every copy of the round is checked against it. */
+    private long copyStart;
 
     BatchGet(MachineStore machine, Session session) {
         this.machine = machine;
@@ -70,7 +72,7 @@ final class BatchGet {
                 continue;
             }
             if (ValueRecord.isValid(records, at, address, key)
-                && Leases.nowMillis() - obtainedAt[i] < machine.config().leases().reclaimMillis()) {
+                && machine.config().leases().readHolds(obtainedAt[i], copyStart)) {
                 view.wrap(records, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(records.getLong(at)),
                     records.getLong(at + ValueRecord.VERSION_OFFSET));
                 AccessObserver observer = machine.accessObserver();
@@ -100,6 +102,8 @@ final class BatchGet {
             if (home == self) {
                 long slot = machine.keys().find(key);
                 machine.stats().local(KeyRegion.SLOT_BYTES);
+                // The clock first, as in Session.lookup: a stall before the read shortens the address's lease.
+                obtainedAt[i] = Leases.nowMillis();
                 resolve(i, slot < 0 ? Address.NONE : machine.keys().address(slot), slot);
             } else if (machine.cache().lookup(key, now, hit)) {
                 machine.stats().local(KeyRegion.SLOT_BYTES);
@@ -121,7 +125,7 @@ final class BatchGet {
             if (at >= 0) {
                 long slot = machine.keys().homeBucketOffset(key) + at;
                 long address = buckets.getLong(i * KeyRegion.BUCKET_BYTES + at);
-                if (address != Address.NONE) {
+                if (!Address.isNone(address)) {
                     machine.cache().insert(key, address, slot, now);
                 }
                 resolve(i, address, slot);
@@ -139,7 +143,7 @@ final class BatchGet {
     private void resolve(int i, long address, long slot) {
         addresses[i] = address;
         slots[i] = slot;
-        state[i] = address == Address.NONE ? ABSENT : RESOLVED;
+        state[i] = Address.isNone(address) ? ABSENT : RESOLVED;
     }
 
     /** Local copies for values here; one batched value READ for the rest. */
@@ -156,6 +160,7 @@ final class BatchGet {
             records = new UnsafeBuffer(BufferUtil.allocateDirectAligned(Integer.highestOneBit(total - 1) << 1, 64));
         }
         batch.clear();
+        copyStart = Leases.nowMillis();
         for (int i = 0; i < n; i++) {
             if (state[i] != RESOLVED) {
                 continue;

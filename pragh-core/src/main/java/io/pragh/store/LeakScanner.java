@@ -13,17 +13,23 @@ import org.agrona.collections.Long2ObjectHashMap;
 /**
  * The background scan of paper section 5 that finds value memory leaked by an interrupted migration (a copy written
  * at the target whose key was never switched to it, or a source copy a migrator that died never invalidated) and
- * gives it back. It walks every record this machine hosts ({@link ValueRegion#forEachRecord}) and asks each record's
- * key's home, afresh, which record its address word names. A record no word names is a suspect; one that is still
- * unnamed and unchanged at a later scan, a grace period after it was first seen, and that the allocator has not
- * handed out again meanwhile ({@link ValueRegion#watch}), is leaked: its header is zeroed by CAS and it goes through
- * this machine's own reclaim ring like any invalidated record, to be freed after the reclaim lease.
+ * gives it back. It walks every live record this machine hosts ({@link ValueRegion#forEachRecord}) and asks each
+ * record's key's home, afresh, which allocation its address word names. A record no word names is a suspect; one that
+ * is still unnamed and unchanged (same header, generation included, key and version: not handed out again) at a
+ * later scan, a grace period after it was first seen, is leaked: its header is invalidated by a CAS that expects
+ * exactly the header suspected, and it goes to this machine's GC like any invalidated record.
  *
- * <p>Why it never frees a live record: a record is published only by a CAS that happens within the reclaim lease of
- * the lookup that preceded its allocation (updates and migrations check the lease right before their CAS), so an
- * allocation older than the grace period (twice the reclaim lease) that is still unnamed will never be named.
- * Records waiting in a reclaim ring or lease have a zero header and are not visited at all. When a home cannot be
- * asked (unreachable), its records count as named.
+ * <p>Why it never frees a record that is, or may become, the live value of its key. A record can become named only
+ * by the CAS of the operation that wrote it, and every such operation marks its record until the CAS's outcome is
+ * settled: a PUT, an insert, a restore or a load writes it {@linkplain ValueRecord#INVALIDATION_PENDING pending}, a
+ * migration tracks its copy ({@link MachineStore#copyInFlight}) until it has rewritten its header pending; a CAS
+ * whose outcome is in doubt keeps that mark until it is settled ({@link UncertainUpdates},
+ * {@code io.pragh.migration.UnfinishedMigrations}). The scan skips marked records, so it never races a CAS, however
+ * late the CAS lands: no lease argument is needed. A record that lost its word (superseded, or a migration's source)
+ * will never be named again, since no word returns to an allocation it left. Superseding operations invalidate their
+ * old record themselves; the grace period (twice the reclaim lease) only leaves them the time to do so before the
+ * scan does it for them, and if both try, the CAS on the header lets one of them win. Invalidated and free records
+ * are not visited at all. When a home cannot be asked (unreachable), its records count as named.
  *
  * <p>Runs on its own duty thread every {@link StoreConfig#leakScanMillis} (default
  * {@link #DEFAULT_INTERVAL_MILLIS}, 0 turns it off); counts are kept for monitoring.
@@ -48,6 +54,7 @@ public final class LeakScanner extends DutyThread {
     private volatile long suspected;
     private volatile long reclaimed;
     private volatile long reclaimedBytes;
+    private volatile long skippedInFlight;
 
     private record Suspect(long header, long key, long version, long firstSeenNanos) {
         boolean same(long h, long k, long v) {
@@ -88,6 +95,14 @@ public final class LeakScanner extends DutyThread {
         return reclaimedBytes;
     }
 
+    /**
+     * Records skipped because the operation that wrote them had not settled its CAS yet (pending bit set, or a
+     * migration's copy in flight), over all scans.
+     */
+    public long skippedInFlight() {
+        return skippedInFlight;
+    }
+
     /** The grace period: twice the reclaim lease. */
     public long graceMillis() {
         return TimeUnit.NANOSECONDS.toMillis(graceNanos);
@@ -120,25 +135,25 @@ public final class LeakScanner extends DutyThread {
         Long2ObjectHashMap<Suspect> previous = suspects;
         Long2ObjectHashMap<Suspect> next = new Long2ObjectHashMap<>();
         int[] freed = {0};
+        long[] skipped = {0};
         long visited = values.forEachRecord((unit, header, key, version) -> {
-            if (named(unit, key)) {
+            if (ValueRecord.isInvalidationPending(header) || store.copyInFlight(unit)) {
+                skipped[0]++; // its operation is still deciding whether it is published
+                return;
+            }
+            if (named(unit, header, key)) {
                 return;
             }
             Suspect prior = previous.remove(unit);
-            if (prior == null || !prior.same(header, key, version) || !values.watched(unit)) {
-                values.watch(unit);
+            if (prior == null || !prior.same(header, key, version)) {
                 next.put(unit, new Suspect(header, key, version, nowNanos));
             } else if (nowNanos - prior.firstSeenNanos() < graceNanos) {
                 next.put(unit, prior);
-            } else {
-                values.unwatch(unit);
-                if (reclaim(unit, prior)) {
-                    freed[0]++;
-                }
+            } else if (reclaim(unit, prior)) {
+                freed[0]++;
             }
         });
-        // Suspects not met again went away (named, invalidated or freed): stop watching them.
-        previous.keySet().forEach(values::unwatch);
+        skippedInFlight += skipped[0];
         suspects = next;
         suspected = next.size();
         walked += visited;
@@ -147,16 +162,17 @@ public final class LeakScanner extends DutyThread {
     }
 
     /**
-     * Whether the key's home word names the record at {@code unit} here. Unknown counts as named: a home that cannot be
-     * read, or a key word that is no valid key (a record being overwritten).
+     * Whether the key's home word names the allocation at {@code unit} here (its offset and generation). Unknown
+     * counts as named: a home that cannot be read, or a key word that is no valid key (a record being overwritten).
      */
-    private boolean named(long unit, long key) {
+    private boolean named(long unit, long header, long key) {
         try {
             if (!session.locate(key, false)) {
                 return false;
             }
             long address = session.address();
-            return Address.host(address, session.home()) == store.id() && Address.offsetUnits(address) == unit;
+            return Address.host(address, session.home()) == store.id() && Address.offsetUnits(address) == unit
+                && Address.generation(address) == ValueRecord.generationOf(header);
         } catch (FabricException e) {
             return true;
         } catch (PraghException | IllegalArgumentException e) {
@@ -168,23 +184,19 @@ public final class LeakScanner extends DutyThread {
         ChunkedRegion region = store.values().region();
         long offset = unit << 3;
         if (region.getLong(offset + ValueRecord.KEY_OFFSET) != s.key()
-            || region.getLong(offset + ValueRecord.VERSION_OFFSET) != s.version() || named(unit, s.key())) {
+            || region.getLong(offset + ValueRecord.VERSION_OFFSET) != s.version()
+            || named(unit, s.header(), s.key())) {
             return false;
         }
-        // Zero the header only if it is still the one suspected: readers holding a stale address see it invalid.
-        if (region.compareAndExchangeLong(offset, s.header(), 0) != s.header()) {
+        // Invalidated only if the header is still exactly the one suspected (same allocation, still not pending):
+        // readers holding an old address then see it invalid.
+        if (store.casHeader(store.id(), offset, s.header(), ValueRecord.invalidated(s.header())) != s.header()) {
             return false;
         }
-        long units = ValueRecord.unitsOf(s.header());
-        try {
-            store.reclaimRings().post(store.id(), Address.local(units, unit));
-        } catch (PraghException e) {
-            System.err.println("pragh: leak scan of machine " + store.id() + " could not post a leaked record: "
-                + e.getMessage());
-            return false;
-        }
+        long address = ValueRecord.addressOf(s.header(), unit);
+        store.reclaimRings().post(store.id(), address);
         reclaimed++;
-        reclaimedBytes += store.values().classUnits(units) << 3;
+        reclaimedBytes += Address.byteSize(address);
         return true;
     }
 }

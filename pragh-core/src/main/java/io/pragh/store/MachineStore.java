@@ -53,12 +53,15 @@ public final class MachineStore implements AutoCloseable {
     private final LocationCache cache;
     private final InvalidationFence fence = new InvalidationFence();
     private final UpdateProtocol updates = new UpdateProtocol(this);
+    private final UncertainUpdates uncertainUpdates = new UncertainUpdates(this, updates);
     private final ConcurrentHashMap<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
     private final AtomicLong requestIds = new AtomicLong();
     private final AtomicReferenceArray<MessageHandler> extensions = new AtomicReferenceArray<>(256);
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final AtomicLong malformedMessages = new AtomicLong();
     private final AtomicLong incarnations = new AtomicLong();
+    /** Offsets of records migrations are copying into (see {@link #trackCopy}); guarded by itself. */
+    private final org.agrona.collections.LongHashSet copiesInFlight = new org.agrona.collections.LongHashSet();
     private final java.util.concurrent.atomic.LongAdder forwardedToHost = new java.util.concurrent.atomic.LongAdder();
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
@@ -180,6 +183,11 @@ public final class MachineStore implements AutoCloseable {
 
     public Reclaimer reclaimer() {
         return reclaimer;
+    }
+
+    /** Updates whose CAS outcome is still unknown because their home stopped answering (see {@link UpdateProtocol}). */
+    public UncertainUpdates uncertainUpdates() {
+        return uncertainUpdates;
     }
 
     /** The background leak scan (its thread runs only when {@link StoreConfig#leakScanMillis} is above 0). */
@@ -314,16 +322,25 @@ public final class MachineStore implements AutoCloseable {
      */
     public void load(long key, long version, DirectBuffer value, int offset, int length) {
         ValueMutator set = mutators.get(Mutators.SET);
-        long units = ValueRecord.unitsFor(length);
-        long offsetUnits = values.allocate(units);
+        long address = values.allocate(ValueRecord.unitsFor(length));
         observeVersion(version);
-        writeRecord(key, version, offsetUnits, units, length, 0, set, value, 0, -1, value, offset, length);
-        // Loading happens before this machine serves (or, for shard moves, before its shard is routed here), so no
-        // peer CAS can race this one: a CPU CAS is right even on a NIC with HCA-only atomics.
-        if (keys.insert(key, Address.local(units, offsetUnits), keys::compareAndSetAddress) < 0) {
-            values.free(offsetUnits, units);
+        long slot;
+        try {
+            // Pending until named: the leak scan leaves a record alone while its writer may still publish it.
+            writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, set, value, 0, -1, value,
+                offset, length);
+            // Loading happens before this machine serves (or, for shard moves, before its shard is routed here), so
+            // no peer CAS can race this one: a CPU CAS is right even on a NIC with HCA-only atomics.
+            slot = keys.insert(key, address, keys::compareAndSetAddress);
+        } catch (RuntimeException | Error e) {
+            values.release(address);
+            throw e;
+        }
+        if (slot < 0) {
+            values.release(address);
             throw new IllegalStateException("key " + key + " already has a value on machine " + id);
         }
+        settled(address, length);
     }
 
     /**
@@ -370,24 +387,22 @@ public final class MachineStore implements AutoCloseable {
         observeVersion(durableVersion);
         long version = nextFirstVersion();
         long desired = Address.NONE;
-        long units = 0;
-        long offsetUnits = -1;
         if (value != null) {
-            units = ValueRecord.unitsFor(length);
-            offsetUnits = values.allocate(units);
-            writeRecord(key, version, offsetUnits, units, length, 0, mutators.get(Mutators.SET), value, offset, -1,
-                value, offset, length);
-            desired = Address.local(units, offsetUnits);
+            desired = values.allocate(ValueRecord.unitsFor(length));
+            writeRecord(key, version, desired, length, ValueRecord.INVALIDATION_PENDING, mutators.get(Mutators.SET),
+                value, offset, -1, value, offset, length);
         }
         // The lost record needs no invalidation or reclaim: its memory went with its host.
         if (!casAddress(id, slot, lostAddress, desired)) {
-            if (offsetUnits >= 0) {
-                values.free(offsetUnits, units);
+            if (desired != Address.NONE) {
+                values.release(desired);
             }
             return CompletableFuture.completedFuture(false);
         }
         if (value == null) {
             keys.prune(key);
+        } else {
+            settled(desired, length);
         }
         UpdateLog log = updateLog;
         if (log == null) {
@@ -415,28 +430,103 @@ public final class MachineStore implements AutoCloseable {
         long slot = keys.find(key);
         while (slot >= 0) {
             long address = keys.address(slot);
-            if (address == Address.NONE) {
-                break;
+            if (Address.isNone(address)) {
+                keys.prune(key, address);
+                return false;
             }
             if (casAddress(id, slot, address, Address.NONE)) {
                 int host = Address.host(address, id);
-                if (host == id) {
-                    values.region().putLongVolatile(Address.byteOffset(address), 0);
-                } else {
-                    endpoint.write(host, io.pragh.fabric.Region.VALUES, Address.byteOffset(address), ZERO_WORD, 0, 8);
-                }
-                try {
-                    reclaimRings.post(host, address);
-                } catch (PraghException ringStayedFull) {
-                    // Counted by the rings as leaked; the key is unloaded all the same, and saying otherwise would
-                    // report undone what took effect.
+                if (invalidate(host, address)) {
+                    try {
+                        reclaimRings.post(host, address);
+                    } catch (PraghException ringStayedFull) {
+                        // Counted by the rings as leaked; the key is unloaded all the same, and saying otherwise
+                        // would report undone what took effect.
+                    }
                 }
                 keys.prune(key);
                 return true;
             }
         }
-        keys.prune(key);
         return false;
+    }
+
+    /**
+     * CAS of the header word of a value record on {@code host} (this machine or a peer): a CPU CAS here, a one-sided
+     * CAS on a peer. Returns the word it found. A CPU CAS is enough here even on a NIC whose atomics are not coherent
+     * with the CPU's: the only one-sided CAS of a header is a migration invalidating its source (after its CAS of the
+     * home's word won), and the local CASes that can meet it are the leak scan's (which writes the same invalidated
+     * header, so either order is fine) and a DELETE's pending flag (whose own CAS of the home's word then fails, and
+     * which then finds the record invalidated).
+     */
+    public long casHeader(int host, long byteOffset, long expected, long desired) {
+        if (host == id) {
+            return values.region().compareAndExchangeLong(byteOffset, expected, desired);
+        }
+        return endpoint.compareAndSwap(host, io.pragh.fabric.Region.VALUES, byteOffset, expected, desired);
+    }
+
+    /** The header word of a value record on {@code host}, read locally or one-sidedly. */
+    public long readHeader(int host, long byteOffset) {
+        if (host == id) {
+            return values.region().getLongVolatile(byteOffset);
+        }
+        UnsafeBuffer word = new UnsafeBuffer(new byte[8]);
+        endpoint.read(host, io.pragh.fabric.Region.VALUES, byteOffset, word, 0, 8);
+        return word.getLongVolatile(0);
+    }
+
+    /**
+     * Invalidates the record {@code address} names on {@code host} (as seen from anywhere) by CAS on its header, as
+     * long as it is still that allocation and live, pending bit or not: the generation-checked form of the paper's
+     * "zero the size". Returns whether this call invalidated it; false when it was invalid already (someone else
+     * invalidated it, and handed it to its GC) or the slot holds another allocation now.
+     */
+    public boolean invalidate(int host, long address) {
+        long offset = Address.byteOffset(address);
+        long header = readHeader(host, offset);
+        while (ValueRecord.isLiveAt(header, address)) {
+            long witness = casHeader(host, offset, header, ValueRecord.invalidated(header));
+            if (witness == header) {
+                return true;
+            }
+            header = witness;
+        }
+        return false;
+    }
+
+    /**
+     * Clears the pending bit of a record this machine wrote and has just published (or whose predecessor it has just
+     * invalidated), by CAS so that doing it twice is harmless: whoever sees it clear sees everything before it.
+     */
+    public void settled(long address, int length) {
+        long header = ValueRecord.headerWord(length, address);
+        casHeader(id, Address.byteOffset(address), header | ValueRecord.INVALIDATION_PENDING, header);
+    }
+
+    /**
+     * Marks a record a migration allocated here and is about to fill with a one-sided READ of the source: the READ
+     * overwrites its header with the source's (live, perhaps not pending), so until the migration has written its own
+     * header, pending, the leak scan must be told to leave the record alone ({@link #copyInFlight}).
+     */
+    public void trackCopy(long offsetUnits) {
+        synchronized (copiesInFlight) {
+            copiesInFlight.add(offsetUnits);
+        }
+    }
+
+    /** Ends {@link #trackCopy}: the record is pending now, or was released. */
+    public void untrackCopy(long offsetUnits) {
+        synchronized (copiesInFlight) {
+            copiesInFlight.remove(offsetUnits);
+        }
+    }
+
+    /** Whether a migration is copying into the record at {@code offsetUnits} (see {@link #trackCopy}). */
+    public boolean copyInFlight(long offsetUnits) {
+        synchronized (copiesInFlight) {
+            return copiesInFlight.contains(offsetUnits);
+        }
     }
 
     /** The first version of a key inserted now at this home: a fresh incarnation. */
@@ -465,11 +555,10 @@ public final class MachineStore implements AutoCloseable {
         return incarnations.get();
     }
 
-    /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated offset. */
-    void writeRecord(long key, long version, long offsetUnits, long units, int length, long headerFlags,
-                     ValueMutator mutator, DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff,
-                     int argLen) {
-        long offset = offsetUnits << 3;
+    /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated address. */
+    void writeRecord(long key, long version, long address, int length, long headerFlags, ValueMutator mutator,
+                     DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff, int argLen) {
+        long offset = Address.byteOffset(address);
         ChunkedRegion region = values.region();
         UnsafeBuffer chunk = region.chunkFor(offset);
         int index = region.indexInChunk(offset);
@@ -478,7 +567,7 @@ public final class MachineStore implements AutoCloseable {
         if (length > 0) {
             mutator.write(cur, curOff, curLen, arg, argOff, argLen, chunk, index + ValueRecord.HEADER_BYTES);
         }
-        chunk.putLong(index, ValueRecord.headerWord(length, units) | headerFlags);
+        chunk.putLong(index, ValueRecord.headerWord(length, address) | headerFlags);
         // The record must be complete before any peer can find it through the address a CAS then publishes,
         // including peers that read it one-sidedly through a NIC or an I/O thread rather than this CPU.
         VarHandle.releaseFence();
@@ -541,8 +630,8 @@ public final class MachineStore implements AutoCloseable {
         endpoint.send(target, msg, 0, msg.capacity());
     }
 
-    void sendPrune(int home, long key) {
-        UnsafeBuffer msg = StoreMessages.prune(key);
+    void sendPrune(int home, long key, long tombstone) {
+        UnsafeBuffer msg = StoreMessages.prune(key, tombstone);
         endpoint.send(home, msg, 0, msg.capacity());
     }
 
@@ -559,8 +648,9 @@ public final class MachineStore implements AutoCloseable {
             case StoreMessages.PRUNE -> {
                 if (len != StoreMessages.PRUNE_LENGTH) {
                     malformed(from, "PRUNE of " + len + " bytes (expected " + StoreMessages.PRUNE_LENGTH + ")");
-                } else if (placement.home(msg.getLong(off + StoreMessages.PRUNE_KEY)) == id) {
-                    keys.prune(msg.getLong(off + StoreMessages.PRUNE_KEY));
+                } else if (placement.home(msg.getLong(off + StoreMessages.PRUNE_KEY)) == id
+                    && Address.isNone(msg.getLong(off + StoreMessages.PRUNE_WORD))) {
+                    keys.prune(msg.getLong(off + StoreMessages.PRUNE_KEY), msg.getLong(off + StoreMessages.PRUNE_WORD));
                 }
             }
             default -> {
@@ -636,6 +726,7 @@ public final class MachineStore implements AutoCloseable {
         if (leakScanner != null) {
             leakScanner.close();
         }
+        uncertainUpdates.close();
         if (reclaimer != null) {
             reclaimer.close();
         }

@@ -83,7 +83,7 @@ public final class Session {
             // The clock first: a stall between the two reads must shorten the address's lease, never stretch it.
             obtainedAtMillis = Leases.nowMillis();
             address = keys.address(slot);
-            return address != Address.NONE;
+            return !Address.isNone(address);
         }
         long now = Leases.nowMillis();
         if (useCache && machine.cache().lookup(key, now, hit)) {
@@ -102,7 +102,7 @@ public final class Session {
                 address = bucket.getLong(at);
                 slot = bucketOffset + at;
                 obtainedAtMillis = now;
-                if (address == Address.NONE) {
+                if (Address.isNone(address)) {
                     return false;
                 }
                 machine.cache().insert(key, address, slot, now);
@@ -134,13 +134,17 @@ public final class Session {
     }
 
     /**
-     * Whether the address of the last lookup is still within its reclaim lease, i.e. the record it names cannot have
-     * been freed and reused. Checked after copying a value and before any CAS that expects that address, so that a
-     * thread stalled past the lease can never act on reused memory (which could even hold the same key again at the
-     * same address: an ABA the CAS alone would not see).
+     * Whether the address of the last lookup may still be acted on ({@link Leases#addressHolds}). A reused record
+     * cannot fool anyone however old the address (its generation differs); what this bounds is how long a record that
+     * could not be invalidated (its machine stopped answering) stays readable through old addresses.
      */
-    public boolean leaseHolds() {
-        return machine.config().leases().reclaimHolds(obtainedAtMillis);
+    public boolean addressHolds() {
+        return machine.config().leases().addressHolds(obtainedAtMillis);
+    }
+
+    /** Whether a copy through the last lookup's address that started at {@code copyStartMillis} can be trusted. */
+    private boolean readHolds(long copyStartMillis) {
+        return machine.config().leases().readHolds(obtainedAtMillis, copyStartMillis);
     }
 
     /** When the address of the last lookup was read from its key region (the start of its leases). */
@@ -157,10 +161,11 @@ public final class Session {
 
     /**
      * GET (Fig. 8): the key's current value, copied into this session's buffer, or null when the key has no value.
-     * A record that fails its header check (invalidated, or its slot reused) or that was read after the reclaim
-     * lease of its address ran out is dropped, and the lookup is redone. A record whose publisher has not yet
-     * invalidated its predecessor is returned only once it has (see {@link #awaitSettled}): GET is linearizable per
-     * key, so once any GET returned a value, no GET that starts later returns an older one.
+     * A record that fails its header check (invalidated, or its slot reused: another generation), or whose copy took
+     * longer than the reclaim lease (its memory may have been reused mid-copy), is dropped, and the lookup is redone.
+     * A record whose publisher has not yet invalidated its predecessor is returned only once it has (see
+     * {@link #awaitSettled}): GET is linearizable per key, so once any GET returned a value, no GET that starts later
+     * returns an older one.
      *
      * @throws StaleAddressException (retryable) when the key's home keeps naming memory that does not hold the key
      * @throws InvalidationPendingException (retryable) when the newest record's predecessor stays valid too long
@@ -177,6 +182,7 @@ public final class Session {
             int length = (int) Address.byteSize(address);
             ensureRecordCapacity(length);
             long offset = Address.byteOffset(address);
+            long copyStart = Leases.nowMillis();
             if (host == machine.id()) {
                 machine.values().region().getBytes(offset, record, 0, length);
                 machine.stats().local(length);
@@ -188,7 +194,7 @@ public final class Session {
                     throw e;
                 }
             }
-            if (ValueRecord.isValid(record, 0, address, key) && leaseHolds()) {
+            if (ValueRecord.isValid(record, 0, address, key) && readHolds(copyStart)) {
                 if (ValueRecord.isInvalidationPending(record.getLong(0)) && !awaitSettled(key, host, offset)) {
                     dropCached(key, address);
                     continue; // replaced while we waited: read the newer value
@@ -201,7 +207,7 @@ public final class Session {
                 }
                 return view;
             }
-            if (!fromCache && leaseHolds()) {
+            if (!fromCache && readHolds(copyStart)) {
                 if (address != staleAddress) {
                     staleAddress = address;
                     staleSeen = 0;
@@ -247,7 +253,7 @@ public final class Session {
                 header = headerWord.getLongVolatile(0);
             }
             if (header == expected) {
-                return leaseHolds();
+                return addressHolds();
             }
             if (!ValueRecord.isInvalidationPending(header)) {
                 return false;

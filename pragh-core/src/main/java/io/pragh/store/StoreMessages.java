@@ -12,7 +12,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <pre>
  *  UPDATE: type | pad 3 | origin: int | request: long | key: long | mutator: int | hops: int | argLen: int | arg
  *  ACK:    type | pad 3 | status: int (0 ok, 1 failed, 2 retryable) | request: long | messageLen: int | message
- *  PRUNE:  type | pad 7 | key: long
+ *  PRUNE:  type | pad 7 | key: long | word: long (the tombstone the DELETE installed)
  *  LOG:    type | pad 3 | origin: int | request: long | key: long | version: long | mutator: int | argLen: int | arg
  * </pre>
  * LOG carries an update applied on a value's host to the key's home, whose log makes it durable and then
@@ -47,7 +47,8 @@ public final class StoreMessages {
     static final int LOG_ARG = 40;
 
     static final int PRUNE_KEY = 8;
-    static final int PRUNE_LENGTH = 16;
+    static final int PRUNE_WORD = 16;
+    static final int PRUNE_LENGTH = 24;
 
     private StoreMessages() {
     }
@@ -102,10 +103,11 @@ public final class StoreMessages {
         return b;
     }
 
-    static UnsafeBuffer prune(long key) {
+    static UnsafeBuffer prune(long key, long tombstone) {
         UnsafeBuffer b = new UnsafeBuffer(new byte[PRUNE_LENGTH]);
         b.putByte(0, PRUNE);
         b.putLong(PRUNE_KEY, key);
+        b.putLong(PRUNE_WORD, tombstone);
         return b;
     }
 

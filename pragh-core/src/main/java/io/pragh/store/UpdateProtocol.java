@@ -17,14 +17,24 @@ import org.agrona.concurrent.UnsafeBuffer;
  * home and runs where the value lives. That machine reads the current record locally, writes the new one locally,
  * and installs it by CAS on the home's address word (locally or one-sidedly). A lost CAS (a concurrent update or
  * migration) reruns the mutator on the newer value; finding the value elsewhere forwards the update there. The old
- * record is then invalidated (its header word zeroed) and posted to this machine's own reclaim ring.
+ * record is then invalidated (by a CAS of its header that checks its generation) and handed to this machine's GC.
+ * No lease is checked before the CAS: the expected word names the old record's allocation by its generation, so a
+ * CAS that lands however late cannot succeed once that record was replaced, freed and its memory reused.
  *
  * <p>An update is acknowledged to its origin only after (a) its CAS succeeded, (b) the record it replaced is
  * invalidated, and (c) that record's own predecessor was invalid before the CAS (the record is not replaced while
  * its {@link ValueRecord#INVALIDATION_PENDING} bit is set; the fence orders this machine's own migrations too), so
  * after the acknowledgement no reader anywhere can read an older value as valid. A delete, which publishes no
  * record, sets that bit on the record it removes before its CAS (and clears it if the CAS loses), so that GETs
- * reaching the record through cached addresses wait for its invalidation too (see {@link Session#get}).
+ * reaching the record through cached addresses wait for its invalidation too (see {@link Session#get}), and installs
+ * a {@linkplain Address#tombstone tombstone}: a word that reads as "no value" but is unique to the record removed.
+ *
+ * <p>A one-sided CAS can fail without saying whether it took effect (its reply lost). Since the word it installs is
+ * unique to this update (a new record's address, or a tombstone) and nothing replaces that word while the update is
+ * unsettled, a second CAS of the same words decides: its witness is the expected word (it takes effect now), the
+ * desired one (the first did), or another (neither ever will). Only while the home does not answer at all is the
+ * outcome unknown; the update then goes to {@link UncertainUpdates}, which settles and completes it later, so the
+ * key is never left with a pending bit nobody will clear.
  *
  * <p>Runs on the calling thread for updates that originate at the home, and on the delivery thread for forwarded
  * ones; it never waits for another machine's threads, only for one-sided operations.
@@ -52,7 +62,7 @@ final class UpdateProtocol {
             long version = applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
             if (version == NOTHING_CHANGED) {
                 machine.complete(origin, request, null);
-            } else if (version != FORWARDED) {
+            } else if (version != FORWARDED && version != HANDED_OFF) {
                 machine.applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen);
             }
         } catch (FabricException e) {
@@ -71,8 +81,17 @@ final class UpdateProtocol {
 
     private static final long FORWARDED = -1;
     private static final long NOTHING_CHANGED = -2;
+    /** The CAS's outcome is unknown: {@link UncertainUpdates} completes the update once it is known. */
+    private static final long HANDED_OFF = -3;
 
-    /** @return the version the update produced here, {@link #FORWARDED}, or {@link #NOTHING_CHANGED} */
+    static final int WON = 0;
+    static final int LOST = 1;
+    static final int UNKNOWN = 2;
+
+    /**
+     * @return the version the update produced here, {@link #FORWARDED}, {@link #NOTHING_CHANGED} or
+     *     {@link #HANDED_OFF}
+     */
     private long applyOrForward(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg,
                                 int argOff, int argLen, int hops) {
         ValueMutator mutator = machine.mutators().get(mutatorId);
@@ -85,7 +104,7 @@ final class UpdateProtocol {
                     forward(home, origin, request, key, mutatorId, arg, argOff, argLen, hops);
                     return FORWARDED;
                 }
-                long version = insertAtHome(key, mutator, arg, argOff, argLen);
+                long version = insertAtHome(s, key, mutator, arg, argOff, argLen);
                 if (version != FORWARDED) {
                     return version;
                 }
@@ -105,7 +124,7 @@ final class UpdateProtocol {
                 forward(host, origin, request, key, mutatorId, arg, argOff, argLen, hops);
                 return FORWARDED;
             }
-            long version = replaceHere(s, key, home, address, mutator, arg, argOff, argLen);
+            long version = replaceHere(s, origin, request, key, home, address, mutatorId, mutator, arg, argOff, argLen);
             if (version != FORWARDED) {
                 return version;
             }
@@ -114,46 +133,85 @@ final class UpdateProtocol {
     }
 
     /**
-     * The key has no value and this is its home: write the first value and claim (or reuse) its slot.
+     * The key has no value and this is its home: write the first value and claim (or reuse) its slot. A tombstone in
+     * the word is taken over only once its DELETE has invalidated the record it removed ({@link #deleteFinished}):
+     * until then the deleter may still need the tombstone to tell that its CAS took effect.
      *
      * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, or {@link #FORWARDED} (reused
      *     here to mean "lost a race, retry")
      */
-    private long insertAtHome(long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
+    private long insertAtHome(Session s, long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
         int length = mutator.newLength(EMPTY, 0, -1, arg, argOff, argLen);
         if (length == ValueMutator.DELETE) {
             return NOTHING_CHANGED;
         }
         checkValueLength(key, length);
-        long units = ValueRecord.unitsFor(length);
-        long offsetUnits = machine.values().allocate(units);
-        long version = machine.nextFirstVersion();
-        machine.writeRecord(key, version, offsetUnits, units, length, 0, mutator, EMPTY, 0, -1, arg, argOff, argLen);
-        KeyRegion keys = machine.keys();
-        long slot = keys.insert(key, Address.local(units, offsetUnits),
-            (at, expected, desired) -> machine.casAddress(machine.id(), at, expected, desired));
-        if (slot >= 0) {
-            machine.stats().local(KeyRegion.SLOT_BYTES);
-            return version;
+        long absent = s.slot >= 0 ? s.address : Address.NONE;
+        if (Address.isTombstone(absent)) {
+            awaitDeleteFinished(key, absent);
         }
-        machine.values().free(offsetUnits, units);
-        return FORWARDED;
+        long address = machine.values().allocate(ValueRecord.unitsFor(length));
+        long version = machine.nextFirstVersion();
+        long slot;
+        try {
+            // Pending until named, so that the leak scan leaves it alone while this thread may still publish it.
+            machine.writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, mutator, EMPTY, 0,
+                -1, arg, argOff, argLen);
+            slot = machine.keys().insert(key, absent, address,
+                (at, expected, desired) -> machine.casAddress(machine.id(), at, expected, desired));
+        } catch (RuntimeException | Error e) {
+            // A mutator that failed, or a full key region: the record was never named, and being pending, the leak
+            // scan would never take it.
+            machine.values().release(address);
+            throw e;
+        }
+        if (slot < 0) {
+            machine.values().release(address);
+            return FORWARDED;
+        }
+        machine.settled(address, length);
+        machine.stats().local(KeyRegion.SLOT_BYTES);
+        return version;
+    }
+
+    /**
+     * Waits until the DELETE that installed {@code tombstone} has invalidated the record it removed (or that record's
+     * slot holds another allocation): from then on the deleter no longer needs the tombstone.
+     *
+     * @throws InvalidationPendingException (retryable: the insert did not take effect) when that takes too long
+     */
+    private void awaitDeleteFinished(long key, long tombstone) {
+        int host = Address.host(tombstone, machine.id());
+        long offset = Address.byteOffset(tombstone);
+        long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
+        while (true) {
+            long header = machine.readHeader(host, offset);
+            if (!ValueRecord.isLive(header) || ValueRecord.generationOf(header) != Address.generation(tombstone)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new InvalidationPendingException("insert of key " + key + " found its previous DELETE (of the"
+                    + " record on machine " + host + " at offset " + offset + ") still not finished after "
+                    + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
+            }
+            Thread.yield();
+        }
     }
 
     /**
      * The value lives here: replace it by CAS on the home's address word.
      *
-     * @return the new version (a delete's too), or {@link #FORWARDED} (here: lost a race, retry)
+     * @return the new version (a delete's too), {@link #FORWARDED} (here: lost a race, retry) or {@link #HANDED_OFF}
      */
-    private long replaceHere(Session s, long key, int home, long address, ValueMutator mutator, DirectBuffer arg,
-                                int argOff, int argLen) {
+    private long replaceHere(Session s, int origin, long request, long key, int home, long address, int mutatorId,
+                             ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
         int self = machine.id();
         ChunkedRegion values = machine.values().region();
         long oldOffset = Address.byteOffset(address);
         UnsafeBuffer chunk = values.chunkFor(oldOffset);
         int index = values.indexInChunk(oldOffset);
-        long header = awaitPredecessorInvalidated(key, chunk, index);
-        if (ValueRecord.unitsOf(header) != Address.sizeUnits(address) || chunk.getLong(index + 8) != key) {
+        long header = awaitPredecessorInvalidated(key, address, chunk, index);
+        if (!ValueRecord.isLiveAt(header, address) || chunk.getLong(index + ValueRecord.KEY_OFFSET) != key) {
             s.dropCached(key, address);
             return FORWARDED;
         }
@@ -163,82 +221,132 @@ final class UpdateProtocol {
         machine.stats().local(curLen + ValueRecord.HEADER_BYTES);
         int length = mutator.newLength(chunk, curOff, curLen, arg, argOff, argLen);
         long desired;
-        long offsetUnits = -1;
-        long units = 0;
+        long fresh = Address.NONE;
         if (length == ValueMutator.DELETE) {
             // Flagged before the CAS: from the CAS on the key reads absent at its home while this record stays valid
-            // until invalidated below, so a GET reaching it through a cached address must wait, not return it.
-            if (!chunk.compareAndSetLong(index, header, header | ValueRecord.INVALIDATION_PENDING)) {
+            // until invalidated below, so a GET reaching it through a cached address must wait, not return it. The
+            // flag also keeps every other update and migration of the record off it until this one is settled.
+            if (machine.casHeader(self, oldOffset, header, header | ValueRecord.INVALIDATION_PENDING) != header) {
                 return FORWARDED; // replaced meanwhile by an update on another thread: start again
             }
-            desired = Address.NONE;
+            desired = Address.tombstone(address);
         } else {
             checkValueLength(key, length);
-            units = ValueRecord.unitsFor(length);
-            if (self != home && units > Address.MAX_MIGRATED_UNITS) {
-                throw new LimitExceededException("value of " + length + " bytes for key " + key + " exceeds the "
-                    + Address.MAX_MIGRATED_BYTES + "-byte (32 MiB) limit of a migrated value; it lives on machine "
-                    + self + ", not its home " + home);
+            fresh = machine.values().allocate(ValueRecord.unitsFor(length));
+            try {
+                machine.writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING, mutator, chunk,
+                    curOff, curLen, arg, argOff, argLen);
+            } catch (RuntimeException | Error e) {
+                machine.values().release(fresh); // never named, and pending: the leak scan would never take it
+                throw e;
             }
-            offsetUnits = machine.values().allocate(units);
-            machine.writeRecord(key, version, offsetUnits, units, length, ValueRecord.INVALIDATION_PENDING, mutator,
-                chunk, curOff, curLen, arg, argOff, argLen);
-            desired = Address.of(self, home, units, offsetUnits);
+            desired = Address.at(self, home, fresh);
         }
-        boolean won = false;
+        int outcome;
         try {
-            won = s.leaseHolds() && machine.casAddress(home, s.slot, address, desired);
-        } finally {
-            if (!won && desired == Address.NONE) {
-                chunk.compareAndSetLong(index, header | ValueRecord.INVALIDATION_PENDING, header); // still current
-            }
+            outcome = machine.casAddress(home, s.slot, address, desired) ? WON : LOST;
+        } catch (FabricException uncertain) {
+            // The CAS may have taken effect (a reply lost on the way back): ask the word again.
+            outcome = recas(home, s.slot, address, desired);
         }
-        if (!won) {
-            if (offsetUnits >= 0) {
-                machine.values().free(offsetUnits, units);
-            }
+        if (outcome == UNKNOWN) {
+            byte[] argCopy = new byte[argLen];
+            arg.getBytes(argOff, argCopy);
+            machine.uncertainUpdates().add(new UncertainUpdates.Entry(origin, request, key, home, s.slot, address,
+                desired, fresh, length, header, version, mutatorId, argCopy));
+            return HANDED_OFF;
+        }
+        if (outcome == LOST) {
+            undo(key, address, fresh, header);
             s.dropCached(key, address);
             return FORWARDED;
         }
-        // Passive invalidation (Fig. 9 line 11) and reclaim (line 12): the old record is ours, so both are local.
-        values.putLongVolatile(oldOffset, 0);
-        // Stamped before the bit clears: from then on the new record may be replaced and invalidated, and a cache
-        // entry stamped later than that would outlive the record's reclaim lease.
-        long stampMillis = Leases.nowMillis();
-        if (offsetUnits >= 0) {
-            // Release: whoever sees the bit clear (and may then replace the new record) sees the old one invalid.
-            values.putLongVolatile(offsetUnits << 3, ValueRecord.headerWord(length, units));
-        }
-        machine.reclaimRings().post(self, address);
-        machine.fence().await(key);
-        if (home != self) {
-            if (desired == Address.NONE) {
-                machine.cache().invalidate(key, address);
-                machine.sendPrune(home, key);
-            } else {
-                machine.cache().insert(key, desired, s.slot, stampMillis);
-            }
-        } else if (desired == Address.NONE) {
-            machine.keys().prune(key);
-        }
+        finishWon(key, home, s.slot, address, desired, fresh, length);
         return version;
+    }
+
+    /**
+     * A CAS of the home's word from {@code expected} to {@code desired} failed without saying whether it took effect:
+     * CAS again. The word moves off {@code expected} only once and never comes back to it (an address names one
+     * allocation by its generation), and nothing replaces {@code desired} while this update is unsettled (a new record
+     * is pending; a tombstone is kept until its DELETE has invalidated the old record), so the witness decides.
+     *
+     * @return {@link #WON}, {@link #LOST} or {@link #UNKNOWN} (the home still does not answer)
+     */
+    int recas(int home, long slot, long expected, long desired) {
+        long witness;
+        try {
+            witness = machine.endpoint().compareAndSwap(home, Region.KEYS, slot, expected, desired);
+        } catch (FabricException stillUnanswered) {
+            return UNKNOWN;
+        }
+        return witness == expected || witness == desired ? WON : LOST;
+    }
+
+    /**
+     * After a won CAS: invalidate the old record (Fig. 9 line 11) and hand it to this machine's GC (line 12), clear
+     * the new record's pending bit, wait for any migration of the key to finish its own invalidation, then update the
+     * cache (or prune the deleted key's slot).
+     */
+    void finishWon(long key, int home, long slot, long address, long desired, long fresh, int length) {
+        int self = machine.id();
+        // Generation-checked: if the leak scan took the superseded record meanwhile, it is invalid already and the
+        // scan handed it to the GC, so it is not handed over twice.
+        boolean invalidatedHere = machine.invalidate(self, address);
+        // Stamped before the bit clears: from then on the new record may be replaced and invalidated, and a cache
+        // entry stamped later than that would outlive the record.
+        long stampMillis = Leases.nowMillis();
+        if (fresh != Address.NONE) {
+            // Release: whoever sees the bit clear (and may then replace the new record) sees the old one invalid.
+            machine.settled(fresh, length);
+        }
+        if (invalidatedHere) {
+            machine.reclaimRings().post(self, address);
+        }
+        machine.fence().await(key);
+        if (fresh == Address.NONE) {
+            // The DELETE is done: the tombstone can go (a lost PRUNE leaves it for the next insert to replace).
+            if (home == self) {
+                machine.keys().prune(key, desired);
+            } else {
+                machine.cache().invalidate(key, address);
+                try {
+                    machine.sendPrune(home, key, desired);
+                } catch (FabricException homeUnreachable) {
+                    // The delete took effect; only the slot stays until the next insert replaces the tombstone.
+                }
+            }
+        } else if (home != self) {
+            machine.cache().insert(key, desired, slot, stampMillis);
+        }
+    }
+
+    /** After a lost CAS: the new record was never published; a delete's flag comes off the record it kept. */
+    void undo(long key, long address, long fresh, long header) {
+        if (fresh != Address.NONE) {
+            machine.values().release(fresh);
+        } else {
+            machine.casHeader(machine.id(), Address.byteOffset(address), header | ValueRecord.INVALIDATION_PENDING,
+                header);
+        }
     }
 
     /**
      * The header of the local record at {@code index} once the operation that published it has invalidated the
      * record it replaced ({@link ValueRecord#INVALIDATION_PENDING}); that operation is past its CAS and needs one
-     * more write, so this wait is short unless its thread died.
+     * more write, so this wait is short unless its thread died or its home stopped answering
+     * ({@link UncertainUpdates}). A slot that no longer holds the allocation {@code address} names is not waited for.
      */
-    private static long awaitPredecessorInvalidated(long key, UnsafeBuffer chunk, int index) {
+    private static long awaitPredecessorInvalidated(long key, long address, UnsafeBuffer chunk, int index) {
         long header = chunk.getLongVolatile(index);
         long deadline = 0;
-        while (ValueRecord.isInvalidationPending(header)) {
+        while (ValueRecord.isInvalidationPending(header) && ValueRecord.isLiveAt(header, address)) {
             long now = System.nanoTime();
             if (deadline == 0) {
                 deadline = now + PENDING_PATIENCE_NANOS;
             } else if (now > deadline) {
-                throw new PraghException("update of key " + key + " found its value's previous record still not"
-                    + " invalidated after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
+                throw new InvalidationPendingException("update of key " + key + " found its value's previous record"
+                    + " still not invalidated after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
             }
             // Yield, not spin: the publisher may be a thread waiting for this core.
             Thread.yield();

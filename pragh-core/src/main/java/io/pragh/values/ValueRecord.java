@@ -2,29 +2,45 @@ package io.pragh.values;
 
 import io.pragh.LimitExceededException;
 import io.pragh.address.Address;
+import io.pragh.address.SizeClasses;
 import org.agrona.DirectBuffer;
 
 /**
  * Layout of a value record in a value region, 8-byte aligned:
  * <pre>
- *  word 0: | payload length: 32 bits | invalidation pending: 1 bit | record size in 8-byte units: 31 bits |
- *          zeroed on invalidation
- *  word 1: owning key
+ *  word 0, the header:
+ *    bit 63             32   31   30   29  28    22 21            8 7          0
+ *       | payload length | P  | L  | F  | unused | generation: 14 | class: 8   |
+ *  word 1: owning key (while free: the next free record of the class)
  *  word 2: version: | incarnation: 32 bits | updates since: 32 bits |
  *  payload, padded to 8 bytes
  * </pre>
- * A reader that fetched a record through an address checks that word 0's size equals the address's size and that
- * word 1 is the key it asked for; anything else means the address was stale (the record was invalidated, or the
- * slot it came from was reused) and the reader retries. The version orders one key's updates for the durable log:
- * every update sets it to the old version + 1 on whichever machine hosts the value, and an insert starts a new
- * incarnation from its home's counter, so versions grow across deletes too. Static methods over any buffer: no
- * object per record.
+ * The generation and the size class are those of the allocation, and stay in the header for as long as the slot
+ * exists: free, allocated, live or invalidated. The flags say which:
+ * <ul>
+ *   <li><b>L</b> (live): the record holds a value that an address word names, or is about to name. Invalidation
+ *       clears it (and the length, and P), keeping generation and class: {@link #invalidated}.</li>
+ *   <li><b>F</b> (free): the slot is on its class's free list. Freeing a record that was published advances the
+ *       generation, so an address of the record that was freed never matches the slot again
+ *       ({@link Address#nextGeneration}).</li>
+ *   <li><b>P</b> ({@link #INVALIDATION_PENDING}): see below.</li>
+ * </ul>
+ * A reader that fetched a record through an address accepts it only when it is live, its generation and class are the
+ * address's, and word 1 is the key it asked for ({@link #isValid}); anything else means the address is stale (the
+ * record was invalidated, or the slot freed and handed out again) and the reader retries. The version orders one
+ * key's updates for the durable log: every update sets it to the old version + 1 on whichever machine hosts the
+ * value, and an insert starts a new incarnation from its home's counter, so versions grow across deletes too. Static
+ * methods over any buffer: no object per record.
  *
- * <p>{@link #INVALIDATION_PENDING} is set from the moment a PUT or MIGRATE publishes a record (its CAS) until that
- * operation has invalidated the record it replaced. Nobody replaces or migrates a record while the bit is set, so
- * every record's predecessors are invalid before the record itself can be replaced: once an update is
- * acknowledged, no older record of its key is valid anywhere, however many machines the value passed through.
- * Readers ignore the bit (the record is the current value).
+ * <p>{@link #INVALIDATION_PENDING} is set from the moment a PUT or MIGRATE publishes a record (its CAS), and on a new
+ * record from its allocation, until that operation has invalidated the record it replaced (or, for a record not yet
+ * published, until its CAS outcome is settled). Nobody replaces or migrates a record while the bit is set, so every
+ * record's predecessors are invalid before the record itself can be replaced: once an update is acknowledged, no
+ * older record of its key is valid anywhere, however many machines the value passed through. A GET that finds the
+ * bit waits for it to clear before returning the record (linearizable GET: a GET through an older cached address
+ * could still find the predecessor valid meanwhile), and the leak scan never takes a record with the bit set for
+ * leaked: its operation is still deciding whether the record is published. A DELETE sets the bit on the record it
+ * removes before its CAS, for the same reasons.
  */
 public final class ValueRecord {
     public static final int HEADER_BYTES = 24;
@@ -32,7 +48,15 @@ public final class ValueRecord {
     public static final int VERSION_OFFSET = 16;
     /** Header bit: the operation that published this record has not yet invalidated the one it replaced. */
     public static final long INVALIDATION_PENDING = 1L << 31;
-    private static final long UNITS_MASK = INVALIDATION_PENDING - 1;
+    /** Header bit: the record holds a value (not invalidated, not free). */
+    public static final long LIVE = 1L << 30;
+    /** Header bit: the slot is on its class's free list. */
+    public static final long FREE = 1L << 29;
+    private static final int GENERATION_SHIFT = 8;
+    private static final long CLASS_MASK = 0xFF;
+    private static final long GENERATION_MASK = (long) Address.MAX_GENERATION << GENERATION_SHIFT;
+    /** The bits a slot keeps whatever its state: generation and class. */
+    private static final long IDENTITY_MASK = GENERATION_MASK | CLASS_MASK;
 
     private ValueRecord() {
     }
@@ -43,19 +67,45 @@ public final class ValueRecord {
             throw new IllegalArgumentException("payload length must be >= 0, got " + payloadLength);
         }
         long units = (HEADER_BYTES + payloadLength + 7) >>> 3;
-        if (units > Address.MAX_LOCAL_UNITS || payloadLength > 0xFFFF_FFFFL) {
+        if (units > SizeClasses.MAX_UNITS) {
             throw new LimitExceededException("value of " + payloadLength + " bytes exceeds the limit of "
-                + (Address.MAX_LOCAL_BYTES - HEADER_BYTES) + " bytes (4 GiB record, 29-bit size in 8-byte units)");
+                + (Address.MAX_RECORD_BYTES - HEADER_BYTES) + " bytes (1 GiB record: the largest size class of an"
+                + " address word, and the largest value region chunk)");
         }
         return units;
     }
 
-    public static long headerWord(long payloadLength, long units) {
-        return (payloadLength << 32) | units;
+    /** The header of a live record of {@code payloadLength} bytes at the allocation {@code address} names. */
+    public static long headerWord(long payloadLength, long address) {
+        return (payloadLength << 32) | LIVE | identityOf(address);
     }
 
-    public static long unitsOf(long headerWord) {
-        return headerWord & UNITS_MASK;
+    /** Generation and class of an allocation, as a header holds them. */
+    static long identityOf(long address) {
+        return ((long) Address.generation(address) << GENERATION_SHIFT) | Address.sizeClass(address);
+    }
+
+    /** The header of a slot that is allocated but holds no live record (yet, or any more). */
+    static long allocatedHeader(int generation, int sizeClass) {
+        return ((long) generation << GENERATION_SHIFT) | sizeClass;
+    }
+
+    /** The header of a slot on its free list. */
+    static long freeHeader(int generation, int sizeClass) {
+        return FREE | allocatedHeader(generation, sizeClass);
+    }
+
+    /** The header a record has once invalidated: not live, not pending, same generation and class. */
+    public static long invalidated(long headerWord) {
+        return headerWord & IDENTITY_MASK;
+    }
+
+    public static boolean isLive(long headerWord) {
+        return (headerWord & LIVE) != 0;
+    }
+
+    public static boolean isFree(long headerWord) {
+        return (headerWord & FREE) != 0;
     }
 
     public static boolean isInvalidationPending(long headerWord) {
@@ -64,6 +114,37 @@ public final class ValueRecord {
 
     public static int payloadLengthOf(long headerWord) {
         return (int) (headerWord >>> 32);
+    }
+
+    public static int generationOf(long headerWord) {
+        return (int) ((headerWord & GENERATION_MASK) >>> GENERATION_SHIFT);
+    }
+
+    public static int sizeClassOf(long headerWord) {
+        return (int) (headerWord & CLASS_MASK);
+    }
+
+    /** Record units of the header's size class. */
+    public static long unitsOf(long headerWord) {
+        return SizeClasses.units(sizeClassOf(headerWord));
+    }
+
+    /** Whether the header is that of a live record of the allocation {@code address} names (pending or not). */
+    public static boolean isLiveAt(long headerWord, long address) {
+        return (headerWord & (LIVE | FREE | IDENTITY_MASK)) == (LIVE | identityOf(address));
+    }
+
+    /** Whether the slot's header is still the allocation {@code address} names (live or not, but not free). */
+    public static boolean isSameAllocation(long headerWord, long address) {
+        return (headerWord & (FREE | IDENTITY_MASK)) == identityOf(address);
+    }
+
+    /**
+     * The local address of the allocation a header describes, at {@code offsetUnits} (what the slot's own machine
+     * posts to its GC).
+     */
+    public static long addressOf(long headerWord, long offsetUnits) {
+        return Address.local(sizeClassOf(headerWord), generationOf(headerWord), offsetUnits);
     }
 
     /** First version of a key's incarnation number {@code incarnation}. */
@@ -75,9 +156,11 @@ public final class ValueRecord {
         return version >>> 32;
     }
 
-    /** Whether a copied record is the live value of {@code key} at {@code address}. */
+    /**
+     * Whether a copied record is the live value of {@code key} at {@code address}: live, of the address's generation
+     * and class, and owned by the key.
+     */
     public static boolean isValid(DirectBuffer record, int index, long address, long key) {
-        long header = record.getLong(index);
-        return unitsOf(header) == Address.sizeUnits(address) && record.getLong(index + KEY_OFFSET) == key;
+        return isLiveAt(record.getLong(index), address) && record.getLong(index + KEY_OFFSET) == key;
     }
 }

@@ -2,35 +2,49 @@ package io.pragh.values;
 
 import io.pragh.LimitExceededException;
 import io.pragh.address.Address;
+import io.pragh.address.SizeClasses;
 import io.pragh.memory.ChunkedRegion;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.agrona.collections.LongHashSet;
 
 /**
  * The value region of one machine and its allocator. Records are carved from chunks by a bump pointer and recycled
  * through one free list per size class; a record never crosses a chunk, so a NIC registration per chunk covers it.
- * The free list is intrusive: a freed record's key word links to the next free record (its header word is already
- * zero, so a stale reader still fails its check). Frees only happen after the reclaim lease, so no reader can
- * still hold a freed record's address.
+ * A slot, once carved, keeps its offset and size class for good, and its header keeps the slot's generation
+ * whatever state it is in (see {@link ValueRecord}): {@link #allocate} hands out the slot's current generation in the
+ * address it returns, and {@link #free} advances it, so an address of a freed record never names the slot again. The
+ * free list is intrusive: a free record's key word links to the next free record of its class.
+ *
+ * <p>Who frees what, and how each free checks that the record is still the one it means:
+ * <ul>
+ *   <li>{@link #free}: the GC thread, for a record that was invalidated (so possibly published, and read), once its
+ *       reclaim lease has passed. Only when the slot's header still has the address's generation and is invalidated:
+ *       a record posted twice (by a lost ring reply, or by two parties that each invalidated it) is freed once, and
+ *       a post that arrives after the slot was handed out again frees nothing.</li>
+ *   <li>{@link #release}: the operation that allocated a record and never published it (its CAS lost, or was never
+ *       made). The generation stays: no address word and no reader ever had this allocation's address.</li>
+ *   <li>{@link #invalidate}: whoever replaced or found leaked a live record, by CAS on its header, only while it is
+ *       still live with the address's generation.</li>
+ * </ul>
+ * The generation advances only when a published record is freed, so it wraps only after a slot was published and
+ * freed {@link Address#MAX_GENERATION} times, each after a reclaim lease.
  *
  * <p>Allocation takes a per-class lock: allocation happens on PUT and MIGRATE, never on GET.
  *
- * <p>Superseded records are freed only once their reclaim lease has passed, so the memory they hold grows with the
- * write rate. When they fill the region, a writer waits for the reclaimer ({@link #applyBackPressure}) instead of
- * failing: the write rate is held to the rate at which garbage can be freed. Only a region full of live records is a
- * hard limit.
+ * <p>Superseded records are freed once their reclaim lease has passed, so the memory they hold grows with the write
+ * rate times that lease. When they fill the region, a writer waits for the reclaimer ({@link #applyBackPressure})
+ * instead of failing: the write rate is held to the rate at which garbage can be freed. Only a region full of live
+ * records is a hard limit.
  *
- * <p>Every record ever carved from a chunk keeps its start for good (a freed record returns to its own class and is
- * handed out again at the same offset), so one bit per 8-byte unit marking record starts is enough to
- * {@linkplain #forEachRecord walk} every record the region hosts: what the background leak scan needs. A record can
- * also be {@linkplain #watch watched}: the allocator then notes when it is handed out again, which tells the scan
- * that a record it saw unreferenced earlier is not a new allocation that only looks the same.
+ * <p>Every record ever carved from a chunk keeps its start for good, so one bit per 8-byte unit marking record starts
+ * is enough to {@linkplain #forEachRecord walk} every record the region hosts: what the background leak scan needs.
  *
  * <pre>{@code
  * try (ValueRegion values = new ValueRegion(256L << 20, 1 << 30)) {
- *     long offsetUnits = values.allocate(ValueRecord.unitsFor(100));
+ *     long address = values.allocate(ValueRecord.unitsFor(100));   // Address.local(class, generation, offset)
+ *     values.release(address);                                     // never published: back to its class
  * }
  * }</pre>
  */
@@ -46,7 +60,13 @@ public final class ValueRegion implements AutoCloseable {
     private static final long WAIT_SLICE_MILLIS = 50;
 
     private final ChunkedRegion region;
-    private final SizeClasses classes;
+    /** Largest size class a chunk holds. */
+    private final int maxClass;
+    /**
+     * Generation of every slot carved from the bump pointer: random per region, so that addresses of a machine that
+     * restarted (its region new) are unlikely to match the new region's slots.
+     */
+    private final int firstGeneration = ThreadLocalRandom.current().nextInt(1, Address.MAX_GENERATION + 1);
     private final long[] freeHeads;
     private final Object[] classLocks;
     private final Object bumpLock = new Object();
@@ -54,9 +74,7 @@ public final class ValueRegion implements AutoCloseable {
     private final AtomicLong liveBytes = new AtomicLong();
     /** Bit per 8-byte unit: set where a record starts. Written under {@link #bumpLock}, read after taking it. */
     private final long[] starts;
-    /** Records watched for reuse; {@link #watchedCount} keeps the allocator's check to one volatile read. */
-    private final LongHashSet watched = new LongHashSet();
-    private volatile int watchedCount;
+    private final AtomicLong refusedFrees = new AtomicLong();
     /** Set once when the store starts its reclaimer; null: a full region fails at once. */
     private volatile ReclaimBacklog backlog;
     private volatile long patienceNanos;
@@ -76,7 +94,7 @@ public final class ValueRegion implements AutoCloseable {
     public interface RecordVisitor {
         /**
          * @param offsetUnits the record's offset in 8-byte units
-         * @param header      its header word (never 0: invalidated and free records are skipped)
+         * @param header      its header word (always {@linkplain ValueRecord#isLive live}: others are skipped)
          */
         void visit(long offsetUnits, long header, long key, long version);
     }
@@ -87,10 +105,11 @@ public final class ValueRegion implements AutoCloseable {
                 + Address.MAX_REGION_BYTES + "-byte (128 GiB) limit of a 34-bit offset in 8-byte units");
         }
         this.region = ChunkedRegion.allocate("values", capacity, maxChunkBytes);
-        this.classes = new SizeClasses(Math.min(Address.MAX_LOCAL_UNITS, region.chunkBytes() >>> 3));
-        this.freeHeads = new long[classes.count()];
+        int largest = SizeClasses.classOf(region.chunkBytes() >>> 3);
+        this.maxClass = SizeClasses.units(largest) > region.chunkBytes() >>> 3 ? largest - 1 : largest;
+        this.freeHeads = new long[SizeClasses.COUNT];
         this.starts = new long[(int) ((region.capacity() >>> 3) + 63 >>> 6)];
-        this.classLocks = new Object[classes.count()];
+        this.classLocks = new Object[SizeClasses.COUNT];
         for (int i = 0; i < classLocks.length; i++) {
             classLocks[i] = new Object();
         }
@@ -108,20 +127,21 @@ public final class ValueRegion implements AutoCloseable {
     /**
      * Allocates a record of at least {@code units} 8-byte units. When the region is full but superseded records wait
      * in the reclaimer (see {@link #applyBackPressure}), waits for them to be freed, up to the back-pressure patience:
-     * a writer slows down to the rate at which garbage can be freed rather than failing.
+     * a writer slows down to the rate at which garbage can be freed rather than failing. The slot's header then holds
+     * its generation and class but is not live: the caller writes the record, header last.
      *
-     * @return its offset in 8-byte units
+     * @return the record's local address word: its size class, generation and offset
      * @throws LimitExceededException when the record is larger than a chunk or the region is full of live records
      * @throws RegionFullException    (retryable) when the region stayed full for the whole wait
      */
     public long allocate(long units) {
-        int sizeClass = classes.classOf(units);
-        if (sizeClass < 0) {
+        int sizeClass = SizeClasses.classOf(units);
+        if (sizeClass < 0 || sizeClass > maxClass) {
             throw new LimitExceededException("value record of " + (units << 3) + " bytes is larger than a value"
                 + " region chunk (" + region.chunkBytes() + " bytes)");
         }
-        long unit = tryAllocate(sizeClass);
-        return unit >= 0 ? unit : awaitReclaim(sizeClass);
+        long address = tryAllocate(sizeClass);
+        return address != Address.NONE ? address : awaitReclaim(sizeClass);
     }
 
     /**
@@ -139,18 +159,18 @@ public final class ValueRegion implements AutoCloseable {
         return backPressureWaits.get();
     }
 
-    /** @return the record's offset in 8-byte units, or -1 when neither the free list nor the bump pointer has room */
+    /** @return the record's address, or NONE when neither the free list nor the bump pointer has room */
     private long tryAllocate(int sizeClass) {
-        long classBytes = classes.units(sizeClass) << 3;
+        long classBytes = SizeClasses.units(sizeClass) << 3;
         synchronized (classLocks[sizeClass]) {
             long head = freeHeads[sizeClass];
             if (head != 0) {
                 freeHeads[sizeClass] = region.getLong(head + ValueRecord.KEY_OFFSET);
+                int generation = ValueRecord.generationOf(region.getLong(head));
+                // Release: no longer free, so a late free or release of an older allocation here is refused.
+                region.putLongVolatile(head, ValueRecord.allocatedHeader(generation, sizeClass));
                 liveBytes.addAndGet(classBytes);
-                if (watchedCount > 0) {
-                    reused(head >>> 3);
-                }
-                return head >>> 3;
+                return Address.local(sizeClass, generation, head >>> 3);
             }
         }
         synchronized (bumpLock) {
@@ -160,13 +180,14 @@ public final class ValueRegion implements AutoCloseable {
                 start = chunkEnd;
             }
             if (start + classBytes > region.capacity()) {
-                return -1;
+                return Address.NONE;
             }
             bump = start + classBytes;
             liveBytes.addAndGet(classBytes);
             long unit = start >>> 3;
+            region.putLongVolatile(start, ValueRecord.allocatedHeader(firstGeneration, sizeClass));
             starts[(int) (unit >>> 6)] |= 1L << unit;
-            return unit;
+            return Address.local(sizeClass, firstGeneration, unit);
         }
     }
 
@@ -176,7 +197,7 @@ public final class ValueRegion implements AutoCloseable {
      * of live records: waiting cannot help), and after the patience otherwise.
      */
     private long awaitReclaim(int sizeClass) {
-        long classBytes = classes.units(sizeClass) << 3;
+        long classBytes = SizeClasses.units(sizeClass) << 3;
         ReclaimBacklog b = backlog;
         if (b == null || patienceNanos <= 0) {
             throw fullOfLiveRecords(classBytes);
@@ -188,9 +209,9 @@ public final class ValueRegion implements AutoCloseable {
             synchronized (freedSignal) {
                 while (true) {
                     // Tried under the signal's monitor: a free that lands after this try notifies after our wait.
-                    long unit = tryAllocate(sizeClass);
-                    if (unit >= 0) {
-                        return unit;
+                    long address = tryAllocate(sizeClass);
+                    if (address != Address.NONE) {
+                        return address;
                     }
                     long waited = System.nanoTime() - start;
                     long awaiting = b.awaitingReclaimBytes();
@@ -219,17 +240,73 @@ public final class ValueRegion implements AutoCloseable {
             + liveBytes.get() + " live; cannot allocate " + classBytes + " more");
     }
 
-    /** Returns a record to its size class. Only after the reclaim lease, or for a record never published. */
-    public void free(long offsetUnits, long units) {
-        int sizeClass = classes.classOf(units);
-        long offset = offsetUnits << 3;
-        region.checkRange(offset, (int) Math.min(Integer.MAX_VALUE, units << 3));
-        region.putLongVolatile(offset, 0);
+    /**
+     * The GC's free: returns an invalidated record to its size class and advances the slot's generation, but only if
+     * the slot still holds the allocation {@code address} names and it was invalidated (not live, not already free).
+     * Anything else is a post that arrived twice or late, and frees nothing ({@link #refusedFrees} counts them).
+     * Call only once no reader can still be copying the record: after its reclaim lease.
+     *
+     * @return whether the record was freed
+     */
+    public boolean free(long address) {
+        int sizeClass = Address.sizeClass(address);
+        long offset = Address.byteOffset(address);
+        region.checkRange(offset, (int) Math.min(Integer.MAX_VALUE, Address.byteSize(address)));
         synchronized (classLocks[sizeClass]) {
-            region.putLong(offset + ValueRecord.KEY_OFFSET, freeHeads[sizeClass]);
-            freeHeads[sizeClass] = offset;
+            long header = region.getLongVolatile(offset);
+            if (ValueRecord.isLive(header) || !ValueRecord.isSameAllocation(header, address)) {
+                refusedFrees.incrementAndGet();
+                return false;
+            }
+            push(offset, sizeClass, Address.nextGeneration(Address.generation(address)));
         }
-        liveBytes.addAndGet(-(classes.units(sizeClass) << 3));
+        freed(sizeClass);
+        return true;
+    }
+
+    /**
+     * The owner's free of a record it allocated and never published (no address word ever named it, so no reader
+     * can hold its address): back to its size class with the same generation.
+     *
+     * @throws IllegalStateException when the slot does not hold that allocation (a bug: nobody else frees it)
+     */
+    public void release(long address) {
+        release(address, true);
+    }
+
+    /**
+     * {@link #release} of a record whose header a one-sided copy overwrote (a migration READs the source record,
+     * header included, into its new allocation): {@code address} alone says which allocation this is.
+     */
+    public void releaseCopy(long address) {
+        release(address, false);
+    }
+
+    private void release(long address, boolean checkHeader) {
+        int sizeClass = Address.sizeClass(address);
+        long offset = Address.byteOffset(address);
+        region.checkRange(offset, (int) Math.min(Integer.MAX_VALUE, Address.byteSize(address)));
+        synchronized (classLocks[sizeClass]) {
+            long header = region.getLongVolatile(offset);
+            if (checkHeader && !ValueRecord.isSameAllocation(header, address)) {
+                throw new IllegalStateException("release of " + Address.toString(address) + ", but the slot's header"
+                    + " says it is not that allocation, or is free: " + Long.toHexString(header));
+            }
+            push(offset, sizeClass, Address.generation(address));
+        }
+        freed(sizeClass);
+    }
+
+    /** Under the class lock. */
+    private void push(long offset, int sizeClass, int generation) {
+        // Release: a reader that sees the free header no longer sees the record's key and payload as valid.
+        region.putLongVolatile(offset, ValueRecord.freeHeader(generation, sizeClass));
+        region.putLong(offset + ValueRecord.KEY_OFFSET, freeHeads[sizeClass]);
+        freeHeads[sizeClass] = offset;
+    }
+
+    private void freed(int sizeClass) {
+        liveBytes.addAndGet(-(SizeClasses.units(sizeClass) << 3));
         if (waiters.get() > 0) {
             synchronized (freedSignal) {
                 freedSignal.notifyAll();
@@ -238,7 +315,37 @@ public final class ValueRegion implements AutoCloseable {
     }
 
     /**
-     * Visits every record that is allocated and not invalidated (header word not 0), with its key and version, in
+     * Invalidates the live record {@code address} names (clears its live and pending bits, keeping generation and
+     * class) by CAS on its header, whatever its pending bit says, as long as the slot still holds that allocation live.
+     *
+     * @return whether this call invalidated it (false: it was invalidated already, or is another allocation now)
+     */
+    public boolean invalidate(long address) {
+        long offset = Address.byteOffset(address);
+        long header = region.getLongVolatile(offset);
+        while (ValueRecord.isLiveAt(header, address)) {
+            long witness = region.compareAndExchangeLong(offset, header, ValueRecord.invalidated(header));
+            if (witness == header) {
+                return true;
+            }
+            header = witness;
+        }
+        return false;
+    }
+
+    /** Whether the slot still holds the allocation {@code address} names, invalidated (not live, not free). */
+    public boolean invalidated(long address) {
+        long header = region.getLongVolatile(Address.byteOffset(address));
+        return !ValueRecord.isLive(header) && ValueRecord.isSameAllocation(header, address);
+    }
+
+    /** Frees refused because the record was live, already free, or another allocation (see {@link #free}). */
+    public long refusedFrees() {
+        return refusedFrees.get();
+    }
+
+    /**
+     * Visits every live record (allocated and not invalidated), with its header, key and version, in
      * offset order. Runs beside allocation, updates and frees: a record may change or go while it is visited, so a
      * visitor that acts on one checks its header again (see {@code io.pragh.store.LeakScanner}). Returns the records
      * visited.
@@ -264,7 +371,7 @@ public final class ValueRegion implements AutoCloseable {
                 long offset = unit << 3;
                 // Acquire: a header seen set comes with the key and version written before it.
                 long header = region.getLongVolatile(offset);
-                if (header != 0) {
+                if (ValueRecord.isLive(header)) {
                     visitor.visit(unit, header, region.getLong(offset + ValueRecord.KEY_OFFSET),
                         region.getLong(offset + ValueRecord.VERSION_OFFSET));
                     visited++;
@@ -272,44 +379,6 @@ public final class ValueRegion implements AutoCloseable {
             }
         }
         return visited;
-    }
-
-    /** Record units of the size class a record of {@code units} was allocated in. */
-    public long classUnits(long units) {
-        int c = classes.classOf(units);
-        return c < 0 ? units : classes.units(c);
-    }
-
-    /** Starts noting whether the record at {@code offsetUnits} is handed out again (see {@link #watched}). */
-    public void watch(long offsetUnits) {
-        synchronized (watched) {
-            if (watched.add(offsetUnits)) {
-                watchedCount = watched.size();
-            }
-        }
-    }
-
-    /**
-     * Whether the record is watched and has not been handed out again since {@link #watch}: true means the record at
-     * that offset is still the very allocation that was there when the watch began.
-     */
-    public boolean watched(long offsetUnits) {
-        synchronized (watched) {
-            return watched.contains(offsetUnits);
-        }
-    }
-
-    /** Ends a watch. */
-    public void unwatch(long offsetUnits) {
-        reused(offsetUnits);
-    }
-
-    private void reused(long offsetUnits) {
-        synchronized (watched) {
-            if (watched.remove(offsetUnits)) {
-                watchedCount = watched.size();
-            }
-        }
     }
 
     @Override

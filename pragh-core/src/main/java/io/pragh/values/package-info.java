@@ -1,6 +1,6 @@
 /**
- * The value region: variable-sized, 8-byte aligned value records with a header that exposes stale addresses, and
- * their size-class allocator, with a walk over every record it hosts. Depends on {@code io.pragh.address} and
- * {@code io.pragh.memory}.
+ * The value region: variable-sized, 8-byte aligned value records whose header (generation, size class, live and
+ * pending flags, owning key) exposes stale and reused addresses, their size-class allocator with generation-checked
+ * frees, and a walk over every record it hosts. Depends on {@code io.pragh.address} and {@code io.pragh.memory}.
  */
 package io.pragh.values;

@@ -9,68 +9,106 @@ import io.pragh.LimitExceededException;
 import org.junit.jupiter.api.Test;
 
 class AddressTest {
-    private static final long[] SIZES_LOCAL = {1, 2, 3, 1L << 21, (1L << 22) - 1, 1L << 22, (1L << 29) - 2,
-        (1L << 29) - 1};
-    private static final long[] SIZES_MIGRATED = {1, 2, 1L << 10, (1L << 22) - 2, (1L << 22) - 1};
+    private static final int[] CLASSES = {0, 1, 30, 31, SizeClasses.COUNT - 2, SizeClasses.COUNT - 1};
+    private static final int[] GENERATIONS = {1, 2, Address.MAX_GENERATION - 1, Address.MAX_GENERATION};
     private static final long[] OFFSETS = {0, 1, 8, (1L << 33) - 1, 1L << 33, (1L << 34) - 2, (1L << 34) - 1};
 
     @Test
     void localAddressesRoundTripAtEveryBoundary() {
-        for (long size : SIZES_LOCAL) {
-            for (long off : OFFSETS) {
-                long a = Address.local(size, off);
-                assertFalse(Address.isMigrated(a));
-                assertEquals(size, Address.sizeUnits(a));
-                assertEquals(off, Address.offsetUnits(a));
-                assertEquals(off << 3, Address.byteOffset(a));
-                assertEquals(size << 3, Address.byteSize(a));
-                assertEquals(5, Address.host(a, 5), "a local address lives on the key's home");
-                assertTrue(a != Address.NONE);
-            }
-        }
-    }
-
-    @Test
-    void migratedAddressesRoundTripForEveryMachine() {
-        for (int machine = 0; machine < 128; machine++) {
-            for (long size : SIZES_MIGRATED) {
+        for (int c : CLASSES) {
+            for (int g : GENERATIONS) {
                 for (long off : OFFSETS) {
-                    long a = Address.migrated(machine, size, off);
-                    assertTrue(Address.isMigrated(a));
-                    assertEquals(machine, Address.host(a, 99));
-                    assertEquals(size, Address.sizeUnits(a));
+                    long a = Address.local(c, g, off);
+                    assertFalse(Address.isMigrated(a));
+                    assertFalse(Address.isNone(a), "a value's address is never 'no value'");
+                    assertEquals(c, Address.sizeClass(a));
+                    assertEquals(g, Address.generation(a));
                     assertEquals(off, Address.offsetUnits(a));
+                    assertEquals(off << 3, Address.byteOffset(a));
+                    assertEquals(SizeClasses.units(c) << 3, Address.byteSize(a));
+                    assertEquals(5, Address.host(a, 5), "a local address lives on the key's home");
                 }
             }
         }
     }
 
     @Test
-    void ofPicksTheEncodingByWhetherTheHostIsHome() {
-        assertFalse(Address.isMigrated(Address.of(3, 3, 4, 10)));
-        assertTrue(Address.isMigrated(Address.of(2, 3, 4, 10)));
-        assertEquals(2, Address.host(Address.of(2, 3, 4, 10), 3));
+    void anAllocationSeenFromAnyMachineKeepsItsFields() {
+        long local = Address.local(SizeClasses.COUNT - 1, Address.MAX_GENERATION, (1L << 34) - 1);
+        for (int machine = 0; machine < 128; machine++) {
+            long m = Address.at(machine, 200, local);
+            assertTrue(Address.isMigrated(m));
+            assertEquals(machine, Address.host(m, 200));
+            assertEquals(Address.sizeClass(local), Address.sizeClass(m));
+            assertEquals(Address.generation(local), Address.generation(m));
+            assertEquals(Address.offsetUnits(local), Address.offsetUnits(m));
+            assertTrue(Address.sameAllocation(local, m));
+            assertEquals(local, Address.at(machine, machine, m), "seen from its own home it is local again");
+        }
     }
 
     @Test
-    void aLocalValueOf4GiBOrMoreIsRejectedNamingTheLimit() {
-        LimitExceededException e = assertThrows(LimitExceededException.class, () -> Address.local(1L << 29, 0));
-        assertTrue(e.getMessage().contains("4 GiB"), e.getMessage());
-        assertThrows(LimitExceededException.class, () -> Address.local(0, 0));
-        assertThrows(LimitExceededException.class, () -> Address.local(-1, 0));
+    void anotherGenerationAtTheSameOffsetIsAnotherAllocation() {
+        long a = Address.local(4, 7, 1024);
+        long reused = Address.local(4, Address.nextGeneration(7), 1024);
+        assertFalse(Address.sameAllocation(a, reused));
+        assertTrue(a != reused, "a CAS expecting the old allocation's word fails on the new one's");
+        assertEquals(1, Address.nextGeneration(Address.MAX_GENERATION), "wraps to 1, never to 0");
     }
 
     @Test
-    void aMigratedValueOf32MiBOrMoreIsRejectedNamingTheLimit() {
-        LimitExceededException e = assertThrows(LimitExceededException.class, () -> Address.migrated(1, 1L << 22, 0));
-        assertTrue(e.getMessage().contains("32 MiB"), e.getMessage());
+    void aTombstoneHoldsNoValueButNamesTheRecordItRemoved() {
+        long a = Address.at(3, 0, Address.local(9, 42, 777));
+        long t = Address.tombstone(a);
+        assertTrue(Address.isNone(t));
+        assertTrue(Address.isTombstone(t));
+        assertEquals(3, Address.host(t, 0));
+        assertEquals(42, Address.generation(t));
+        assertEquals(777, Address.offsetUnits(t));
+        assertTrue(t != Address.tombstone(Address.at(3, 0, Address.local(9, 43, 777))),
+            "unique to the allocation removed");
+        assertTrue(Address.isNone(Address.NONE));
+        assertFalse(Address.isTombstone(Address.NONE));
+        assertFalse(Address.isTombstone(a));
+    }
+
+    @Test
+    void aRecordOver1GiBIsRejectedNamingTheLimit() {
+        assertEquals(1L << 30, Address.MAX_RECORD_BYTES);
+        assertEquals(-1, SizeClasses.classOf(SizeClasses.MAX_UNITS + 1));
+        assertEquals(SizeClasses.COUNT - 1, SizeClasses.classOf(SizeClasses.MAX_UNITS));
+        LimitExceededException e = assertThrows(LimitExceededException.class,
+            () -> io.pragh.values.ValueRecord.unitsFor(Address.MAX_RECORD_BYTES));
+        assertTrue(e.getMessage().contains("1 GiB"), e.getMessage());
+    }
+
+    @Test
+    void sizeClassesCoverEveryUnitCountWithBoundedWasteAndFitTheClassField() {
+        assertTrue(SizeClasses.COUNT < 255, SizeClasses.COUNT + " classes leave no room for the tombstone");
+        for (long u = 1; u <= SizeClasses.MAX_UNITS; u += (u < 100 ? 1 : u / 50)) {
+            int k = SizeClasses.classOf(u);
+            assertTrue(SizeClasses.units(k) >= u, "class " + k + " holds " + u);
+            assertTrue(SizeClasses.units(k) <= Math.max(2, u + (u >>> 3) + 1), "waste bounded for " + u);
+            if (k > 0) {
+                assertTrue(SizeClasses.units(k - 1) < u, "smallest class for " + u);
+            }
+        }
+    }
+
+    @Test
+    void badFieldsAreRejected() {
+        assertThrows(IllegalArgumentException.class, () -> Address.local(0, 0, 8), "generation 0");
+        assertThrows(IllegalArgumentException.class, () -> Address.local(0, Address.MAX_GENERATION + 1, 8));
+        assertThrows(IllegalArgumentException.class, () -> Address.local(SizeClasses.COUNT, 1, 8));
+        assertThrows(IllegalArgumentException.class, () -> Address.local(-1, 1, 8));
     }
 
     @Test
     void moreThan128MachinesIsRejectedNamingTheLimit() {
-        LimitExceededException e = assertThrows(LimitExceededException.class, () -> Address.migrated(128, 1, 0));
+        long a = Address.local(1, 1, 0);
+        LimitExceededException e = assertThrows(LimitExceededException.class, () -> Address.at(128, 0, a));
         assertTrue(e.getMessage().contains("128"), e.getMessage());
-        assertThrows(LimitExceededException.class, () -> Address.migrated(-1, 1, 0));
+        assertThrows(LimitExceededException.class, () -> Address.at(-1, 0, a));
         assertThrows(LimitExceededException.class, () -> Address.checkMachineCount(129));
         assertThrows(LimitExceededException.class, () -> Address.checkMachineCount(0));
         Address.checkMachineCount(128);
@@ -78,17 +116,17 @@ class AddressTest {
 
     @Test
     void anOffsetBeyond128GiBIsRejectedNamingTheLimit() {
-        LimitExceededException e = assertThrows(LimitExceededException.class, () -> Address.local(1, 1L << 34));
+        LimitExceededException e = assertThrows(LimitExceededException.class, () -> Address.local(1, 1, 1L << 34));
         assertTrue(e.getMessage().contains("128 GiB"), e.getMessage());
-        assertThrows(LimitExceededException.class, () -> Address.migrated(0, 1, 1L << 34));
-        assertThrows(LimitExceededException.class, () -> Address.local(1, -1));
+        assertThrows(LimitExceededException.class, () -> Address.local(1, 1, -1));
     }
 
     @Test
     void fieldsNeverBleedIntoEachOther() {
-        long a = Address.migrated(127, (1L << 22) - 1, (1L << 34) - 1);
-        assertEquals(-1L, a, "all fields at their maximum fill all 64 bits");
-        long b = Address.migrated(0, 1, 0);
+        long a = Address.at(127, 0, Address.local(SizeClasses.COUNT - 1, Address.MAX_GENERATION, (1L << 34) - 1));
+        assertEquals(-1L, a | (0xFFL << 48), "machine, generation and offset at their maximum fill their bits");
+        assertEquals(SizeClasses.COUNT - 1, Address.sizeClass(a));
+        long b = Address.at(0, 1, Address.local(0, 1, 0));
         assertEquals(Long.MIN_VALUE | (1L << 34), b);
     }
 }

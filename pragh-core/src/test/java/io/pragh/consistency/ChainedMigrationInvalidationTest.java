@@ -35,8 +35,8 @@ class ChainedMigrationInvalidationTest {
             // The reader caches the address of v1's record on the home (a default 5 s cache lease).
             assertArrayEquals(utf8("v1"), cluster.get(READER, key));
 
-            // Machine 1 migrates the value and is frozen right after its CAS, before it zeroes the source header.
-            PausableFabric.Pause beforeInvalidation = fabric.pauseNextWrite(FIRST_TARGET, Region.VALUES, 8);
+            // Machine 1 migrates the value and is frozen right after its CAS, before it invalidates the source header.
+            PausableFabric.Pause beforeInvalidation = fabric.pauseNextUpdate(FIRST_TARGET, Region.VALUES, 8);
             CompletableFuture<Migrator.Outcome> first = CompletableFuture.supplyAsync(
                 () -> new Migrator(cluster.store(FIRST_TARGET)).migrate(key));
             CompletableFuture<Migrator.Outcome> second;

@@ -15,7 +15,6 @@ import io.pragh.linearizability.Operation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,8 +103,6 @@ class ChaosHistoryTest {
      * ABA of {@link LateCasAbaTest}.
      */
     @Test
-    @Tag("needs-fix-aba")
-    @Tag("needs-fix-leak-scan")
     void historyWithCasesHeldPastTheReclaimLeaseIsLinearizable() throws InterruptedException {
         FaultPlan plan = FaultPlan.none().withHolds(50, 60);
         List<ChaosWorkload.Window> w = runAndCheck("held CASes", workload(plan, null), 3, 1_500, false);
@@ -122,7 +119,6 @@ class ChaosHistoryTest {
 
     /** Single CASes that take effect but report a failure, and lost messages (their operations time out). */
     @Test
-    @Tag("needs-fix-lost-reply")
     void historyWithLostRepliesAndLostMessagesIsLinearizable() throws InterruptedException {
         FaultPlan plan = FaultPlan.none().withLostReplies(0.002).withMessageDrops(0.001);
         List<ChaosWorkload.Window> w = runAndCheck("lost replies and messages", workload(plan, null), 3, 1_500,

@@ -13,14 +13,15 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * A fabric that passes everything to another one, except that it can hold one chosen one-sided WRITE of one machine
- * until the test lets it go: the way to freeze a protocol between two of its steps (say, between MIGRATE's CAS and
- * its invalidation) and run other operations in that window deterministically. A WRITE added to a batch is held
- * when the batch is posted, before any of the batch's operations runs.
+ * A fabric that passes everything to another one, except that it can hold one chosen one-sided update (a WRITE, or
+ * a CAS, which updates 8 bytes) of one machine until the test lets it go: the way to freeze a protocol between two of
+ * its steps (say, between MIGRATE's CAS of the home's word and its invalidation, a CAS of the source's header) and
+ * run other operations in that window deterministically. An update added to a batch is held when the batch is
+ * posted, before any of the batch's operations runs.
  *
  * <pre>{@code
  * PausableFabric fabric = new PausableFabric(new InProcessFabric(4, 0));
- * PausableFabric.Pause p = fabric.pauseNextWrite(1, Region.VALUES, 8);   // machine 1's next 8-byte value write
+ * PausableFabric.Pause p = fabric.pauseNextUpdate(1, Region.VALUES, 8);   // machine 1's next 8-byte value update
  * // ... start the operation on another thread, then:
  * p.awaitReached();
  * // ... run whatever must happen inside the window, then:
@@ -36,8 +37,11 @@ final class PausableFabric implements Fabric {
         this.armed = new Pause[machines];
     }
 
-    /** Holds machine {@code machine}'s next one-sided WRITE of {@code length} bytes into {@code region}. */
-    synchronized Pause pauseNextWrite(int machine, Region region, int length) {
+    /**
+     * Holds machine {@code machine}'s next one-sided WRITE of {@code length} bytes into {@code region}, or its next CAS
+     * there when {@code length} is 8.
+     */
+    synchronized Pause pauseNextUpdate(int machine, Region region, int length) {
         Pause p = new Pause(region, length);
         armed[machine] = p;
         return p;
@@ -88,7 +92,7 @@ final class PausableFabric implements Fabric {
         /** Waits until the operation is being held; fails the test after 10 s rather than hang it. */
         void awaitReached() throws InterruptedException {
             if (!reached.await(10, TimeUnit.SECONDS)) {
-                throw new AssertionError("the " + length + "-byte " + region + " write to pause never happened");
+                throw new AssertionError("the " + length + "-byte " + region + " update to pause never happened");
             }
         }
 
@@ -100,7 +104,7 @@ final class PausableFabric implements Fabric {
             reached.countDown();
             try {
                 if (!released.await(30, TimeUnit.SECONDS)) {
-                    throw new AssertionError("a paused " + region + " write was never released");
+                    throw new AssertionError("a paused " + region + " update was never released");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -142,6 +146,9 @@ final class PausableFabric implements Fabric {
 
         @Override
         public int compareAndSwap(int target, Region region, long offset, long expected, long desired) {
+            if (due == null) {
+                due = take(machine, region, 8);
+            }
             return inner.compareAndSwap(target, region, offset, expected, desired);
         }
 
@@ -229,6 +236,10 @@ final class PausableFabric implements Fabric {
 
         @Override
         public long compareAndSwap(int target, Region region, long offset, long expected, long desired) {
+            Pause p = take(machine, region, 8);
+            if (p != null) {
+                p.hold();
+            }
             return inner.compareAndSwap(target, region, offset, expected, desired);
         }
 

@@ -44,11 +44,13 @@ class PutCacheStampTest {
             assertEquals(Migrator.Outcome.MIGRATED, c.machine(HOST).migrate(key));
             c.machine(OTHER).put(sameStripe, new byte[] {7});
 
-            // The migration enters the fence of the stripe, CASes, and is held at its invalidation WRITE.
-            HoldRule invalidation = fabric.when().writes().batched().from(HOST).to(OTHER).region(Region.VALUES)
+            // The migration enters the fence of the stripe, CASes, and is held at its invalidation (a CAS of the
+            // source's header).
+            HoldRule invalidation = fabric.when().cas().batched().from(HOST).to(OTHER).region(Region.VALUES)
                 .times(1).hold();
             CompletableFuture<Migrator.Outcome> migration = c.machine(HOST).migrateAsync(sameStripe);
-            assertTrue(invalidation.awaitHeld(1, 20, TimeUnit.SECONDS), "the migration never reached its WRITE");
+            assertTrue(invalidation.awaitHeld(1, 20, TimeUnit.SECONDS),
+                "the migration never reached its invalidation");
             CompletableFuture<Void> put = CompletableFuture.runAsync(() -> c.machine(OTHER).put(key, new byte[] {2}));
 
             long slot = c.machine(HOME).store().keys().find(key);

@@ -11,6 +11,8 @@ import io.pragh.linearizability.CheckReport;
 import io.pragh.linearizability.LinearizabilityChecker;
 import io.pragh.linearizability.Operation;
 import io.pragh.reclaim.Leases;
+import io.pragh.store.LeakScanner;
+import io.pragh.store.MachineStore;
 import io.pragh.store.StoreConfig;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +59,25 @@ final class Scenarios {
             }
             Thread.sleep(1);
         }
+    }
+
+    /**
+     * Runs two leak scans of {@code store}, the second past the grace period (as its background thread would over
+     * time, here without depending on the clock), and returns the records they reclaimed; when any, waits until the GC
+     * has freed something since.
+     */
+    static long scanTwicePastTheGrace(MachineStore store) throws InterruptedException {
+        LeakScanner scan = store.leakScanner();
+        long reclaimedBefore = scan.reclaimed();
+        long freedBefore = store.reclaimer().freed();
+        long t0 = System.nanoTime();
+        scan.scanOnce(t0);
+        scan.scanOnce(t0 + TimeUnit.MILLISECONDS.toNanos(scan.graceMillis()) + 1);
+        long reclaimed = scan.reclaimed() - reclaimedBefore;
+        if (reclaimed > 0) {
+            awaitTrue(() -> store.reclaimer().freed() > freedBefore, "the GC frees what the scan took");
+        }
+        return reclaimed;
     }
 
     /** Checks the history by search and fails the test with the violations' minimal windows. */

@@ -35,7 +35,7 @@ class StaleCacheForwardingTest {
             assertEquals(Migrator.Outcome.MIGRATED, new Migrator(cluster.store(OLD_HOST)).migrate(key));
 
             // Machine 1 migrates the value from machine 2 and is held between its CAS and its invalidation.
-            PausableFabric.Pause afterCas = fabric.pauseNextWrite(NEW_HOST, Region.VALUES, 8);
+            PausableFabric.Pause afterCas = fabric.pauseNextUpdate(NEW_HOST, Region.VALUES, 8);
             CompletableFuture<Migrator.Outcome> migration = CompletableFuture.supplyAsync(
                 () -> new Migrator(cluster.store(NEW_HOST)).migrate(key));
             CompletableFuture<Void> put;

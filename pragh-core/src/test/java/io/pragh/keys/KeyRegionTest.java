@@ -23,13 +23,13 @@ class KeyRegionTest {
             Map<Long, Long> slots = new HashMap<>();
             for (long v = 0; v < 1000; v++) {
                 long slot = keys.findOrInsert(key(v));
-                assertTrue(keys.compareAndSetAddress(slot, Address.NONE, Address.local(2, v + 1)));
+                assertTrue(keys.compareAndSetAddress(slot, Address.NONE, Address.local(2, 1, v + 1)));
                 slots.put(key(v), slot);
             }
             assertEquals(1000, keys.size());
             for (long v = 0; v < 1000; v++) {
                 assertEquals(slots.get(key(v)), keys.find(key(v)));
-                assertEquals(Address.local(2, v + 1), keys.address(keys.find(key(v))));
+                assertEquals(Address.local(2, 1, v + 1), keys.address(keys.find(key(v))));
                 assertEquals(slots.get(key(v)), keys.findOrInsert(key(v)), "a second insert finds the same slot");
             }
             assertEquals(-1, keys.find(key(5000)));
@@ -48,7 +48,7 @@ class KeyRegionTest {
                 }
             }
             for (long k : same) {
-                keys.compareAndSetAddress(keys.findOrInsert(k), Address.NONE, Address.local(2, 7));
+                keys.compareAndSetAddress(keys.findOrInsert(k), Address.NONE, Address.local(2, 1, 7));
             }
             int inOverflow = 0;
             for (long k : same) {
@@ -70,7 +70,7 @@ class KeyRegionTest {
             int n = 0;
             for (long v = 1; n < KeyRegion.KEY_SLOTS + 2; v++) {
                 if (keys.homeBucketOffset(key(v)) == first) {
-                    keys.compareAndSetAddress(keys.findOrInsert(key(v)), Address.NONE, Address.local(3, v));
+                    keys.compareAndSetAddress(keys.findOrInsert(key(v)), Address.NONE, Address.local(3, 1, v));
                     last = v;
                     n++;
                 }
@@ -88,7 +88,7 @@ class KeyRegionTest {
                 }
                 bucket = KeyRegion.overflowOf(copy, 0, keys.mainBuckets());
             }
-            assertEquals(Address.local(3, last), found);
+            assertEquals(Address.local(3, 1, last), found);
             assertEquals(2, reads, "the 9th colliding key sits in the first overflow bucket");
         }
     }
@@ -100,7 +100,7 @@ class KeyRegionTest {
             LimitExceededException e = null;
             try {
                 for (long v = 0; v < keys.slotCapacity() + 10; v++) {
-                    keys.compareAndSetAddress(keys.findOrInsert(key(v)), Address.NONE, Address.local(2, 1));
+                    keys.compareAndSetAddress(keys.findOrInsert(key(v)), Address.NONE, Address.local(2, 1, 1));
                     inserted++;
                 }
             } catch (LimitExceededException ex) {
@@ -118,9 +118,9 @@ class KeyRegionTest {
     void prunedSlotsAreReused() {
         try (KeyRegion keys = new KeyRegion(16, 1 << 20)) {
             long slot = keys.findOrInsert(key(1));
-            keys.compareAndSetAddress(slot, Address.NONE, Address.local(2, 5));
+            keys.compareAndSetAddress(slot, Address.NONE, Address.local(2, 1, 5));
             assertFalse(keys.prune(key(1)), "a key with a value is not pruned");
-            keys.compareAndSetAddress(slot, Address.local(2, 5), Address.NONE);
+            keys.compareAndSetAddress(slot, Address.local(2, 1, 5), Address.NONE);
             assertTrue(keys.prune(key(1)));
             assertEquals(-1, keys.find(key(1)));
             assertEquals(0, keys.size());
@@ -142,7 +142,7 @@ class KeyRegionTest {
             java.util.concurrent.atomic.AtomicLong unreachable = new java.util.concurrent.atomic.AtomicLong();
             Runnable cycle = () -> {
                 for (int i = 1; i <= 20_000; i++) {
-                    long address = Address.local(2, i);
+                    long address = Address.local(2, 1, i);
                     long slot = keys.insert(k, address, keys::compareAndSetAddress);
                     if (slot >= 0) {
                         acknowledged.incrementAndGet();
@@ -183,7 +183,7 @@ class KeyRegionTest {
             for (long v = 0; v < 50; v++) {
                 long slot = keys.findOrInsert(key(v));
                 if (v % 2 == 0) {
-                    keys.compareAndSetAddress(slot, Address.NONE, Address.local(2, v + 1));
+                    keys.compareAndSetAddress(slot, Address.NONE, Address.local(2, 1, v + 1));
                 }
             }
             long[] count = {0};

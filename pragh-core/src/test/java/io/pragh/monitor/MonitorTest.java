@@ -40,7 +40,7 @@ class MonitorTest {
 
     /** A remote key cached with its value on {@code host}, then hit {@code hits} times. */
     private void cacheAndHit(long key, int host, int hits) {
-        long address = host == placement.home(key) ? Address.local(2, 100) : Address.migrated(host, 2, 100);
+        long address = Address.at(host, placement.home(key), Address.local(2, 1, 100));
         cache.insert(key, address, 128, 0);
         LocationCache.Hit hit = new LocationCache.Hit();
         for (int i = 0; i < hits; i++) {

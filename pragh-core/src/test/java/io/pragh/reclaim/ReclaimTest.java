@@ -89,9 +89,16 @@ class ReclaimTest {
         }
     }
 
+    /**
+     * The reclaim lease bounds one copy of a record, not the life of a cached address (generations catch reuse behind
+     * an old address), so it may be shorter than the cache lease; it must be positive.
+     */
     @Test
-    void aCacheLeaseLongerThanTheReclaimLeaseIsRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Leases(100, 50));
-        assertTrue(e.getMessage().contains("at least the cache lease"), e.getMessage());
+    void aReclaimLeaseShorterThanTheCacheLeaseIsAllowedButNotAnEmptyOne() {
+        Leases leases = new Leases(5_000, 50);
+        assertEquals(5_050, leases.addressMillis());
+        assertTrue(Leases.DEFAULT.reclaimMillis() < Leases.DEFAULT.cacheMillis());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Leases(100, 0));
+        assertTrue(e.getMessage().contains("reclaim lease"), e.getMessage());
     }
 }

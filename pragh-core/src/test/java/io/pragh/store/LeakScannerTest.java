@@ -78,7 +78,7 @@ class LeakScannerTest {
             long key = c.keyHomedOn(0, 1);
             c.put(0, key, value(key, 1));
             // The record is written and suspected, then (as a slow but in-lease migration would) published.
-            long offsetUnits = c.plantInterruptedCopy(2, key, value(key, 1), 3);
+            long planted = c.plantInterruptedCopy(2, key, value(key, 1), 3);
             LeakScanner scan = c.stores[2].leakScanner();
             long t0 = System.nanoTime();
             scan.scanOnce(t0);
@@ -86,8 +86,7 @@ class LeakScannerTest {
             MachineStore home = c.stores[0];
             long slot = home.keys().find(key);
             long old = home.keys().address(slot);
-            long units = io.pragh.values.ValueRecord.unitsFor(16);
-            assertTrue(home.casAddress(0, slot, old, io.pragh.address.Address.of(2, 0, units, offsetUnits)));
+            assertTrue(home.casAddress(0, slot, old, io.pragh.address.Address.at(2, 0, planted)));
             assertEquals(0, scan.scanOnce(t0 + TimeUnit.SECONDS.toNanos(10)), "a named record is never reclaimed");
             assertEquals(0, scan.suspected());
             assertArrayEquals(value(key, 1), c.stores[1].newSession().get(key).toBytes());

@@ -76,16 +76,15 @@ final class TestStores implements AutoCloseable {
 
     /**
      * What a migration to {@code target} interrupted after its copy leaves behind: a complete record of the key at a
-     * fresh offset there, which no address word names. Returns its offset in units.
+     * fresh allocation there, which no address word names. Returns its local address word there.
      */
     long plantInterruptedCopy(int target, long key, byte[] value, long version) {
         MachineStore s = stores[target];
-        long units = io.pragh.values.ValueRecord.unitsFor(value.length);
-        long offsetUnits = s.values().allocate(units);
+        long address = s.values().allocate(io.pragh.values.ValueRecord.unitsFor(value.length));
         UnsafeBuffer v = new UnsafeBuffer(value);
-        s.writeRecord(key, version, offsetUnits, units, value.length, 0, s.mutators().get(Mutators.SET), v, 0, -1, v,
-            0, value.length);
-        return offsetUnits;
+        s.writeRecord(key, version, address, value.length, 0, s.mutators().get(Mutators.SET), v, 0, -1, v, 0,
+            value.length);
+        return address;
     }
 
     @Override

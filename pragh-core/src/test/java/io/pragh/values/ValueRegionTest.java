@@ -14,50 +14,72 @@ import org.junit.jupiter.api.Test;
 
 class ValueRegionTest {
     @Test
-    void sizeClassesCoverEveryUnitCountWithBoundedWaste() {
-        SizeClasses c = new SizeClasses(1 << 20);
-        for (long u = 1; u <= (1 << 20); u += (u < 100 ? 1 : 97)) {
-            int k = c.classOf(u);
-            assertTrue(c.units(k) >= u, "class " + k + " holds " + u);
-            assertTrue(c.units(k) <= Math.max(2, u + (u >>> 3) + 1), "waste bounded for " + u);
-            if (k > 0) {
-                assertTrue(c.units(k - 1) < u, "smallest class for " + u);
-            }
-        }
-        assertEquals(-1, c.classOf((1 << 20) + 1));
-    }
-
-    @Test
     void recordsAreAlignedNonOverlappingAndNeverCrossAChunk() {
         try (ValueRegion values = new ValueRegion(64 * 1024, 4096)) {
             Set<Long> chunksSeen = new HashSet<>();
             long prevEnd = 0;
             for (int i = 0; i < 100; i++) {
                 long units = 20 + (i % 7) * 10;
-                long off = values.allocate(units) << 3;
+                long address = values.allocate(units);
+                long off = Address.byteOffset(address);
+                long bytes = Address.byteSize(address);
+                assertTrue(bytes >= units * 8, "the size class holds the record");
                 assertEquals(0, off % 8);
                 assertTrue(off >= prevEnd, "bump allocation never overlaps");
-                assertEquals(off / 4096, (off + units * 8 - 1) / 4096, "record stays in one chunk");
+                assertEquals(off / 4096, (off + bytes - 1) / 4096, "record stays in one chunk");
                 chunksSeen.add(off / 4096);
-                prevEnd = off + units * 8;
+                prevEnd = off + bytes;
             }
             assertTrue(chunksSeen.size() > 1);
         }
     }
 
     @Test
-    void freedRecordsAreReusedBySameSizeClass() {
+    void aReleasedRecordComesBackWithItsGenerationAFreedPublishedOneWithTheNext() {
         try (ValueRegion values = new ValueRegion(64 * 1024, 1 << 16)) {
             long a = values.allocate(10);
             long b = values.allocate(10);
             long live = values.liveBytes();
-            values.free(a, 10);
-            assertEquals(live - 80, values.liveBytes());
-            assertEquals(a, values.allocate(10), "the freed record comes back first");
-            values.free(b, 10);
-            values.free(a, 10);
-            assertEquals(a, values.allocate(10));
+            values.release(a);
+            assertEquals(live - Address.byteSize(a), values.liveBytes());
+            assertEquals(a, values.allocate(10), "never published: the same allocation, generation and all");
+
+            writeRecord(values, a, 42, 1);
+            assertFalse(values.free(a), "a live record is not freed: it must be invalidated first");
+            assertTrue(values.invalidate(a));
+            assertFalse(values.invalidate(a), "invalidated once");
+            assertTrue(values.free(a));
+            long again = values.allocate(10);
+            assertEquals(Address.offsetUnits(a), Address.offsetUnits(again), "the free list hands the slot back");
+            assertEquals(Address.nextGeneration(Address.generation(a)), Address.generation(again),
+                "with the next generation: the freed record's address no longer names it");
+            assertFalse(values.free(a), "a late free of the old allocation frees nothing");
+            assertFalse(values.invalidate(a), "and a late invalidation touches nothing");
+            assertEquals(2, values.refusedFrees(), "both refused frees counted");
+
+            values.release(b);
+            values.release(again);
+            assertEquals(again, values.allocate(10), "last in, first out");
             assertEquals(b, values.allocate(10));
+            assertThrows(IllegalStateException.class, () -> values.release(a),
+                "releasing an allocation the slot no longer holds");
+        }
+    }
+
+    @Test
+    void aRecordPostedTwiceIsFreedOnce() {
+        try (ValueRegion values = new ValueRegion(64 * 1024, 1 << 16)) {
+            long a = values.allocate(10);
+            writeRecord(values, a, 42, 1);
+            assertTrue(values.invalidate(a));
+            assertTrue(values.invalidated(a));
+            assertTrue(values.free(a));
+            assertFalse(values.invalidated(a), "free now, not invalidated");
+            assertFalse(values.free(a), "the second post of the same record frees nothing");
+            long b = values.allocate(10);
+            long c = values.allocate(10);
+            assertEquals(Address.offsetUnits(a), Address.offsetUnits(b));
+            assertTrue(Address.offsetUnits(c) != Address.offsetUnits(b), "the slot was on the free list once");
         }
     }
 
@@ -65,58 +87,72 @@ class ValueRegionTest {
     void aFullRegionRefusesWithAClearErrorAndKeepsWhatItHas() {
         try (ValueRegion values = new ValueRegion(8192, 4096)) {
             long first = values.allocate(100);
-            values.region().putLongVolatile(first << 3, 1234);
+            values.region().putLongVolatile(Address.byteOffset(first), 1234);
             LimitExceededException e = assertThrows(LimitExceededException.class, () -> {
                 for (int i = 0; i < 1000; i++) {
                     values.allocate(100);
                 }
             });
             assertTrue(e.getMessage().contains("value region is full"), e.getMessage());
-            assertEquals(1234, values.region().getLongVolatile(first << 3));
+            assertEquals(1234, values.region().getLongVolatile(Address.byteOffset(first)));
             assertThrows(LimitExceededException.class, () -> values.allocate(4096 / 8 + 1),
                 "a record larger than a chunk cannot exist");
         }
     }
 
     @Test
-    void headerCheckRejectsInvalidatedAndForeignRecords() {
+    void headerCheckRejectsInvalidatedForeignAndReusedRecords() {
         UnsafeBuffer rec = new UnsafeBuffer(new byte[64]);
         long units = ValueRecord.unitsFor(20);
         assertEquals(6, units, "24-byte header plus 20 bytes, padded to 8");
-        long address = Address.local(units, 8);
-        rec.putLong(0, ValueRecord.headerWord(20, units));
+        long address = Address.local(io.pragh.address.SizeClasses.classOf(units), 7, 8);
+        rec.putLong(0, ValueRecord.headerWord(20, address));
         rec.putLong(8, 42);
         assertTrue(ValueRecord.isValid(rec, 0, address, 42));
         assertEquals(20, ValueRecord.payloadLengthOf(rec.getLong(0)));
+        assertEquals(7, ValueRecord.generationOf(rec.getLong(0)));
+        assertEquals(units, ValueRecord.unitsOf(rec.getLong(0)));
         assertFalse(ValueRecord.isValid(rec, 0, address, 43), "another key's record");
-        assertFalse(ValueRecord.isValid(rec, 0, Address.local(7, 8), 42), "a different size");
-        rec.putLong(0, 0);
+        assertFalse(ValueRecord.isValid(rec, 0, Address.local(5, 7, 8), 42), "another size class");
+        assertFalse(ValueRecord.isValid(rec, 0, Address.local(4, 8, 8), 42), "another generation: reused memory");
+        rec.putLong(0, rec.getLong(0) | ValueRecord.INVALIDATION_PENDING);
+        assertTrue(ValueRecord.isValid(rec, 0, address, 42), "pending is still the value (a GET waits on it)");
+        rec.putLong(0, ValueRecord.invalidated(rec.getLong(0)));
         assertFalse(ValueRecord.isValid(rec, 0, address, 42), "invalidated");
-        assertThrows(LimitExceededException.class, () -> ValueRecord.unitsFor(Address.MAX_LOCAL_BYTES));
+        assertEquals(7, ValueRecord.generationOf(rec.getLong(0)), "invalidation keeps the generation");
+        rec.putLong(0, 0);
+        assertFalse(ValueRecord.isValid(rec, 0, address, 42), "a zeroed word");
     }
 
-    private static void writeRecord(ValueRegion values, long offsetUnits, long units, long key, long version) {
-        long off = offsetUnits << 3;
+    /** Writes a live record of the largest payload the allocation holds. */
+    private static void writeRecord(ValueRegion values, long address, long key, long version) {
+        long off = Address.byteOffset(address);
         values.region().putLong(off + ValueRecord.KEY_OFFSET, key);
         values.region().putLong(off + ValueRecord.VERSION_OFFSET, version);
-        values.region().putLongVolatile(off, ValueRecord.headerWord((units << 3) - ValueRecord.HEADER_BYTES, units));
+        values.region().putLongVolatile(off,
+            ValueRecord.headerWord(Address.byteSize(address) - ValueRecord.HEADER_BYTES, address));
     }
 
     @Test
     void theWalkVisitsEveryAllocatedValidRecordWithItsKeyAndVersionAcrossChunks() {
         try (ValueRegion values = new ValueRegion(64 * 1024, 4096)) {
             java.util.Map<Long, long[]> expected = new java.util.HashMap<>();
+            java.util.Map<Long, Long> addresses = new java.util.HashMap<>();
             for (int i = 0; i < 200; i++) {
                 long units = 3 + (i % 9) * 7;
-                long at = values.allocate(units);
-                writeRecord(values, at, units, 1000 + i, 50 + i);
-                expected.put(at, new long[] {1000 + i, 50 + i, units});
+                long address = values.allocate(units);
+                writeRecord(values, address, 1000 + i, 50 + i);
+                long at = Address.offsetUnits(address);
+                addresses.put(at, address);
+                expected.put(at, new long[] {1000 + i, 50 + i, Address.sizeUnits(address)});
             }
-            // Freed, and invalidated (header zeroed, waiting for reclaim): neither is visited.
+            // Freed, and invalidated (waiting for reclaim): neither is visited.
             long freed = expected.keySet().stream().sorted().skip(10).findFirst().orElseThrow();
-            values.free(freed, expected.remove(freed)[2]);
+            assertTrue(values.invalidate(addresses.get(freed)));
+            assertTrue(values.free(addresses.get(freed)));
+            expected.remove(freed);
             long invalidated = expected.keySet().stream().sorted().skip(20).findFirst().orElseThrow();
-            values.region().putLongVolatile(invalidated << 3, 0);
+            assertTrue(values.invalidate(addresses.get(invalidated)));
             expected.remove(invalidated);
             java.util.Map<Long, long[]> seen = new java.util.HashMap<>();
             long n = values.forEachRecord((unit, header, key, version) ->
@@ -124,23 +160,6 @@ class ValueRegionTest {
             assertEquals(expected.size(), n);
             assertEquals(expected.keySet(), seen.keySet());
             expected.forEach((unit, v) -> assertTrue(java.util.Arrays.equals(v, seen.get(unit)), "record at " + unit));
-        }
-    }
-
-    @Test
-    void aWatchedRecordHandedOutAgainIsNoLongerWatched() {
-        try (ValueRegion values = new ValueRegion(64 * 1024, 4096)) {
-            long a = values.allocate(4);
-            long b = values.allocate(4);
-            values.watch(a);
-            values.watch(b);
-            values.free(a, 4);
-            assertTrue(values.watched(a), "freed but not handed out again");
-            assertEquals(a, values.allocate(4), "the free list hands the same record out again");
-            assertFalse(values.watched(a));
-            assertTrue(values.watched(b));
-            values.unwatch(b);
-            assertFalse(values.watched(b));
         }
     }
 
@@ -157,8 +176,9 @@ class ValueRegionTest {
             // The writer cannot finish before the free below: nothing else can give it memory.
             Thread.sleep(50);
             assertFalse(writer.isDone(), "the writer did not wait: " + writer);
-            values.free(held.get(3), 100);
-            assertEquals(held.get(3), writer.get(30, java.util.concurrent.TimeUnit.SECONDS),
+            assertTrue(values.free(held.get(3)));
+            assertEquals(Address.offsetUnits(held.get(3)),
+                Address.offsetUnits(writer.get(30, java.util.concurrent.TimeUnit.SECONDS)),
                 "the waiting writer got the freed record");
         }
     }

@@ -149,6 +149,11 @@ final class FaultEndpoint implements Endpoint {
     }
 
     @Override
+    public int maxMessageBytes() {
+        return inner.maxMessageBytes();
+    }
+
+    @Override
     public boolean isReachable(int target) {
         return !fabric.cut(machine, target) && inner.isReachable(target);
     }

@@ -82,6 +82,21 @@ public final class FaultFabric implements Fabric {
     }
 
     @Override
+    public String describe() {
+        return "fault(" + inner.describe() + ")";
+    }
+
+    @Override
+    public void presumeDead(int peer, String why) {
+        inner.presumeDead(peer, why);
+    }
+
+    @Override
+    public void peerRejoined(int peer) {
+        inner.peerRejoined(peer);
+    }
+
+    @Override
     public Endpoint attach(int machine, MachineMemory memory, MessageHandler handler) {
         return new FaultEndpoint(this, inner.attach(machine, memory, handler));
     }

@@ -1,15 +1,24 @@
 package io.pragh.fabric.inprocess;
 
+import io.pragh.fabric.Deployment;
 import io.pragh.fabric.Endpoint;
+import io.pragh.fabric.Fabric;
 import io.pragh.fabric.FabricConformanceTest;
+import io.pragh.fabric.FabricKind;
+import io.pragh.fabric.FabricProviders;
+import io.pragh.fabric.FabricSpec;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
 
-/** The in-process fabric passes the shared Fabric contract, with a small emulated latency so timing paths run. */
+/**
+ * The in-process fabric passes the shared Fabric contract, built as an embedded cluster builds it: found through its
+ * provider on the class path and chosen by kind.
+ */
 class InProcessFabricConformanceTest extends FabricConformanceTest {
     @Override
     protected FabricCluster open(MachineMemory[] memories, MessageHandler[] handlers) {
-        InProcessFabric fabric = new InProcessFabric(memories.length, 200);
+        Fabric fabric = FabricProviders.load(getClass().getClassLoader())
+            .open(FabricKind.IN_PROCESS, Deployment.EMBEDDED, FabricSpec.embedded(memories.length));
         Endpoint[] endpoints = new Endpoint[memories.length];
         for (int m = 0; m < memories.length; m++) {
             endpoints[m] = fabric.attach(m, memories[m], handlers[m]);

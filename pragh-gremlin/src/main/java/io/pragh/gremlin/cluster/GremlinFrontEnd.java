@@ -8,6 +8,7 @@ import io.pragh.gremlin.server.StatsService;
 import io.pragh.gremlin.structure.MutatorAdapter;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.config.GremlinConfig;
 import io.pragh.server.config.MachineConfig;
 import io.pragh.server.frontend.FrontEnd;
 import io.pragh.store.Mutators;
@@ -23,7 +24,10 @@ import java.util.List;
  * {@link PraghGraph} on {@link ClusterGraphStore}, with traversals that start at {@code V(id)} routed to the id's
  * home machine by {@link HomeRouter}. Every machine registers the graph's mutators, since any machine may host a
  * value a Gremlin update edits. {@code g.call("pragh.stats")} answers the machine's counters, and its requests are
- * timed into the machine's meters ({@link GremlinRequests}, slow ones logged past {@code metrics.slowQuery}).
+ * timed into the machine's meters ({@link GremlinRequests}, slow ones logged past {@code metrics.slowQuery}). The
+ * cluster file's {@code gremlin} section sets what the port admits as {@code ./pragh serve}'s flags do: {@code io()}
+ * in one directory ({@code allowIo}, as {@code --allow-io}) and logins ({@code credentialsFile}, as
+ * {@code --credentials}).
  *
  * <p>Example: on the class path of {@code ./pragh server}, it is found through
  * {@code META-INF/services/io.pragh.server.frontend.FrontEnd}; its ready line reads
@@ -39,6 +43,8 @@ public final class GremlinFrontEnd implements FrontEnd {
      * arrived ({@code ranHereAtCapacity} in {@code g.call("pragh.routing")}).
      */
     static final int MAX_FORWARDS = FORWARDING_POOL / 2;
+    /** What the password machines log in to each other's Gremlin ports with is derived for. */
+    static final String PEER_PASSWORD_PURPOSE = "gremlin peer login";
 
     private PraghServer server;
     private HomeRouter router;
@@ -75,7 +81,13 @@ public final class GremlinFrontEnd implements FrontEnd {
             fabric.add(m.host() + ":" + m.fabricPort());
         }
         final PeerReachability peers = new PeerReachability(host.id(), host.machine().store().endpoint(), fabric);
-        router = new HomeRouter(host.id(), host.machine().store().placement(), gremlin, MAX_FORWARDS, peers);
+        final GremlinConfig admits = config.gremlin();
+        // Machines forward traversals to each other's Gremlin ports: with logins asked for, as a user whose
+        // password only holders of the cluster secret can derive.
+        final String peerPassword = admits.credentialsFile() == null ? null
+            : config.secret().derivePassword(PEER_PASSWORD_PURPOSE);
+        router = new HomeRouter(host.id(), host.machine().store().placement(), gremlin, MAX_FORWARDS, peers,
+            peerPassword);
         final ClusterGraphStore store = new ClusterGraphStore(host.machine(), resolved(clients), fabric,
             (int) host.timeoutMillis(), config.secret(), config.tls());
         final BaseConfiguration conf = new BaseConfiguration();
@@ -88,11 +100,16 @@ public final class GremlinFrontEnd implements FrontEnd {
         final ServeOptions options = new ServeOptions();
         options.host = host.bindHost();
         options.port = self.gremlinPort();
+        options.maxFrameBytes = config.limits().maxFrameBytes();
+        options.idleTimeoutSeconds = (int) config.limits().idleTimeout().toSeconds();
         // A forwarded traversal holds a worker here while the home evaluates it on one of its own. The router
         // forwards at most MAX_FORWARDS at once and the home never forwards what it receives, so the workers
         // beyond MAX_FORWARDS always serve forwarded traversals: more workers than the default one per core keep
         // both forwards and local work flowing under load.
         options.gremlinPool = FORWARDING_POOL;
+        options.allowIo = admits.allowIo() == null ? null : admits.allowIo().toFile();
+        options.credentials = admits.credentialsFile() == null ? null : admits.credentialsFile().toFile();
+        options.peerPassword = peerPassword;
         try {
             server = PraghServer.start(graph, options);
         } catch (Exception e) {

@@ -1,5 +1,6 @@
 package io.pragh.gremlin.cluster;
 
+import io.pragh.gremlin.server.PasswordFileAuthenticator;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.structure.TraversalRouter;
 import io.pragh.keys.Placement;
@@ -31,7 +32,10 @@ import java.util.function.LongToIntFunction;
  * the home's driver is dropped, so the first forward after the home is back opens a fresh one. An error the home
  * itself answered is passed on, retryable when the home said so.
  *
- * <p>Example: {@code HomeRouter r = new HomeRouter(0, placement, gremlinAddresses, 16, peers); r.connectionTo(2);}
+ * <p>When the Gremlin ports ask for logins, a machine logs in to the others as
+ * {@link PasswordFileAuthenticator#PEER_USER}, with the password every machine derives from the cluster secret.
+ *
+ * <p>Example: {@code HomeRouter r = new HomeRouter(0, placement, gremlinAddresses, 16, peers, null); r.connectionTo(2);}
  */
 final class HomeRouter implements TraversalRouter, AutoCloseable {
     /** The longest a forward waits for a connection to its home (setup or a free one from the pool). */
@@ -45,14 +49,18 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
     private final ForwardPermits permits;
     private final AtomicLong ranAtHome = new AtomicLong();
     private final PeerReachability peers;
+    /** The password of {@link PasswordFileAuthenticator#PEER_USER} when the Gremlin ports ask for logins, else null. */
+    private final String peerPassword;
 
     /**
      * @param gremlin every machine's Gremlin address by id (unresolved host names are fine)
      * @param maxForwards traversals forwarded at once, fewer than the Gremlin workers of a machine
+     * @param peerPassword what this machine logs in to the others with, or null when they ask for no login
      */
     HomeRouter(final int self, final Placement placement, final List<InetSocketAddress> gremlin,
-               final int maxForwards, final PeerReachability peers) {
-        this(self, (LongToIntFunction) vid -> placement.home(GraphKeys.vertex(vid)), gremlin, maxForwards, peers);
+               final int maxForwards, final PeerReachability peers, final String peerPassword) {
+        this(self, (LongToIntFunction) vid -> placement.home(GraphKeys.vertex(vid)), gremlin, maxForwards, peers,
+            peerPassword);
     }
 
     /**
@@ -61,7 +69,13 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
      */
     HomeRouter(final int self, final LongToIntFunction homes, final List<InetSocketAddress> gremlin,
                final int maxForwards, final PeerReachability peers) {
+        this(self, homes, gremlin, maxForwards, peers, null);
+    }
+
+    private HomeRouter(final int self, final LongToIntFunction homes, final List<InetSocketAddress> gremlin,
+                       final int maxForwards, final PeerReachability peers, final String peerPassword) {
         this.self = self;
+        this.peerPassword = peerPassword;
         this.peers = peers;
         this.homes = homes;
         this.permits = new ForwardPermits(maxForwards);
@@ -95,9 +109,13 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
             probe(machine, a);
             // Short driver waits: a home that cannot be connected to within a second fails the forward retryably
             // (forwardFailed) instead of holding the request for the driver's 15 s default.
-            clusters[machine] = Cluster.build(a.getHostString()).port(a.getPort())
+            final Cluster.Builder driver = Cluster.build(a.getHostString()).port(a.getPort())
                 .serializer(new GraphBinaryMessageSerializerV1()).connectionSetupTimeoutMillis(DRIVER_WAIT_MILLIS)
-                .maxWaitForConnection(DRIVER_WAIT_MILLIS).reconnectInterval(DRIVER_WAIT_MILLIS / 4).create();
+                .maxWaitForConnection(DRIVER_WAIT_MILLIS).reconnectInterval(DRIVER_WAIT_MILLIS / 4);
+            if (peerPassword != null) {
+                driver.credentials(PasswordFileAuthenticator.PEER_USER, peerPassword);
+            }
+            clusters[machine] = driver.create();
             connections[machine] = DriverRemoteConnection.using(clusters[machine], "g");
         }
         return connections[machine];

@@ -1,5 +1,6 @@
 package io.pragh.gremlin.cluster;
 
+import io.pragh.gremlin.server.StepPolicy;
 import org.apache.tinkerpop.gremlin.structure.service.Service;
 import org.apache.tinkerpop.gremlin.structure.util.CloseableIterator;
 
@@ -19,7 +20,7 @@ import java.util.Set;
  */
 final class RoutingService implements Service.ServiceFactory<Object, Map<String, Long>>,
     Service<Object, Map<String, Long>> {
-    static final String NAME = "pragh.routing";
+    static final String NAME = StepPolicy.ROUTING_SERVICE; // admitted by the step policy under this name
 
     private final HomeRouter router;
 

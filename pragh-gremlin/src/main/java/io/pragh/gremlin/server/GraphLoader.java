@@ -26,7 +26,9 @@ import java.util.Map;
  * Loads a file into a graph, showing a progress bar: GraphSON ({@code .json}, {@code .graphson}) and GraphML
  * ({@code .xml}, {@code .graphml}) through TinkerPop IO, anything else as an edge list: one edge per line,
  * {@code source target [label]}, numeric vertex ids, blank lines and {@code #} or {@code %} comments skipped.
- * A malformed line stops the load with its line number; what was loaded before it stays.
+ * A malformed line stops the load with its line number; what was loaded before it stays. A GraphSON or GraphML id
+ * that is not an integer (GraphML's {@code n0}) is kept as the element's {@code originalId} property
+ * ({@link OriginalIds}); integer ids are the elements' ids.
  *
  * <p>Example: {@code long n = new GraphLoader(System.err).load(graph, new File("roadNet-CA.txt"));}
  */
@@ -50,9 +52,9 @@ public final class GraphLoader {
         final long before = count(graph);
         try (CountingInput in = new CountingInput(Files.newInputStream(file.toPath()), bar, graph)) {
             if (name.endsWith(".json") || name.endsWith(".graphson")) {
-                GraphSONReader.build().create().readGraph(in, graph);
+                GraphSONReader.build().create().readGraph(in, OriginalIds.view(graph));
             } else if (name.endsWith(".xml") || name.endsWith(".graphml")) {
-                GraphMLReader.build().create().readGraph(in, graph);
+                GraphMLReader.build().create().readGraph(in, OriginalIds.view(graph));
             } else {
                 final long edges = graph instanceof PraghGraph
                     ? loadEdgeList((PraghGraph) graph, in, file.getName())

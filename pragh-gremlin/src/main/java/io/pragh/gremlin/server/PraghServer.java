@@ -3,7 +3,6 @@ package io.pragh.gremlin.server;
 import io.pragh.gremlin.structure.PraghGraph;
 import org.apache.tinkerpop.gremlin.server.GremlinServer;
 import org.apache.tinkerpop.gremlin.server.Settings;
-import org.apache.tinkerpop.gremlin.server.auth.SimpleAuthenticator;
 import org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1;
 import org.apache.tinkerpop.gremlin.util.ser.GraphSONMessageSerializerV3;
 
@@ -18,8 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Gremlin Server over a {@link PraghGraph}: WebSocket on the given host and port, GraphBinary and GraphSON v3,
  * {@code g} bound by {@link PraghGraphManager}, the {@code gremlin-lang} script engine (plus Groovy only when
- * allowed), every request vetted by {@link SafeAuthorizer}, optional SimpleAuthenticator logins, and a per-request
- * evaluation timeout. Closing it stops the server and then the graph.
+ * allowed), every request vetted by {@link SafeAuthorizer}, errors told without Java internals
+ * ({@link ClientErrors}), optional logins ({@link PasswordFileAuthenticator}), and a
+ * per-request evaluation timeout. Closing it stops the server and then the graph.
  *
  * <p>Example: {@code try (PraghServer s = PraghServer.start(graph, options)) { ... }}
  */
@@ -47,9 +47,15 @@ public final class PraghServer implements AutoCloseable {
         s.host = options.host;
         s.port = options.port;
         s.evaluationTimeout = options.timeoutMillis;
+        s.channelizer = PraghChannelizer.class.getName();
+        s.maxContentLength = options.maxFrameBytes;
+        s.idleConnectionTimeout = options.idleTimeoutSeconds * 1000L;
+        // Pings at half the idle timeout: a live client's pongs keep its idle connection open.
+        s.keepAliveInterval = s.idleConnectionTimeout / 2;
         if (options.gremlinPool > 0) {
             s.gremlinPool = options.gremlinPool;
         }
+        s.channelizer = PraghChannelizer.class.getName();
         s.graphManager = PraghGraphManager.class.getName();
         s.graphs = new HashMap<>(Map.of("graph", PraghGraphManager.HANDED_OVER + handOver));
         s.scriptEngines = new HashMap<>();
@@ -62,10 +68,17 @@ public final class PraghServer implements AutoCloseable {
             serializer(GraphSONMessageSerializerV3.class.getName())));
         s.authorization.authorizer = SafeAuthorizer.class.getName();
         s.authorization.config = new HashMap<>(Map.of(SafeAuthorizer.ALLOW_GROOVY, options.allowGroovy));
+        if (options.allowIo != null) {
+            s.authorization.config.put(SafeAuthorizer.ALLOW_IO, options.allowIo.getPath());
+        }
         if (options.credentials != null) {
-            s.authentication.authenticator = SimpleAuthenticator.class.getName();
-            s.authentication.config = new HashMap<>(Map.of(SimpleAuthenticator.CONFIG_CREDENTIALS_DB,
-                CredentialsFile.toCredentialsDb(options.credentials)));
+            PasswordFileAuthenticator.read(options.credentials.toPath()); // a bad file fails here, naming its line
+            s.authentication.authenticator = PasswordFileAuthenticator.class.getName();
+            s.authentication.config = new HashMap<>(Map.of(PasswordFileAuthenticator.PASSWORD_FILE,
+                options.credentials.getPath()));
+            if (options.peerPassword != null) {
+                s.authentication.config.put(PasswordFileAuthenticator.PEER_PASSWORD, options.peerPassword);
+            }
         }
         return s;
     }

@@ -26,7 +26,8 @@ public final class ServeCommand {
             return "off (--metrics-port 0)";
         }
         try {
-            return metrics.serve(new java.net.InetSocketAddress(options.host, options.metricsPort)).url();
+            return metrics.serve(new java.net.InetSocketAddress(options.host, options.metricsPort),
+                java.time.Duration.ofSeconds(options.idleTimeoutSeconds)).url();
         } catch (RuntimeException e) {
             if (options.metricsPortGiven) {
                 System.err.println("pragh serve: " + e.getMessage() + " (choose another --metrics-port, 0 for none)");
@@ -38,13 +39,24 @@ public final class ServeCommand {
         }
     }
 
+    /** Holds {@code host:port} until the server binds it; one line and exit 1 when it cannot be bound. */
+    private static PortHold hold(final String host, final int port, final String option) {
+        try {
+            return PortHold.take(host, port);
+        } catch (java.io.IOException e) {
+            System.err.println("pragh serve: " + e.getMessage() + " (choose another " + option + ")");
+            System.exit(1);
+            return null;
+        }
+    }
+
     public static void main(final String[] args) throws Exception {
         final ServeOptions options;
         try {
             options = ServeOptions.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println("pragh serve: " + e.getMessage());
-            System.err.println(ServeOptions.USAGE);
+            // One line: what was wrong is the news, the usage is a --help away.
+            System.err.println("pragh serve: " + e.getMessage() + " (./pragh serve --help lists the options)");
             System.exit(2);
             return;
         }
@@ -52,6 +64,10 @@ public final class ServeCommand {
             System.out.println(ServeOptions.USAGE);
             return;
         }
+        // Before the graph and its load: a port that is taken stops the start now, not after a long --load.
+        final PortHold gremlinHold = hold(options.host, options.port, "--port");
+        final PortHold metricsHold = options.metricsPortGiven ? hold(options.host, options.metricsPort,
+            "--metrics-port") : null;
         final Configuration conf = new BaseConfiguration();
         conf.setProperty(PraghGraph.MACHINES, options.machines);
         // The main job runs with split migration on; --set pragh.migration=false turns it off.
@@ -72,6 +88,10 @@ public final class ServeCommand {
         }
         if (options.allowGroovy) {
             System.err.println("pragh serve: WARNING --allow-groovy: Groovy scripts and lambdas can run any code as this user");
+        }
+        gremlinHold.close();
+        if (metricsHold != null) {
+            metricsHold.close();
         }
         final ServeMetrics metrics = ServeMetrics.attach(graph, java.time.Duration.ofMillis(options.slowQueryMillis));
         final PraghServer server;

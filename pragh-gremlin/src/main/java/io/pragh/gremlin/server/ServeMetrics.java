@@ -70,10 +70,15 @@ public final class ServeMetrics implements AutoCloseable {
 
     /** Serves {@code GET /metrics} on {@code address} (port 0: a free one); a taken port fails naming it. */
     public synchronized MetricsEndpoint serve(InetSocketAddress address) {
+        return serve(address, io.pragh.server.config.LimitsConfig.DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /** As {@link #serve(InetSocketAddress)}, closing connections that send no whole request within {@code idle}. */
+    public synchronized MetricsEndpoint serve(InetSocketAddress address, java.time.Duration idle) {
         if (endpoint != null) {
             throw new IllegalStateException("metrics are served already on " + endpoint.url());
         }
-        endpoint = MetricsEndpoint.start(registry, address);
+        endpoint = MetricsEndpoint.start(registry, address, idle);
         return endpoint;
     }
 

@@ -1,9 +1,15 @@
 /**
  * {@code ./pragh serve}: Gremlin Server hosting an embedded Pragh cluster. {@link io.pragh.gremlin.server.ServeCommand}
  * parses the command line, {@link io.pragh.gremlin.server.PraghServer} configures and runs Gremlin Server (GraphBinary
- * and GraphSON v3, {@code g} bound by {@link io.pragh.gremlin.server.PraghGraphManager} without Groovy, requests
- * vetted by {@link io.pragh.gremlin.server.SafeAuthorizer}), {@link io.pragh.gremlin.server.GraphLoader} loads a file
- * with a progress bar.
+ * and GraphSON v3, {@code g} bound by {@link io.pragh.gremlin.server.PraghGraphManager} without Groovy),
+ * {@link io.pragh.gremlin.server.GraphLoader} loads a file with a progress bar.
+ *
+ * <p>What a client may do: {@link io.pragh.gremlin.server.SafeAuthorizer} vets every request against the
+ * {@link io.pragh.gremlin.server.StepPolicy} (bytecode through {@link io.pragh.gremlin.server.BytecodeSteps},
+ * gremlin-lang through {@link io.pragh.gremlin.server.ScriptSteps}; {@code io()} confined by
+ * {@link io.pragh.gremlin.server.IoDirectory}), {@link io.pragh.gremlin.server.PasswordFileAuthenticator} checks
+ * logins, and {@link io.pragh.gremlin.server.ClientErrors} (placed by {@link io.pragh.gremlin.server.PraghChannelizer})
+ * keeps Java internals out of error responses.
  *
  * <p>May depend on {@code io.pragh.gremlin.structure}, gremlin-server and gremlin-core; only
  * {@code io.pragh.gremlin.cluster} depends on it (each cluster machine runs a {@code PraghServer}).

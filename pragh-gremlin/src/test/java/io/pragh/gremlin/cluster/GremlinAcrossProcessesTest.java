@@ -69,6 +69,11 @@ class GremlinAcrossProcessesTest {
 
     @AfterAll
     static void stop() {
+        stop(drivers, cluster);
+    }
+
+    /** Closes the drivers that were made, then stops the cluster, if it started. */
+    static void stop(final Cluster[] drivers, final LocalCluster cluster) {
         for (final Cluster c : drivers) {
             if (c != null) {
                 c.close();

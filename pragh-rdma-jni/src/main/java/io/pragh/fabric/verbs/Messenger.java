@@ -210,9 +210,14 @@ final class Messenger implements AutoCloseable {
         }
     }
 
+    /** The largest user message: a message slot less the header that tells user messages from region tables. */
+    int maxMessageBytes() {
+        return config.messageBytes() - RegionTable.USER_HEADER;
+    }
+
     /** Sends a user message; returns once the bytes are copied into registered memory and posted. */
     void send(int target, DirectBuffer message, int offset, int length) {
-        int max = config.messageBytes() - RegionTable.USER_HEADER;
+        int max = maxMessageBytes();
         if (length < 0 || length > max) {
             throw new IllegalArgumentException("a message of " + length + " bytes does not fit; the verbs fabric "
                 + "carries at most " + max + " bytes per message (messageBytes)");

@@ -62,6 +62,12 @@ public record VerbsConfig(List<InetSocketAddress> machines, int sendQueueDepth, 
             DEFAULT_RECEIVE_SLOTS, DEFAULT_SEND_SLOTS, Duration.ofSeconds(10), Duration.ofSeconds(10));
     }
 
+    /** The same buffers and depths with other timeouts. */
+    public VerbsConfig withTimeouts(Duration connect, Duration operation) {
+        return new VerbsConfig(machines, sendQueueDepth, scratchBytes, messageBytes, receiveSlots, sendSlots, connect,
+            operation);
+    }
+
     public int machineCount() {
         return machines.size();
     }

@@ -182,6 +182,11 @@ final class VerbsEndpoint implements Endpoint, Transport.Acceptor {
     }
 
     @Override
+    public int maxMessageBytes() {
+        return messenger.maxMessageBytes();
+    }
+
+    @Override
     public boolean isReachable(int target) {
         return !closed && target >= 0 && target < config.machineCount() && !messenger.isDown(target);
     }

@@ -52,6 +52,18 @@ public final class VerbsFabric implements Fabric {
         return "verbs";
     }
 
+    /** {@code verbs /10.0.0.1:7400 on mlx5_0}: each attached machine's listen address and device. */
+    @Override
+    public synchronized String describe() {
+        StringBuilder out = new StringBuilder(name());
+        for (int m = 0; m < opened.length; m++) {
+            if (opened[m] != null) {
+                out.append(' ').append(config.machines().get(m)).append(" on ").append(opened[m].deviceName());
+            }
+        }
+        return out.toString();
+    }
+
     public VerbsConfig config() {
         return config;
     }

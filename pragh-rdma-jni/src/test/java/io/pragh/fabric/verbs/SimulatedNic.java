@@ -1,12 +1,17 @@
 package io.pragh.fabric.verbs;
 
 import io.pragh.fabric.FabricException;
+import io.pragh.fabric.FabricProvider;
+import io.pragh.rdma.jni.DeviceProbe;
+import io.pragh.rdma.jni.NativeLibrary;
+import io.pragh.rdma.jni.RdmaDevice;
 import io.pragh.rdma.jni.Completion;
 import io.pragh.rdma.jni.NativeBuffer;
 import io.pragh.rdma.jni.PraghVerbs;
 import io.pragh.rdma.jni.WorkRequest;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +34,19 @@ import org.agrona.concurrent.UnsafeBuffer;
  * signalled requests; receives consumed in order, a SEND without a posted receive waiting for one (infinite RNR
  * retry); every callback of a machine's transport on that transport's own thread, as rdma_cm delivers them.
  * What it cannot show is whether the native library drives a real adapter correctly: that needs a NIC.
+ *
+ * <p>Public, with {@link #provider()}, so that other modules' tests can run the verbs fabric where a server or a
+ * cluster would find it: through its provider.
+ *
+ * <pre>{@code
+ * SimulatedNic nic = new SimulatedNic();
+ * FabricProviders fabrics = FabricProviders.of(List.of(nic.provider(), new TcpFabricProvider()));
+ * }</pre>
  */
-final class SimulatedNic {
+public final class SimulatedNic {
+    /** The one device this NIC shows a probe: usable, one active port. */
+    public static final RdmaDevice DEVICE = new RdmaDevice("simulated0", 1, "simulated NIC, 1 port ACTIVE");
+
     private static final int LOC_LEN_ERR = 1;
     private static final int LOC_PROT_ERR = 4;
     private static final int WR_FLUSH_ERR = 5;
@@ -48,6 +64,15 @@ final class SimulatedNic {
     private final AtomicInteger keys = new AtomicInteger(0x100);
 
     private final java.util.List<Machine> machines = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * The verbs fabric's provider, seeing this NIC as the host's only device (it still needs the native library, for
+     * its buffers); every fabric it builds reaches the others through this NIC.
+     */
+    public FabricProvider provider() {
+        return new VerbsFabricProvider(NativeLibrary::status, () -> new DeviceProbe(List.of(DEVICE), null),
+            (config, address) -> transport(address));
+    }
 
     Transport transport(InetSocketAddress address) {
         Machine m = new Machine(address);

@@ -1,6 +1,11 @@
 package io.pragh.fabric.verbs;
 
+import io.pragh.fabric.Deployment;
+import io.pragh.fabric.Fabric;
 import io.pragh.fabric.FabricConformanceTest;
+import io.pragh.fabric.FabricKind;
+import io.pragh.fabric.FabricProviders;
+import io.pragh.fabric.FabricSpec;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
 import io.pragh.rdma.jni.NativeLibrary;
@@ -12,8 +17,9 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The verbs fabric's own logic (lanes, batching, credits, bounce memory, region tables, messages, byte-order
- * probe) passes the shared Fabric contract on a simulated NIC. It needs the native library only for its buffers.
- * The same suite against a real adapter is {@link VerbsFabricConformanceTest}.
+ * probe) passes the shared Fabric contract on a simulated NIC, built as a server builds it: chosen by kind among
+ * providers and made by the verbs provider from a spec (default buffers and depths). It needs the native library
+ * only for its buffers. The same suite against a real adapter is {@link VerbsFabricConformanceTest}.
  */
 class SimulatedNicConformanceTest extends FabricConformanceTest {
     static VerbsConfig smallConfig(int machines) {
@@ -32,8 +38,9 @@ class SimulatedNicConformanceTest extends FabricConformanceTest {
     @Override
     protected FabricCluster open(MachineMemory[] memories, MessageHandler[] handlers) {
         assumeLibrary();
-        SimulatedNic nic = new SimulatedNic();
-        return AttachedCluster.attach(new VerbsFabric(smallConfig(memories.length),
-            (m, address) -> nic.transport(address)), memories, handlers);
+        FabricProviders fabrics = FabricProviders.of(List.of(new SimulatedNic().provider()));
+        Fabric fabric = fabrics.open(FabricKind.VERBS, Deployment.EMBEDDED,
+            FabricSpec.of(FabricSpec.EVERY_MACHINE, smallConfig(memories.length).machines()));
+        return AttachedCluster.attach(fabric, memories, handlers);
     }
 }

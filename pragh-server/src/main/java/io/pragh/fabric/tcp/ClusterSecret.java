@@ -61,6 +61,15 @@ public final class ClusterSecret {
         }
     }
 
+    /**
+     * A password for {@code purpose} that only holders of the secret can compute (hex HMAC-SHA256 of the purpose), so
+     * machines can log in to each other's other ports without a second secret to distribute; distinct purposes give
+     * unrelated passwords, and none reveals the secret.
+     */
+    public String derivePassword(String purpose) {
+        return java.util.HexFormat.of().formatHex(mac(("pragh password: " + purpose).getBytes(StandardCharsets.UTF_8)));
+    }
+
     /** Constant-time comparison, so that a forger learns nothing from how fast a wrong MAC is refused. */
     static boolean sameMac(byte[] a, byte[] b) {
         return MessageDigest.isEqual(a, b);

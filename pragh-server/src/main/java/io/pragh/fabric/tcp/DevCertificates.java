@@ -1,5 +1,6 @@
 package io.pragh.fabric.tcp;
 
+import io.pragh.server.config.PrivateFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +54,8 @@ public record DevCertificates(Path certificate, Path key, Path trust) {
         keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", caStore.toString(), "-validity", "3650",
             "-ext", "eku=serverAuth,clientAuth", "-infile", request.toString(), "-outfile",
             out.certificate().toString());
-        Files.writeString(out.key(), pkcs8Pem(nodeStore), StandardCharsets.US_ASCII);
+        PrivateFiles.writeString(out.key(), pkcs8Pem(nodeStore));
+        PrivateFiles.restrict(caStore); // the CA's private key: whoever reads it can mint node certificates
         Files.delete(request);
         Files.delete(nodeStore);
         return out;

@@ -148,8 +148,13 @@ final class TcpEndpoint implements Endpoint {
     }
 
     @Override
+    public int maxMessageBytes() {
+        return fabric.inbox().maxMessageBytes();
+    }
+
+    @Override
     public void send(int target, DirectBuffer message, int offset, int length) {
-        int max = fabric.inbox().maxMessageBytes();
+        int max = maxMessageBytes();
         if (length < 0 || length > max) {
             throw new LimitExceededException("message of " + length + " bytes is outside the TCP fabric's 0.." + max
                 + "-byte message limit (an eighth of inboxBytes)");

@@ -121,6 +121,12 @@ public final class TcpFabric implements Fabric {
         return "tcp";
     }
 
+    /** {@code tcp /10.0.0.1:7400}: where this machine's fabric port listens. */
+    @Override
+    public String describe() {
+        return name() + " " + localAddress();
+    }
+
     /** The address this machine's fabric port is bound to (with the actual port when 0 was asked for). */
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) serverChannel.localAddress();
@@ -151,6 +157,7 @@ public final class TcpFabric implements Fabric {
      * or {@link #peerRejoined} is called. A paused or partitioned peer keeps its connections open, so without this
      * each operation would wait for the request timeout.
      */
+    @Override
     public void presumeDead(int peer, String why) {
         if (peer != machine && peer >= 0 && peer < links.length) {
             links[peer].presumeDead(Objects.requireNonNull(why, "why"));
@@ -158,6 +165,7 @@ public final class TcpFabric implements Fabric {
     }
 
     /** The membership service sees {@code peer} alive (a new incarnation): operations on it are tried again. */
+    @Override
     public void peerRejoined(int peer) {
         if (peer != machine && peer >= 0 && peer < links.length) {
             links[peer].heardFrom();

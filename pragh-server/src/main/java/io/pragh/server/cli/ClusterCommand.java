@@ -14,7 +14,8 @@ import java.util.Map;
  * {@link LocalCluster}).
  *
  * <pre>{@code
- * ./pragh cluster start --machines 3 --dir /tmp/c [--gremlin-port-base 8182] [--sync none|batch|always]
+ * ./pragh cluster start --machines 3 --dir /tmp/c [--gremlin-port 8182] [--sync none|batch|always]
+ *                       [--fabric-port P] [--client-port P] [--metrics-port P] [--zookeeper-port P]
  *                       [--zookeeper HOST:PORT]      # default: starts a local ZooKeeper in /tmp/c
  *                       [--tls on]                   # mutual TLS on every port, throwaway CA in /tmp/c/tls
  * ./pragh cluster status --dir /tmp/c
@@ -69,10 +70,7 @@ public final class ClusterCommand {
                         throw new IllegalArgumentException("start needs --machines N");
                     }
                     LocalCluster.Settings s = LocalCluster.Settings.defaults(parseInt("--machines", machines));
-                    String base = flags.remove("--gremlin-port-base");
-                    if (base != null) {
-                        s = s.withGremlinPortBase(parseInt("--gremlin-port-base", base));
-                    }
+                    s = withPorts(s, flags);
                     String zk = flags.remove("--zookeeper");
                     if (zk != null) {
                         s = s.withZooKeeper(zk);
@@ -168,6 +166,48 @@ public final class ClusterCommand {
         }
     }
 
+    /**
+     * The ports of a new cluster: machine I listens on each flag's port + I (0 for --gremlin-port or --metrics-port:
+     * none); without a flag, free ones. --gremlin-port-base is --gremlin-port's earlier name.
+     */
+    private static LocalCluster.Settings withPorts(LocalCluster.Settings s, Map<String, String> flags) {
+        String base = flags.remove("--gremlin-port-base");
+        String gremlin = flags.remove("--gremlin-port");
+        if (gremlin != null || base != null) {
+            s = s.withGremlinPortBase(parseInt("--gremlin-port", gremlin != null ? gremlin : base));
+        }
+        LocalCluster.Ports ports = s.ports();
+        String fabric = flags.remove("--fabric-port");
+        if (fabric != null) {
+            ports = ports.withFabric(parseInt("--fabric-port", fabric));
+        }
+        String client = flags.remove("--client-port");
+        if (client != null) {
+            ports = ports.withClient(parseInt("--client-port", client));
+        }
+        String zookeeper = flags.remove("--zookeeper-port");
+        if (zookeeper != null) {
+            ports = ports.withZooKeeper(parseInt("--zookeeper-port", zookeeper));
+        }
+        String metrics = flags.remove("--metrics-port");
+        if (metrics != null) {
+            s = s.withSection("metrics", "{port: " + parseInt("--metrics-port", metrics) + "}");
+        }
+        java.util.List<String> limits = new java.util.ArrayList<>();
+        String idle = flags.remove("--idle-timeout-seconds");
+        if (idle != null) {
+            limits.add("idleTimeout: " + parseInt("--idle-timeout-seconds", idle) + "s");
+        }
+        String frame = flags.remove("--max-frame-bytes");
+        if (frame != null) {
+            limits.add("maxFrameBytes: " + parseInt("--max-frame-bytes", frame));
+        }
+        if (!limits.isEmpty()) {
+            s = s.withSection("limits", "{" + String.join(", ", limits) + "}");
+        }
+        return s.withPorts(ports);
+    }
+
     private static int machine(String arg, String sub) {
         if (arg == null) {
             throw new IllegalArgumentException(sub + " needs a machine id");
@@ -194,9 +234,14 @@ public final class ClusterCommand {
 
     static String usage() {
         return """
-            usage: ./pragh cluster start --machines N --dir DIR [--gremlin-port-base P] [--sync none|batch|always]
+            usage: ./pragh cluster start --machines N --dir DIR [--sync none|batch|always]
                                        [--zookeeper HOST:PORT | --zookeeper none]   (default: a local ZooKeeper)
                                        [--tls on]   (mutual TLS on every port; a throwaway CA in DIR/tls)
+                                       [--gremlin-port P] [--fabric-port P] [--client-port P] [--metrics-port P]
+                                           (machine I on P + I; default: Gremlin 8182 + I, free ports for the
+                                           others; --gremlin-port 0 or --metrics-port 0: none)
+                                       [--zookeeper-port P]   (the local ZooKeeper's port; default: a free one)
+                                       [--idle-timeout-seconds S] [--max-frame-bytes N]   (YAML limits section)
                    ./pragh cluster status --dir DIR
                    ./pragh cluster kill I --dir DIR         (kill -9 of machine I; the supervisor restarts it)
                    ./pragh cluster restart I --dir DIR      (returns once I recovered and serves)

@@ -3,6 +3,7 @@ package io.pragh.server.cli;
 import io.pragh.fabric.tcp.DevCertificates;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
+import io.pragh.server.config.PrivateFiles;
 import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.ClusterClient;
 import io.pragh.server.rpc.MachineClient;
@@ -64,10 +65,11 @@ public final class LocalCluster {
      * @param jvmArgs         extra JVM options of each server process
      * @param sections        further top-level sections of the cluster file by key, each a YAML flow map written
      *                        as given (such as {@code policy -> "{trigger: manual}"}); checked with the rest
+     * @param ports           the first fabric, client and local ZooKeeper ports, or free ones ({@link Ports#FREE})
      */
     public record Settings(int machines, int gremlinPortBase, String valueBytes, long expectedKeys, String cacheBytes,
                            String chunkBytes, String sync, String requestTimeout, String zookeeper,
-                           String sessionTimeout, List<String> jvmArgs, Map<String, String> sections) {
+                           String sessionTimeout, List<String> jvmArgs, Map<String, String> sections, Ports ports) {
         public static final String LOCAL_ZOOKEEPER = "local";
         public static final String NO_MEMBERSHIP = "none";
         public static final int NO_GREMLIN = 0;
@@ -88,6 +90,7 @@ public final class LocalCluster {
                 }
             }
             sections = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sections));
+            ports.check(machines);
         }
 
         /** The sections {@link #create} writes itself. */
@@ -97,45 +100,57 @@ public final class LocalCluster {
         /** What {@code ./pragh cluster start} uses. */
         public static Settings defaults(int machines) {
             return new Settings(machines, 8182, "64MiB", 262_144, "16MiB", "16MiB", "batch", "2s", LOCAL_ZOOKEEPER,
-                "4s", List.of("-Xmx512m"), Map.of());
+                "4s", List.of("-Xmx512m"), Map.of(), Ports.FREE_PORTS);
         }
 
         /** Small regions and short timeouts, for tests. */
         public static Settings small(int machines) {
             return new Settings(machines, 18182, "8MiB", 16_384, "1MiB", "1MiB", "batch", "1s", NO_MEMBERSHIP, "4s",
-                List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), Map.of());
+                List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), Map.of(), Ports.FREE_PORTS);
         }
 
         public Settings withSync(String s) {
             return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, s,
-                requestTimeout, zookeeper, sessionTimeout, jvmArgs, sections);
+                requestTimeout, zookeeper, sessionTimeout, jvmArgs, sections, ports);
         }
 
         public Settings withGremlinPortBase(int base) {
             return new Settings(machines, base, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
-                requestTimeout, zookeeper, sessionTimeout, jvmArgs, sections);
+                requestTimeout, zookeeper, sessionTimeout, jvmArgs, sections, ports);
         }
 
         /** {@code host:port}, {@link #LOCAL_ZOOKEEPER} or {@link #NO_MEMBERSHIP}. */
         public Settings withZooKeeper(String z) {
             return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
-                requestTimeout, z, sessionTimeout, jvmArgs, sections);
+                requestTimeout, z, sessionTimeout, jvmArgs, sections, ports);
         }
 
         /** Region sizes: the value region, the expected keys and the location cache of every machine. */
         public Settings withStore(String values, long keys, String cache) {
             return new Settings(machines, gremlinPortBase, values, keys, cache, chunkBytes, sync, requestTimeout,
-                zookeeper, sessionTimeout, jvmArgs, sections);
+                zookeeper, sessionTimeout, jvmArgs, sections, ports);
+        }
+
+        /** ZooKeeper session timeout, e.g. {@code "8s"}: how long a silent machine keeps its membership. */
+        public Settings withSessionTimeout(String timeout) {
+            return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
+                requestTimeout, zookeeper, timeout, jvmArgs, sections, ports);
         }
 
         public Settings withRequestTimeout(String timeout) {
             return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
-                timeout, zookeeper, sessionTimeout, jvmArgs, sections);
+                timeout, zookeeper, sessionTimeout, jvmArgs, sections, ports);
         }
 
         public Settings withJvmArgs(List<String> args) {
             return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
-                requestTimeout, zookeeper, sessionTimeout, args, sections);
+                requestTimeout, zookeeper, sessionTimeout, args, sections, ports);
+        }
+
+        /** The first fabric, client and local ZooKeeper ports ({@link Ports#FREE} for free ones). */
+        public Settings withPorts(Ports p) {
+            return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
+                requestTimeout, zookeeper, sessionTimeout, jvmArgs, sections, p);
         }
 
         /** Adds (or replaces) a top-level section of the cluster file, a YAML flow map. */
@@ -143,7 +158,47 @@ public final class LocalCluster {
             Map<String, String> m = new java.util.LinkedHashMap<>(sections);
             m.put(key, flowMap);
             return new Settings(machines, gremlinPortBase, valueBytes, expectedKeys, cacheBytes, chunkBytes, sync,
-                requestTimeout, zookeeper, sessionTimeout, jvmArgs, m);
+                requestTimeout, zookeeper, sessionTimeout, jvmArgs, m, ports);
+        }
+    }
+
+    /**
+     * Where a new cluster's machines listen: machine I's fabric port is {@code fabric + I}, its client port
+     * {@code client + I}; {@code zookeeper} is the local ZooKeeper's client port. {@link #FREE} in any of them: free
+     * loopback ports, found when the cluster is made.
+     */
+    public record Ports(int fabric, int client, int zookeeper) {
+        public static final int FREE = -1;
+        public static final Ports FREE_PORTS = new Ports(FREE, FREE, FREE);
+
+        void check(int machines) {
+            range("--fabric-port", fabric, machines);
+            range("--client-port", client, machines);
+            range("--zookeeper-port", zookeeper, 1);
+        }
+
+        private static void range(String flag, int first, int n) {
+            if (first != FREE && (first < 1 || first + n - 1 > 65535)) {
+                throw new IllegalArgumentException(flag + " must leave room for " + n + " port" + (n == 1 ? "" : "s")
+                    + " in 1..65535, got " + first);
+            }
+        }
+
+        public Ports withFabric(int p) {
+            return new Ports(p, client, zookeeper);
+        }
+
+        public Ports withClient(int p) {
+            return new Ports(fabric, p, zookeeper);
+        }
+
+        public Ports withZooKeeper(int p) {
+            return new Ports(fabric, client, p);
+        }
+
+        /** The port {@code first + i}, or {@code free} when {@code first} is {@link #FREE}. */
+        static int pick(int first, int i, int free) {
+            return first == FREE ? free : first + i;
         }
     }
 
@@ -176,9 +231,14 @@ public final class LocalCluster {
                 + " or 'cluster stop' and remove it");
         }
         int[] ports = freePorts(2 * s.machines() + 1);
+        for (int i = 0; i < s.machines(); i++) {
+            ports[2 * i] = Ports.pick(s.ports().fabric(), i, ports[2 * i]);
+            ports[2 * i + 1] = Ports.pick(s.ports().client(), i, ports[2 * i + 1]);
+        }
+        int zookeeperPort = Ports.pick(s.ports().zookeeper(), 0, ports[2 * s.machines()]);
         String zookeeper = switch (s.zookeeper()) {
             case Settings.NO_MEMBERSHIP -> null;
-            case Settings.LOCAL_ZOOKEEPER -> "127.0.0.1:" + ports[2 * s.machines()];
+            case Settings.LOCAL_ZOOKEEPER -> "127.0.0.1:" + zookeeperPort;
             default -> s.zookeeper();
         };
         byte[] secret = new byte[24];
@@ -214,11 +274,11 @@ public final class LocalCluster {
         ClusterConfig.parse(y.toString(), file.toString(), dir.toAbsolutePath());
         try {
             Files.createDirectories(dir);
-            Files.writeString(file, y.toString(), StandardCharsets.UTF_8);
+            PrivateFiles.writeString(file, y.toString()); // it holds the cluster secret
             Files.writeString(dir.resolve("jvm-args"), String.join("\n", s.jvmArgs()), StandardCharsets.UTF_8);
             if (s.zookeeper().equals(Settings.LOCAL_ZOOKEEPER)) {
                 Files.writeString(dir.resolve(ZOOKEEPER_CONFIG), "tickTime=200\nminSessionTimeout=400\n"
-                    + "dataDir=" + dir.toAbsolutePath().resolve("zookeeper") + "\nclientPort=" + ports[2 * s.machines()]
+                    + "dataDir=" + dir.toAbsolutePath().resolve("zookeeper") + "\nclientPort=" + zookeeperPort
                     + "\nclientPortAddress=127.0.0.1\nmaxClientCnxns=100\nadmin.enableServer=false\n",
                     StandardCharsets.UTF_8);
             }

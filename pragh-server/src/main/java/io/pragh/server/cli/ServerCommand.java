@@ -17,7 +17,7 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>{@code
  * ./pragh server --config cluster.yaml --id 0
- * pragh: machine 0 of 3 serves: fabric /127.0.0.1:7400, clients /127.0.0.1:7500, ...
+ * pragh: machine 0 of 3 serves: fabric tcp /127.0.0.1:7400, clients /127.0.0.1:7500, ...
  * }</pre>
  */
 public final class ServerCommand {

@@ -2,7 +2,8 @@
  * Command lines: {@code ./pragh server} runs one machine from a cluster file ({@link ServerCommand});
  * {@code ./pragh cluster} runs a local multi-process cluster on 127.0.0.1 ({@link ClusterCommand}) through
  * {@link LocalCluster}, which owns a cluster directory (config, pid files, logs) and the server processes in it, and
- * whose {@link Supervisor} process restarts machines that exit ({@link RestartBackoff} says when).
+ * whose {@link Supervisor} process restarts machines that exit ({@link RestartBackoff} says when); {@code ./pragh
+ * doctor} reports the fabrics this host can run ({@link DoctorCommand}).
  * May depend on everything in {@code io.pragh.server}; nothing depends on it.
  */
 package io.pragh.server.cli;

@@ -49,12 +49,14 @@ import java.util.Map;
  * @param membership    the ZooKeeper ensemble that tracks live machines (optional)
  * @param placement     hash placement (the default) or the shard baseline's table (never with a membership)
  * @param metrics       each machine's metrics port and the slow-query log's threshold
+ * @param gremlin       what the Gremlin ports admit: io() in one directory, logins
+ * @param limits        idle timeout of every port and the Gremlin port's frame limit
  */
 public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
                             MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, ClusterTls tls,
                             FabricConfig fabric,
                             DurabilityConfig durability, MembershipConfig membership, PlacementConfig placement,
-                            MetricsConfig metrics) {
+                            MetricsConfig metrics, GremlinConfig gremlin, LimitsConfig limits) {
     public ClusterConfig {
         machines = List.copyOf(machines);
     }
@@ -78,7 +80,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
             .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
-                "membership", "placement", "metrics");
+                "membership", "placement", "metrics", "gremlin", "limits");
         List<MachineConfig> machines = readMachines(root, source);
         StoreSizes store = StoreSizes.read(root.section("store"));
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
@@ -89,6 +91,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         ClusterTls tls = readTls(security.section("tls"), baseDir);
         FabricConfig fabric = FabricConfig.read(root.section("fabric"));
         MetricsConfig metrics = MetricsConfig.read(root.section("metrics"), machines.size());
+        GremlinConfig gremlin = GremlinConfig.read(root.section("gremlin"), baseDir);
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
         MembershipConfig membership = MembershipConfig.read(root.section("membership"));
         PlacementConfig placement = PlacementConfig.read(root.section("placement"));
@@ -98,7 +101,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                 + " assumes a key's home never changes (remove membership, e.g. cluster start --zookeeper none)");
         }
         return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
-            membership, placement, metrics);
+            membership, placement, metrics, gremlin, LimitsConfig.read(root.section("limits")));
     }
 
     private static JsonNode readTree(String yaml, String source) {

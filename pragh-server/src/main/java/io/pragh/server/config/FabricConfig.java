@@ -1,44 +1,59 @@
 package io.pragh.server.config;
 
+import io.pragh.fabric.FabricKind;
 import io.pragh.fabric.tcp.TcpFabricOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Which fabric the machines use and how the TCP fabric is tuned. {@code auto} picks verbs where an RDMA device and
- * the native library are present and TCP otherwise; {@code in-process} runs every machine in one JVM.
+ * Which fabric the machines use and how it is tuned. {@code auto} takes verbs where its provider finds the native
+ * library and an RDMA device, and TCP otherwise (the server logs which and why); {@code verbs} or {@code tcp} insist.
+ * {@code in-process} is refused: it connects machines of one JVM, and a cluster file's machines are processes.
+ * {@code connectTimeout} and {@code requestTimeout} bound every networked fabric; the other tuning keys are the TCP
+ * fabric's, refused under {@code kind: verbs} (where nothing would read them) and kept under {@code auto} for the
+ * fallback.
  *
  * <pre>{@code
- * if (config.fabric().kind() == FabricConfig.Kind.TCP) { ... config.tcpOptions(machineId) ... }
+ * FabricKind kind = config.fabric().kind();   // what ServerNode asks FabricProviders for
  * }</pre>
  *
- * @param kind     auto, verbs, tcp or in-process
+ * @param kind     auto, verbs or tcp
  * @param tcp      TCP fabric options (timeouts, limits, threads); the bind address is set per machine
- * @param bindHost the host to listen on instead of the machine's own (e.g. 0.0.0.0 in a container), or null
+ * @param bindHost the host the TCP fabric and the client, Gremlin and metrics ports listen on instead of the machine's
+ *                 own (e.g. 0.0.0.0 in a container), or null; the verbs fabric listens on the machine's host, whose
+ *                 address rdma_cm maps to the RDMA device
  */
-public record FabricConfig(Kind kind, TcpFabricOptions tcp, String bindHost) {
-    public enum Kind {
-        AUTO,
-        VERBS,
-        TCP,
-        IN_PROCESS
-    }
-
-    private static final Map<String, Kind> KINDS = new LinkedHashMap<>();
+public record FabricConfig(FabricKind kind, TcpFabricOptions tcp, String bindHost) {
+    private static final Map<String, FabricKind> KINDS = new LinkedHashMap<>();
+    /** Keys only the TCP fabric reads. */
+    static final List<String> TCP_ONLY = List.of("handshakeTimeout", "reconnectBackoff", "maxPayloadBytes",
+        "inboxBytes", "ioThreads");
 
     static {
-        KINDS.put("auto", Kind.AUTO);
-        KINDS.put("verbs", Kind.VERBS);
-        KINDS.put("tcp", Kind.TCP);
-        KINDS.put("in-process", Kind.IN_PROCESS);
+        for (FabricKind k : FabricKind.values()) {
+            KINDS.put(k.label(), k);
+        }
     }
 
     static FabricConfig read(ConfigNode n) {
         n.allow("kind", "connectTimeout", "handshakeTimeout", "requestTimeout", "reconnectBackoff",
             "maxPayloadBytes", "inboxBytes", "ioThreads", "bindHost");
         TcpFabricOptions d = TcpFabricOptions.defaults();
-        Kind kind = n.choice("kind", Kind.AUTO, KINDS);
+        FabricKind kind = n.choice("kind", FabricKind.AUTO, KINDS);
+        if (!kind.spansProcesses()) {
+            throw n.error("kind", "'" + kind.label() + "' connects machines of one JVM only, and the machines of a "
+                + "cluster file run in separate processes; use auto, tcp or verbs");
+        }
+        if (kind == FabricKind.VERBS) {
+            for (String key : TCP_ONLY) {
+                if (n.has(key)) {
+                    throw n.error(key, "tunes the tcp fabric only, and fabric.kind is verbs (remove it, or use kind: "
+                        + "auto to keep it for a fallback to tcp)");
+                }
+            }
+        }
         Duration max = Duration.ofMinutes(10);
         TcpFabricOptions tcp = new TcpFabricOptions(
             n.duration("connectTimeout", d.connectTimeout(), Duration.ofMillis(1), max),
@@ -51,6 +66,15 @@ public record FabricConfig(Kind kind, TcpFabricOptions tcp, String bindHost) {
             null);
         String bindHost = n.has("bindHost") ? n.string("bindHost", null) : null;
         return new FabricConfig(kind, tcp, bindHost);
+    }
+
+    /** The bounds every networked fabric honours: opening a connection, and any one operation. */
+    public Duration connectTimeout() {
+        return tcp.connectTimeout();
+    }
+
+    public Duration requestTimeout() {
+        return tcp.requestTimeout();
     }
 
     private static int inbox(ConfigNode n, int fallback) {

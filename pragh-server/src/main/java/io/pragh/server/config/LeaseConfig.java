@@ -4,9 +4,10 @@ import io.pragh.reclaim.Leases;
 import java.time.Duration;
 
 /**
- * The two leases of paper section 4.1-4.2: a cached address is not used after {@link #cache}; reclaimed memory is
- * not reused before {@link #reclaim}. The cache lease may not exceed the reclaim lease, or a cached address could
- * outlive the memory it points to.
+ * The two leases of paper section 4.1-4.2 (see {@link Leases}): a cached address is not used after {@link #cache};
+ * an invalidated record's memory is not reused before {@link #reclaim}, which is also the longest a reader may take to
+ * copy a record. The reclaim lease may be shorter than the cache lease: an address names its record's allocation by a
+ * generation, so a cached address that outlived its memory fails its check instead of reading reused bytes.
  *
  * <pre>{@code
  * long cacheMillis = config.leases().cache().toMillis();
@@ -26,10 +27,6 @@ public record LeaseConfig(Duration cache, Duration reclaim) {
         n.allow("cache", "reclaim");
         Duration cache = n.duration("cache", DEFAULT.cache, Duration.ofMillis(1), Duration.ofHours(1));
         Duration reclaim = n.duration("reclaim", DEFAULT.reclaim, Duration.ofMillis(1), Duration.ofHours(1));
-        if (cache.compareTo(reclaim) > 0) {
-            throw n.error("cache", "the cache lease (" + Units.format(cache) + ") exceeds the reclaim lease ("
-                + Units.format(reclaim) + "): a cached address must never outlive the memory it points to");
-        }
         return new LeaseConfig(cache, reclaim);
     }
 }

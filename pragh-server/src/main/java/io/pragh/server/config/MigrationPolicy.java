@@ -9,7 +9,7 @@ import java.util.Map;
  * The migration policy of paper section 4.4: monitors report remote accesses periodically, or at once when a key is
  * accessed remotely faster than the instant-report rate; the coordinator approves a migration when the applicant's
  * accesses exceed the current host's by the threshold margin, either at once (eager) or after watching the key for
- * a migration interval (deferred).
+ * a report interval (deferred).
  *
  * <pre>{@code
  * MigrationPolicy p = config.policy();   // margin 0.5, report every 10s, instantly above 100/s, eager, auto, 10/s
@@ -18,8 +18,8 @@ import java.util.Map;
  * @param thresholdMargin   how much more (0.5 = 50% more) the applicant must access a value than its host
  * @param reportInterval    period of monitor reports
  * @param instantReportRate remote accesses per second to one key that trigger an immediate report; 0 for never
- * @param mode              eager or deferred approval
- * @param deferredInterval  how long a deferred decision watches local accesses first
+ * @param mode              eager or deferred approval (a deferred decision watches the home's own accesses for one
+ *                          reportInterval)
  * @param trigger           auto: the monitor reports and the coordinator decides on their own schedule; manual: only
  *                          when clients say so (the client RPC's MONITOR_START, END_INTERVAL and DECIDE), as a
  *                          benchmark that runs the paper's phases needs
@@ -27,7 +27,7 @@ import java.util.Map;
  *                          for the coordinator to approve its migration
  */
 public record MigrationPolicy(double thresholdMargin, Duration reportInterval, int instantReportRate, Mode mode,
-                              Duration deferredInterval, Trigger trigger, double minimumRate) {
+                              Trigger trigger, double minimumRate) {
     /** Eager: approve at once, the new host tracks accesses and may migrate back. Deferred: watch first. */
     public enum Mode {
         EAGER,
@@ -44,7 +44,7 @@ public record MigrationPolicy(double thresholdMargin, Duration reportInterval, i
     public static final double MAX_MINIMUM_RATE = 1e9;
 
     public static final MigrationPolicy DEFAULT = new MigrationPolicy(0.5, Duration.ofSeconds(10), 100, Mode.EAGER,
-        Duration.ofSeconds(10), Trigger.AUTO, MonitorConfig.DEFAULT_REPORT_RATE);
+        Trigger.AUTO, MonitorConfig.DEFAULT_REPORT_RATE);
 
     private static final Map<String, Mode> MODES = new LinkedHashMap<>();
     private static final Map<String, Trigger> TRIGGERS = new LinkedHashMap<>();
@@ -64,10 +64,13 @@ public record MigrationPolicy(double thresholdMargin, Duration reportInterval, i
             Duration.ofHours(1));
         int rate = n.integer("instantReportRate", DEFAULT.instantReportRate, 0, 1_000_000);
         Mode mode = n.choice("migration", DEFAULT.mode, MODES);
-        Duration deferred = n.duration("deferredInterval", DEFAULT.deferredInterval, Duration.ofMillis(10),
-            Duration.ofHours(1));
+        if (n.has("deferredInterval")) {
+            // The coordinator decides a deferred key when the next report interval ends: no window of its own.
+            throw n.error("deferredInterval", "is not a setting: a deferred decision watches the home's accesses for "
+                + "one reportInterval (set policy.reportInterval instead)");
+        }
         Trigger trigger = n.choice("trigger", DEFAULT.trigger, TRIGGERS);
         double minimumRate = n.positiveNumber("minimumRate", DEFAULT.minimumRate, MAX_MINIMUM_RATE);
-        return new MigrationPolicy(margin, report, rate, mode, deferred, trigger, minimumRate);
+        return new MigrationPolicy(margin, report, rate, mode, trigger, minimumRate);
     }
 }

@@ -261,14 +261,12 @@ public final class CrashRecovery implements AutoCloseable {
                 return; // the home is down: its address words cannot be read, so nothing is known to be orphaned
             }
             long offset = Address.byteOffset(address);
-            var region = store.values().region();
-            long header = region.getLongVolatile(offset);
-            if (header == 0 || region.getLong(offset + ValueRecord.KEY_OFFSET) != key
-                || ValueRecord.unitsOf(header) != Address.sizeUnits(address)) {
-                continue; // already invalidated, or the memory holds something else now
+            if (store.values().region().getLong(offset + ValueRecord.KEY_OFFSET) != key
+                || !store.invalidate(store.id(), address)) {
+                continue; // already invalidated, or the slot holds another allocation now (its generation differs)
             }
-            // Zeroed header first: a reader still holding the address sees an invalid record and looks again.
-            region.putLongVolatile(offset, 0);
+            // Invalidated first (a reader still holding the address sees an invalid record and looks again), then
+            // handed to the GC.
             store.reclaimRings().post(store.id(), address);
             reclaimed++;
         }

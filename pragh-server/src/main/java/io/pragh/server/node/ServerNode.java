@@ -5,7 +5,13 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pragh.cluster.Machine;
 import io.pragh.durability.Durability;
 import io.pragh.durability.Recovery;
-import io.pragh.fabric.tcp.TcpFabric;
+import io.pragh.fabric.Deployment;
+import io.pragh.fabric.Fabric;
+import io.pragh.fabric.FabricProviders;
+import io.pragh.fabric.FabricSpec;
+import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.ClusterTls;
+import io.pragh.fabric.tcp.TcpFabricOptions;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
 import io.pragh.server.frontend.FrontEnd;
@@ -22,10 +28,12 @@ import java.net.InetSocketAddress;
 import java.util.Set;
 
 /**
- * One machine of a multi-process cluster, running: its store over the TCP fabric with the configured placement (hash,
- * or the shard baseline's table), recovered from and logging to its own data directory, with worker and migration
- * threads, the crash-recovery protocol and (when the cluster file gives it a client port) the client RPC. Started in that order, so that it serves clients only
- * once its partition is loaded and every reachable peer has dropped what pointed into its previous incarnation. Its
+ * One machine of a multi-process cluster, running: its store over the fabric {@code fabric.kind} chooses (verbs or
+ * TCP, found through their providers on the class path; the choice and its reason logged in one line) with the
+ * configured placement (hash, or the shard baseline's table), recovered from and logging to its own data directory,
+ * with worker and migration threads, the crash-recovery protocol and (when the cluster file gives it a client port)
+ * the client RPC. Started in that order, so that it serves clients only once its partition is loaded and every
+ * reachable peer has dropped what pointed into its previous incarnation. Its
  * meters ({@link MachineMeters}, and the front ends') are served on {@code GET /metrics} when the cluster file's
  * {@code metrics.port} is set.
  *
@@ -41,7 +49,7 @@ public final class ServerNode implements AutoCloseable {
 
     private final ClusterConfig config;
     private final int id;
-    private final TcpFabric fabric;
+    private final Fabric fabric;
     private final Machine machine;
     private final CrashRecovery recovery;
     private final ZooKeeperMembership membership;
@@ -54,7 +62,7 @@ public final class ServerNode implements AutoCloseable {
     private final MachineCounters counters;
     private final MetricsEndpoint metrics;
 
-    private ServerNode(ClusterConfig config, int id, TcpFabric fabric, Machine machine, CrashRecovery recovery,
+    private ServerNode(ClusterConfig config, int id, Fabric fabric, Machine machine, CrashRecovery recovery,
                        ZooKeeperMembership membership, MigrationCoordination coordination, ClientServer rpc,
                        FrontEnds frontEnds, Set<Integer> acknowledged, long startMillis, MachineCounters counters,
                        MetricsEndpoint metrics) {
@@ -86,6 +94,14 @@ public final class ServerNode implements AutoCloseable {
      *                      elsewhere)
      */
     public static ServerNode start(ClusterConfig config, int id, Runnable onSessionLost) {
+        return start(config, id, onSessionLost, FabricProviders.load(ServerNode.class.getClassLoader()));
+    }
+
+    /**
+     * As {@link #start(ClusterConfig, int, Runnable)}, choosing the fabric among {@code fabrics}. Fails naming why
+     * when {@code fabric.kind} asks for one that cannot run here (verbs without its native library or a device).
+     */
+    public static ServerNode start(ClusterConfig config, int id, Runnable onSessionLost, FabricProviders fabrics) {
         long t0 = System.currentTimeMillis();
         MachineConfig self = config.machine(id);
         int n = config.machineCount();
@@ -95,7 +111,7 @@ public final class ServerNode implements AutoCloseable {
         frontEnds.registerMutators(mutators);
         MachineStore store = new MachineStore(id, n, config.storeConfig(), config.placement().build(n), mutators);
         Durability durability = null;
-        TcpFabric fabric = null;
+        Fabric fabric = null;
         Machine machine = null;
         CrashRecovery recovery = null;
         ZooKeeperMembership membership = null;
@@ -107,16 +123,14 @@ public final class ServerNode implements AutoCloseable {
                 config.durability().snapshotInterval().toMillis(), store);
             refuseShardsOverEarlierRecords(config, id, durability.recovered());
             recovery = new CrashRecovery(store, durability);
-            fabric = new TcpFabric(id, config.fabricAddresses(), config.secret(), config.tcpOptions(id),
-                config.tls());
-            resolveLater(config, fabric);
+            fabric = fabrics.open(config.fabric().kind(), Deployment.MULTI_PROCESS, fabricSpec(config, id));
             store.attach(fabric);
             long timeout = operationTimeoutMillis(config);
             machine = Machine.start(store, durability, WORKERS, false, timeout);
             if (config.membership().enabled()) {
                 CrashRecovery r = recovery;
-                TcpFabric f = fabric;
-                membership = ZooKeeperMembership.join(config.membership(), id, "fabric " + fabric.localAddress(),
+                Fabric f = fabric;
+                membership = ZooKeeperMembership.join(config.membership(), id, "fabric " + fabric.describe(),
                     new ZooKeeperMembership.Listener() {
                         @Override
                         public void machineLost(int lost) {
@@ -137,7 +151,7 @@ public final class ServerNode implements AutoCloseable {
                     });
             }
             coordination = new MigrationCoordination(machine, config.policy(), membership,
-                config.fabric().tcp().maxMessageBytes());
+                store.endpoint().maxMessageBytes());
             Set<Integer> acknowledged = recovery.announceRestart(4 * timeout);
             coordination.start();
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -150,7 +164,8 @@ public final class ServerNode implements AutoCloseable {
             frontEnds.start(frontEndHost);
             if (config.metrics().port(id) != 0) {
                 metrics = MetricsEndpoint.start(registry,
-                    new InetSocketAddress(frontEndHost.bindHost(), config.metrics().port(id)));
+                    new InetSocketAddress(frontEndHost.bindHost(), config.metrics().port(id)),
+                    config.limits().idleTimeout());
             }
             if (self.clientPort() != MachineConfig.NO_CLIENT_PORT) {
                 String host = config.fabric().bindHost() != null ? config.fabric().bindHost() : self.host();
@@ -181,43 +196,21 @@ public final class ServerNode implements AutoCloseable {
     }
 
     /**
-     * Peers whose host names did not resolve at start (containers whose names exist only once they run) are
-     * resolved again in the background until they do, and the fabric pointed at them.
+     * What machine {@code id}'s fabric is built from: every machine's fabric address, the timeouts, whether the
+     * cluster requires TLS, and the TCP fabric's own settings (its options, the cluster secret, the TLS files).
      */
-    private static void resolveLater(ClusterConfig config, TcpFabric fabric) {
-        java.util.List<InetSocketAddress> addresses = config.fabricAddresses();
-        if (addresses.stream().noneMatch(InetSocketAddress::isUnresolved)) {
-            return;
-        }
-        Thread t = new Thread(() -> {
-            java.util.List<InetSocketAddress> pending = new java.util.ArrayList<>(addresses);
-            while (!Thread.currentThread().isInterrupted() && pending.stream().anyMatch(a -> a != null)) {
-                for (int peer = 0; peer < pending.size(); peer++) {
-                    InetSocketAddress a = pending.get(peer);
-                    if (a == null || !a.isUnresolved()) {
-                        pending.set(peer, null);
-                        continue;
-                    }
-                    InetSocketAddress again = new InetSocketAddress(a.getHostString(), a.getPort());
-                    if (!again.isUnresolved()) {
-                        fabric.updateAddress(peer, again);
-                        pending.set(peer, null);
-                    }
-                }
-                try {
-                    Thread.sleep(500);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "m" + fabric.machine() + "-resolve");
-        t.setDaemon(true);
-        t.start();
+    static FabricSpec fabricSpec(ClusterConfig config, int id) {
+        return FabricSpec.of(id, config.fabricAddresses())
+            .withTimeouts(config.fabric().connectTimeout(), config.fabric().requestTimeout())
+            .requiringTls(config.tls() != null)
+            .withSetting(ClusterSecret.class, config.secret())
+            .withSetting(ClusterTls.class, config.tls())
+            .withSetting(TcpFabricOptions.class, config.tcpOptions(id));
     }
 
     /** Long enough for a request timeout on every hop of a forwarded update, short enough to fail fast. */
     static long operationTimeoutMillis(ClusterConfig config) {
-        return Math.max(1_000, 2 * config.fabric().tcp().requestTimeout().toMillis());
+        return Math.max(1_000, 2 * config.fabric().requestTimeout().toMillis());
     }
 
     public int id() {
@@ -233,7 +226,7 @@ public final class ServerNode implements AutoCloseable {
         return machine;
     }
 
-    public TcpFabric fabric() {
+    public Fabric fabric() {
         return fabric;
     }
 
@@ -249,7 +242,7 @@ public final class ServerNode implements AutoCloseable {
     /** One line: where this machine serves and what it recovered. */
     public String describe() {
         Recovery.Result r = machine.durability().recovered();
-        return "machine " + id + " of " + config.machineCount() + " serves: fabric " + fabric.localAddress()
+        return "machine " + id + " of " + config.machineCount() + " serves: fabric " + fabric.describe()
             + ", clients " + (rpc == null ? "off" : rpc.localAddress()) + ", data " + config.dataDirectory(id)
             + " (sync " + config.durability().sync().name().toLowerCase(java.util.Locale.ROOT) + "); recovered "
             + r.keysLoaded() + " keys (snapshot " + r.snapshotKeys() + " keys, log " + r.logRecords() + " records"

@@ -2,7 +2,11 @@ package io.pragh.fabric.tcp;
 
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
+import io.pragh.fabric.Deployment;
 import io.pragh.fabric.Endpoint;
+import io.pragh.fabric.FabricKind;
+import io.pragh.fabric.FabricProviders;
+import io.pragh.fabric.FabricSpec;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
 import java.net.InetAddress;
@@ -10,7 +14,10 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
-/** N TCP fabrics in this JVM on 127.0.0.1 ephemeral ports, each told the others' actual ports. */
+/**
+ * N TCP fabrics in this JVM on 127.0.0.1 ephemeral ports, each told the others' actual ports. Built as a server
+ * builds its fabric: the TCP provider found on the class path, chosen by kind, given a spec.
+ */
 final class LoopbackCluster implements AutoCloseable {
     static {
         // slf4j-api is on the classpath without a binding, which would silence Netty (leak reports included).
@@ -39,9 +46,16 @@ final class LoopbackCluster implements AutoCloseable {
         for (int m = 0; m < machines; m++) {
             unbound.add(loopback(0));
         }
+        FabricProviders providers = FabricProviders.load(LoopbackCluster.class.getClassLoader());
         TcpFabric[] fabrics = new TcpFabric[machines];
         for (int m = 0; m < machines; m++) {
-            fabrics[m] = new TcpFabric(m, unbound, secret, options, tls);
+            FabricSpec spec = FabricSpec.of(m, unbound)
+                .withTimeouts(options.connectTimeout(), options.requestTimeout())
+                .withSetting(ClusterSecret.class, secret)
+                .withSetting(TcpFabricOptions.class, options)
+                .withSetting(ClusterTls.class, tls)
+                .requiringTls(tls != null);
+            fabrics[m] = (TcpFabric) providers.open(FabricKind.TCP, Deployment.MULTI_PROCESS, spec);
         }
         for (TcpFabric f : fabrics) {
             for (int peer = 0; peer < machines; peer++) {

@@ -1,6 +1,7 @@
 package io.pragh.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -81,5 +82,72 @@ class CommandLineTest {
         assertTrue(err().contains("--machines must be 1..128"), err());
         assertEquals(2, cluster("start", "--machines", "2", "--dir", dir.toString(), "--sync", "sometimes"));
         assertTrue(err().contains("durability.sync"), err());
+        assertEquals(2, cluster("start", "--machines", "2", "--dir", dir.toString(), "--fabric-port", "65535"));
+        assertTrue(err().contains("--fabric-port must leave room for 2 ports in 1..65535, got 65535"), err());
+        assertEquals(2, cluster("start", "--machines", "2", "--dir", dir.toString(), "--client-port", "x"));
+        assertTrue(err().contains("--client-port must be an integer, got 'x'"), err());
+        assertEquals(2, cluster("start", "--machines", "2", "--dir", dir.toString(), "--idle-timeout-seconds", "0"));
+        assertTrue(err().contains("limits.idleTimeout"), err());
+        assertFalse(Files.exists(dir.resolve(LocalCluster.CONFIG)), "nothing was made");
+    }
+
+    @Test
+    void clusterStartListensOnThePortsItIsGiven() throws Exception {
+        int[] p = consecutiveFreePorts(9);
+        Path c = dir.resolve("c");
+        System.setProperty("pragh.cluster.tieServers", "true"); // the servers stop with this JVM whatever happens
+        try {
+            assertEquals(0, cluster("start", "--machines", "2", "--dir", c.toString(), "--fabric-port",
+                Integer.toString(p[0]), "--client-port", Integer.toString(p[2]), "--gremlin-port",
+                Integer.toString(p[4]), "--metrics-port", Integer.toString(p[6]), "--zookeeper-port",
+                Integer.toString(p[8])), err());
+            LocalCluster local = LocalCluster.open(c);
+            String status = String.join("\n", local.status());
+            for (int m = 0; m < 2; m++) {
+                assertEquals(p[0] + m, local.config().machine(m).fabricPort());
+                assertEquals(p[2] + m, local.config().machine(m).clientPort());
+                assertEquals(p[4] + m, local.config().machine(m).gremlinPort());
+                assertEquals(p[6] + m, local.config().metrics().port(m));
+                // Each machine answers on the client port it was given (status PINGs it there).
+                assertTrue(status.contains("machine " + m + ": pid") && status.contains("serving clients on "
+                    + "localhost/127.0.0.1:" + (p[2] + m)), status);
+            }
+            assertEquals("127.0.0.1:" + p[8], local.config().membership().zookeeper());
+            assertTrue(status.contains("zookeeper 127.0.0.1:" + p[8] + ": pid"), status);
+        } finally {
+            cluster("stop", "--dir", c.toString());
+            System.clearProperty("pragh.cluster.tieServers");
+        }
+    }
+
+    /** {@code n} consecutive loopback ports that were free just now. */
+    private static int[] consecutiveFreePorts(int n) throws Exception {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int first;
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                first = s.getLocalPort();
+            }
+            if (first + n > 65535) {
+                continue;
+            }
+            java.util.List<java.net.ServerSocket> held = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < n; i++) {
+                    held.add(new java.net.ServerSocket(first + i, 1, java.net.InetAddress.getLoopbackAddress()));
+                }
+                int[] ports = new int[n];
+                for (int i = 0; i < n; i++) {
+                    ports[i] = first + i;
+                }
+                return ports;
+            } catch (java.io.IOException taken) {
+                // try another run
+            } finally {
+                for (java.net.ServerSocket s : held) {
+                    s.close();
+                }
+            }
+        }
+        throw new IllegalStateException("no " + n + " consecutive free loopback ports");
     }
 }

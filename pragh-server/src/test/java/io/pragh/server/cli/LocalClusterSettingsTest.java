@@ -52,4 +52,17 @@ class LocalClusterSettingsTest {
         assertEquals("leases.cache", e.key(), e.getMessage());
         assertFalse(Files.exists(c.resolve(LocalCluster.CONFIG)), "no half-made cluster is left behind");
     }
+
+    @Test
+    void theClusterFileAndTheTlsKeysAreReadableByTheirOwnerOnly() throws Exception {
+        Path c = dir.resolve("c");
+        // A world-readable file would let any user of the host read the cluster secret (or mint certificates).
+        LocalCluster.create(c, LocalCluster.Settings.small(1), true);
+        for (Path secret : new Path[] {c.resolve(LocalCluster.CONFIG), c.resolve("tls/node-key.pem"),
+            c.resolve("tls/ca.p12")}) {
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(secret)), secret.toString());
+        }
+        assertTrue(Files.readString(c.resolve(LocalCluster.CONFIG)).contains("clusterSecret"));
+    }
 }

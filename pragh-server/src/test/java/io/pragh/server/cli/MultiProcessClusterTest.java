@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three real server processes on loopback ports ({@code java -cp <test class path> ServerCommand}), each tied to
- * this JVM so that none outlives the run, with membership in an in-process ZooKeeper (4 s sessions). One cluster
+ * this JVM so that none outlives the run, with membership in an in-process ZooKeeper (8 s sessions: long
+ * enough that no machine loses its session on a loaded host, where 4 s was lost once). One cluster
  * serves every test; each test leaves all machines serving.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MultiProcessClusterTest {
     private static final int MACHINES = 3;
     private static final long START_MILLIS = 90_000;
+    private static final String SESSION = "8s";
 
     @TempDir
     static Path dir;
@@ -54,7 +56,7 @@ class MultiProcessClusterTest {
     static void start() {
         zk = LoopbackZooKeeper.start();
         cluster = LocalCluster.create(dir.resolve("cluster"),
-            LocalCluster.Settings.small(MACHINES).withZooKeeper(zk.connectString()));
+            LocalCluster.Settings.small(MACHINES).withZooKeeper(zk.connectString()).withSessionTimeout(SESSION));
         cluster.startAll(true, START_MILLIS);
         client = cluster.client(10_000);
     }
@@ -138,6 +140,7 @@ class MultiProcessClusterTest {
         }, 20_000);
         long pid = cluster.process(stopped).orElseThrow().pid();
         signal("STOP", pid); // a partitioned peer: its connections stay open, nothing answers
+        awaitStopped(pid); // kill returns before every thread has stopped: one could still answer a request
         try {
             for (int attempt = 0; attempt < 3; attempt++) {
                 long t0 = System.nanoTime();
@@ -154,11 +157,10 @@ class MultiProcessClusterTest {
                 assertTrue(e.retryable(), "PUT through machine 1 is retryable: " + e.getMessage());
                 assertTrue(ms < 5_000, "PUT failed after " + ms + " ms");
             }
-            sleep(5_000); // past the 4 s session timeout, whatever the attempts took
-            // Now the membership presumes it dead: operations fail at once, saying so, instead of each waiting for
-            // the request timeout on connections the stopped process still holds open.
+            // Once the session expires the membership presumes it dead: operations fail at once, saying so, instead
+            // of each waiting for the request timeout on connections the stopped process still holds open.
             String presumed = null;
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
             while (presumed == null && System.nanoTime() < until) {
                 ClientException e = expectFailure(() -> client.machine(0).get(onStopped));
                 assertTrue(e.retryable(), e.getMessage());
@@ -391,6 +393,35 @@ class MultiProcessClusterTest {
     private static void signal(String sig, long pid) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start();
         assertEquals(0, p.waitFor(), "kill -" + sig + " " + pid);
+    }
+
+    /** Waits until every thread of {@code pid} is in the stopped state ('T' in /proc/PID/task/TID/stat). */
+    private static void awaitStopped(long pid) throws IOException {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            boolean all = true;
+            try (var list = java.nio.file.Files.list(tasks)) {
+                for (Path t : (Iterable<Path>) list::iterator) {
+                    String stat;
+                    try {
+                        stat = java.nio.file.Files.readString(t.resolve("stat"));
+                    } catch (java.nio.file.NoSuchFileException gone) {
+                        continue; // a thread that ended meanwhile
+                    }
+                    // The state follows the command name, which is in parentheses and may hold spaces.
+                    char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                    all &= state == 'T' || state == 't';
+                }
+            }
+            if (all) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("process " + pid + " did not stop within 20 s of SIGSTOP");
+            }
+            sleep(10);
+        }
     }
 
     private static void sleep(long ms) {

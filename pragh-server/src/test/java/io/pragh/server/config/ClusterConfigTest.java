@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pragh.fabric.FabricKind;
 import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.TcpFabricOptions;
 import io.pragh.reclaim.Leases;
@@ -52,7 +53,7 @@ class ClusterConfigTest {
         assertEquals(1 << 30, c.store().chunkBytes());
         assertEquals(Duration.ofSeconds(5), c.leases().cache());
         assertEquals(MigrationPolicy.Mode.EAGER, c.policy().mode());
-        assertEquals(FabricConfig.Kind.AUTO, c.fabric().kind());
+        assertEquals(FabricKind.AUTO, c.fabric().kind());
         assertEquals(dir.resolve("pragh-data"), c.dataDirectory());
         assertEquals(dir.resolve("pragh-data").resolve("m1"), c.dataDirectory(1));
         assertEquals(TcpFabricOptions.defaults().withIoThreads(2), c.fabric().tcp(),
@@ -117,7 +118,7 @@ class ClusterConfigTest {
         assertEquals(io.pragh.monitor.MonitorConfig.DEFAULT_REPORT_RATE, c.policy().minimumRate());
         assertEquals(LeaseConfig.DEFAULT, c.leases());
         assertEquals(StoreSizes.DEFAULT, c.store());
-        assertEquals(FabricConfig.Kind.AUTO, c.fabric().kind());
+        assertEquals(FabricKind.AUTO, c.fabric().kind());
         assertNull(c.fabric().bindHost());
         assertEquals(2, c.fabricAddresses().size());
         assertEquals(7401, c.fabricAddresses().get(1).getPort());
@@ -129,7 +130,7 @@ class ClusterConfigTest {
             store: {valueBytes: 64MiB, chunkBytes: 16MiB, cacheBytes: 0, expectedKeys: 1000, leakScan: 0s}
             leases: {cache: 250ms, reclaim: 2m}
             policy: {migrationThresholdMargin: 12.5%, migration: deferred, instantReportRate: 0}
-            fabric: {kind: in-process, requestTimeout: 10m, inboxBytes: 64KiB, bindHost: 0.0.0.0}
+            fabric: {kind: tcp, requestTimeout: 10m, inboxBytes: 64KiB, bindHost: 0.0.0.0}
             """);
         assertEquals(64L << 20, c.store().valueBytes());
         assertEquals(16 << 20, c.store().chunkBytes());
@@ -139,11 +140,39 @@ class ClusterConfigTest {
         assertEquals(Duration.ofMinutes(2), c.leases().reclaim());
         assertEquals(0.125, c.policy().thresholdMargin());
         assertEquals(MigrationPolicy.Mode.DEFERRED, c.policy().mode());
-        assertEquals(FabricConfig.Kind.IN_PROCESS, c.fabric().kind());
+        assertEquals(FabricKind.TCP, c.fabric().kind());
         assertEquals(Duration.ofMinutes(10), c.fabric().tcp().requestTimeout());
         assertEquals(8192, c.fabric().tcp().maxMessageBytes());
         assertEquals(7401, c.tcpOptions(1).bindAddress().getPort());
         assertEquals("0.0.0.0", c.tcpOptions(1).bindAddress().getHostString());
+    }
+
+    @Test
+    void verbsTakesTheSharedTimeoutsAndRefusesTheTcpFabricsOwnKeys() {
+        ClusterConfig c = parse(MINIMAL + "fabric: {kind: verbs, connectTimeout: 250ms, requestTimeout: 3s}\n");
+        assertEquals(FabricKind.VERBS, c.fabric().kind());
+        assertEquals(Duration.ofMillis(250), c.fabric().connectTimeout());
+        assertEquals(Duration.ofSeconds(3), c.fabric().requestTimeout());
+        for (String key : FabricConfig.TCP_ONLY) {
+            String value = key.endsWith("Bytes") ? "64KiB" : key.equals("ioThreads") ? "1" : "1s";
+            refused(MINIMAL + "fabric: {kind: verbs, " + key + ": " + value + "}\n", "fabric." + key,
+                "tunes the tcp fabric only, and fabric.kind is verbs");
+            assertEquals(FabricKind.AUTO, parse(MINIMAL + "fabric: {kind: auto, " + key + ": " + value + "}\n")
+                .fabric().kind(), "auto keeps " + key + " for a fallback to tcp");
+        }
+    }
+
+    @Test
+    void inProcessCannotConnectTheProcessesOfAClusterFile() {
+        refused(MINIMAL + "fabric: {kind: in-process}\n", "fabric.kind", "'in-process' connects machines of one JVM"
+            + " only, and the machines of a cluster file run in separate processes; use auto, tcp or verbs");
+        refused(MINIMAL + "fabric: {kind: rdma}\n", "fabric.kind", "expected one of auto, verbs, tcp, in-process");
+    }
+
+    @Test
+    void theDeferredIntervalThatNothingReadIsRefusedSayingWhatToSetInstead() {
+        refused(MINIMAL + "policy: {migration: deferred, deferredInterval: 5s}\n", "policy.deferredInterval",
+            "a deferred decision watches the home's accesses for one reportInterval");
     }
 
     @Test
@@ -291,11 +320,13 @@ class ClusterConfigTest {
 
     // ------------------------------------------------------------------ leases and secret
 
+    /** A cached address that outlived its memory fails its generation check, so the reclaim lease may be shorter. */
     @Test
-    void aCacheLeaseLongerThanTheReclaimLeaseIsRefused() {
-        refused(MINIMAL + "leases: {cache: 20s, reclaim: 10s}\n", "leases.cache",
-            "the cache lease (20s) exceeds the reclaim lease (10s): a cached address must never outlive the memory");
-        assertEquals(Duration.ofSeconds(10), parse(MINIMAL + "leases: {cache: 10s, reclaim: 10s}\n").leases().cache());
+    void aCacheLeaseLongerThanTheReclaimLeaseIsAccepted() {
+        LeaseConfig leases = parse(MINIMAL + "leases: {cache: 20s, reclaim: 200ms}\n").leases();
+        assertEquals(Duration.ofSeconds(20), leases.cache());
+        assertEquals(Duration.ofMillis(200), leases.reclaim());
+        assertEquals(new Leases(20_000, 200), leases.toLeases());
     }
 
     @Test

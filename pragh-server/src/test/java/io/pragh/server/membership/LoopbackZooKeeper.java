@@ -16,8 +16,9 @@ public final class LoopbackZooKeeper implements AutoCloseable {
 
     public static LoopbackZooKeeper start() {
         System.setProperty("zookeeper.admin.enableServer", "false");
-        // A 250 ms tick allows sessions of 0.5 to 5 s.
-        InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, 250, -1,
+        // A 500 ms tick allows sessions of 1 to 10 s: short enough that tests see expiry, long enough that a
+        // machine starved by a loaded host (a CPU hog beside the suite) keeps its session.
+        InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1,
             Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1");
         try {
             return new LoopbackZooKeeper(new TestingServer(spec, true));

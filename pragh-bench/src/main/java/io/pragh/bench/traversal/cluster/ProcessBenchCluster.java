@@ -129,8 +129,7 @@ public final class ProcessBenchCluster implements BenchCluster {
             .withRequestTimeout("10s")
             .withJvmArgs(List.of("-Xmx512m"))
             .withSection("policy", String.format(Locale.ROOT, "{trigger: manual, reportInterval: %s, minimumRate: %s,"
-                + " migration: %s, deferredInterval: %s}", interval, spec.minRate(),
-                spec.mechanism().name().toLowerCase(Locale.ROOT), interval));
+                + " migration: %s}", interval, spec.minRate(), spec.mechanism().name().toLowerCase(Locale.ROOT)));
         return spec.sharded()
             ? s.withSection("placement", "{kind: shards, shardsPerMachine: " + spec.shardsPerMachine() + "}") : s;
     }
