@@ -1,5 +1,6 @@
 package io.pragh.bench;
 
+import io.pragh.bench.footprint.GraphFootprint;
 import io.pragh.bench.footprint.KeyRegionFootprint;
 import io.pragh.bench.pushdown.JanusGraphComparison;
 import io.pragh.bench.soak.SoakCommand;
@@ -21,6 +22,7 @@ import java.util.Arrays;
  * ./pragh bench traversal --machines 4 --scale 12 --duration 5
  * ./pragh bench scope-sweep --machines 4 --scale 16 --scopes 10,12,14
  * ./pragh bench keys
+ * ./pragh bench footprint --scale 16
  * ./pragh bench soak --minutes 2
  * ./pragh bench janusgraph -f 1 -wi 5 -w 2 -i 5 -r 2
  * }</pre>
@@ -39,6 +41,7 @@ public final class BenchCommand {
         out.println("  dynamic [flags]        timeline as the scope of start vertices moves (Fig. 15)");
         out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
         out.println("  keys [key counts]      bytes per key the key region costs");
+        out.println("  footprint [--scale N] [--batch E]  bytes per edge of a property-less RMAT graph in PraghGraph (heap + off-heap)");
         out.println("  soak [--minutes N]     chaos workload under every fault, its histories checked for");
         out.println("                         linearizability; exit status 1 on a violation (--help lists the flags)");
         out.println("  janusgraph [--scale N] [--dir DIR] [jmh opts]");
@@ -82,6 +85,9 @@ public final class BenchCommand {
             }
             case "soak" -> {
                 return SoakCommand.run(rest, System.out, System.err);
+            }
+            case "footprint" -> {
+                return GraphFootprint.run(rest, System.out, System.err);
             }
             case "keys" -> {
                 KeyRegionFootprint.main(rest);

@@ -79,6 +79,13 @@ public final class LocationCache implements AutoCloseable {
         this.setMask = setCount - 1;
     }
 
+    /** Makes this cache's memory resident now (see {@link ChunkedRegion#pretouch}); for benchmarks. */
+    public void pretouch() {
+        if (memory != null) {
+            memory.pretouch();
+        }
+    }
+
     /** Whether this cache stores anything (a zero budget disables it). */
     public boolean enabled() {
         return sets != null;

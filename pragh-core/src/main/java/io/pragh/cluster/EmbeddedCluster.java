@@ -12,6 +12,7 @@ import io.pragh.fabric.FabricChoice;
 import io.pragh.fabric.FabricKind;
 import io.pragh.fabric.FabricProviders;
 import io.pragh.fabric.FabricSpec;
+import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.FabricStats;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.fabric.inprocess.InProcessFabricProvider;
@@ -97,6 +98,13 @@ public final class EmbeddedCluster implements AutoCloseable {
                     throw e;
                 }
                 machines[i] = new Machine(store, durability, b.workersPerMachine, pin, b.operationTimeoutMillis);
+                if (b.pretouch) {
+                    MachineMemory memory = store.memory();
+                    memory.keys().pretouch();
+                    memory.values().pretouch();
+                    memory.reclaim().pretouch();
+                    store.cache().pretouch();
+                }
             }
         } catch (RuntimeException | Error e) {
             close();
@@ -122,6 +130,15 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     public int machineCount() {
         return machines.length;
+    }
+
+    /** Off-heap memory of every machine, summed (see {@link Machine#offHeapUse}). */
+    public OffHeapUse offHeapUse() {
+        OffHeapUse sum = OffHeapUse.NONE;
+        for (Machine m : machines) {
+            sum = sum.plus(m.offHeapUse());
+        }
+        return sum;
     }
 
     public Machine machine(int id) {
@@ -252,6 +269,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private MonitorConfig monitorConfig;
         private CoordinatorConfig coordinatorConfig;
         private IntFunction<? extends Fabric> fabricPerMachine;
+        private boolean pretouch;
 
         /**
          * Attaches machine {@code i} to {@code factory.apply(i)} instead of one in-process fabric shared by all, e.g. a
@@ -342,6 +360,16 @@ public final class EmbeddedCluster implements AutoCloseable {
                 throw new IllegalArgumentException("remoteLatencyNs must be >= 0, got " + ns);
             }
             this.remoteLatencyNs = ns;
+            return this;
+        }
+
+        /**
+         * Makes every page of every machine's regions resident while the cluster is built, as a benchmark wants so
+         * that it never times a first-touch page fault. Off by default: regions then cost resident memory only as
+         * data arrives.
+         */
+        public Builder pretouch(boolean pretouch) {
+            this.pretouch = pretouch;
             return this;
         }
 

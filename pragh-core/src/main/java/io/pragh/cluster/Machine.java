@@ -3,12 +3,16 @@ package io.pragh.cluster;
 import io.pragh.PraghException;
 import io.pragh.durability.Durability;
 import io.pragh.fabric.FabricStats;
+import io.pragh.fabric.MachineMemory;
+import io.pragh.keys.KeyRegion;
 import io.pragh.migration.MigrationThread;
 import io.pragh.migration.Migrator;
 import io.pragh.runtime.WorkerPool;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import io.pragh.store.Session;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -36,6 +40,9 @@ public final class Machine implements AutoCloseable {
     private final Durability durability;
     /** Set once {@link #quiesce} found nothing running; guarded by this. */
     private boolean quiet;
+    private final HomeBatches batches;
+    /** Updates from which {@link #updateAll} sends them by home machine rather than one message each. */
+    static final int HOME_BATCH_MIN = 64;
 
     /**
      * One machine of a multi-process cluster: wraps a store already attached to its fabric (and recovered, if
@@ -61,6 +68,7 @@ public final class Machine implements AutoCloseable {
         this.workers = new WorkerPool("m" + store.id(), workerThreads, pin);
         this.migration = new MigrationThread(store);
         this.timeoutMillis = timeoutMillis;
+        this.batches = new HomeBatches(store);
         migration.start();
     }
 
@@ -114,6 +122,53 @@ public final class Machine implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs registered mutators on {@code count} keys at once: every update is issued before any is waited for, so
+     * their round trips overlap rather than add up, and from {@value #HOME_BATCH_MIN} updates on they travel in one
+     * message per home machine ({@link HomeBatches}). Returns once all are acknowledged; when one fails, the others
+     * are still waited for (so none is left running unseen) and the first failure is thrown. Updates of one key in
+     * one call may take effect in any order: give each key at most one, or only ones that commute.
+     *
+     * <pre>{@code
+     * m.updateAll(new long[] {out, in}, new int[] {Mutators.APPEND, Mutators.APPEND}, new byte[][] {a, b}, 2);
+     * }</pre>
+     */
+    public void updateAll(long[] keys, int[] mutatorIds, byte[][] args, int count) {
+        List<CompletableFuture<Void>> issued;
+        if (count >= HOME_BATCH_MIN) {
+            issued = batches.issue(keys, mutatorIds, args, count);
+        } else {
+            issued = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                issued.add(updateAsync(keys[i], mutatorIds[i], args[i]));
+            }
+        }
+        // One deadline for the lot: they all run at once, so together they get the time one update gets.
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        RuntimeException failure = null;
+        for (CompletableFuture<Void> f : issued) {
+            try {
+                await(f, "an update of " + count + " issued together", deadline - System.nanoTime());
+            } catch (RuntimeException e) {
+                if (!f.isDone()) {
+                    store.abandon(f);
+                    batches.abandon(f);
+                }
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Updates of many keys in one message per home machine; {@link #updateAll} uses them for large batches. */
+    public HomeBatches homeBatches() {
+        return batches;
+    }
+
     public CompletableFuture<Void> updateAsync(long key, int mutatorId, byte[] arg) {
         try {
             return store.update(key, mutatorId, new UnsafeBuffer(arg), 0, arg.length);
@@ -157,14 +212,32 @@ public final class Machine implements AutoCloseable {
         return workers.submit(task);
     }
 
+    /**
+     * This machine's off-heap memory: what its regions reserve, and what keys, values and superseded values waiting
+     * for their reclaim lease use of it.
+     */
+    public OffHeapUse offHeapUse() {
+        MachineMemory memory = store.memory();
+        long reserved = memory.keys().capacity() + memory.values().capacity() + memory.reclaim().capacity()
+            + store.cache().bytes();
+        long live = store.values().liveBytes();
+        // Records posted to a ring but not yet taken by the GC thread are counted as garbage too: they are.
+        long garbage = Math.min(live, store.reclaimer().awaitingReclaimBytes());
+        return new OffHeapUse(reserved, store.keys().size() * KeyRegion.SLOT_BYTES, live - garbage, garbage);
+    }
+
     /** Visits every key whose home is this machine and that has a value. */
     public void forEachHomeKey(LongConsumer visitor) {
         store.keys().forEach((key, address, slot) -> visitor.accept(key));
     }
 
     private <T> T await(CompletableFuture<T> f, String what) {
+        return await(f, what, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+    }
+
+    private <T> T await(CompletableFuture<T> f, String what, long nanos) {
         try {
-            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            return f.get(Math.max(0, nanos), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new PraghException(what + " was not acknowledged within " + timeoutMillis + " ms");
         } catch (InterruptedException e) {

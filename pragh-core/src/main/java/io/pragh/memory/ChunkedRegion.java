@@ -13,8 +13,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * exceed the 2 GiB a single buffer can index and a NIC can register it chunk by chunk. An access never crosses a
  * chunk boundary: allocators place records inside one chunk.
  *
- * <p>Memory comes from {@code Unsafe.allocateMemory}, outside the JVM's direct-memory limit, and is zeroed at
- * allocation, which pre-touches every page so that no benchmark ever times a first-touch page fault.
+ * <p>Memory comes from {@code Unsafe.allocateMemory}, outside the JVM's direct-memory limit, and reads as zero from
+ * the start without being written: a region costs resident memory only for the pages its records and buckets
+ * touch, so an empty machine is small whatever its configured capacity (see {@link #clearUntouched}). Benchmarks,
+ * which must never time a first-touch page fault, {@linkplain #pretouch pre-touch} what they will use.
  *
  * <pre>{@code
  * try (ChunkedRegion r = ChunkedRegion.allocate("values", 1L << 32, 1 << 30)) {
@@ -27,6 +29,7 @@ public final class ChunkedRegion implements AutoCloseable {
     public static final int SINGLE_CHUNK_SHIFT = 62;
     private static final AtomicLong LIVE_BYTES = new AtomicLong();
     private static final int ALIGNMENT = 64;
+    private static final int PAGE_BYTES = 4096;
 
     private final String name;
     private final int chunkShift;
@@ -61,7 +64,7 @@ public final class ChunkedRegion implements AutoCloseable {
                 long raw = UnsafeAccess.UNSAFE.allocateMemory(chunkBytesAllocated + ALIGNMENT);
                 rawAddresses[i] = raw;
                 long aligned = BitUtil.align(raw, ALIGNMENT);
-                UnsafeAccess.UNSAFE.setMemory(aligned, chunkBytesAllocated, (byte) 0);
+                clearUntouched(aligned, chunkBytesAllocated);
                 chunks[i] = new UnsafeBuffer(aligned, chunkBytesAllocated);
                 LIVE_BYTES.addAndGet(chunkBytesAllocated + ALIGNMENT);
             }
@@ -87,7 +90,45 @@ public final class ChunkedRegion implements AutoCloseable {
         return new ChunkedRegion(name, capacity, chunkBytes);
     }
 
-    /** Off-heap bytes currently allocated by all regions in this JVM; lets tests prove that close frees memory. */
+    /**
+     * Zeroes {@code [address, address + bytes)} without writing a page that already reads as zero. A large block from
+     * malloc is a fresh anonymous mapping, whose untouched pages read as zero through the kernel's shared zero page
+     * and are not resident: reading them keeps them so, where zeroing them (as {@code setMemory} does) would make
+     * every page of a configured capacity resident before any data arrives. A block malloc recycled from freed memory
+     * is resident already and gets its non-zero words cleared. Either way the region starts all zero, which the key
+     * region's empty buckets and the value region's free space rely on.
+     */
+    static void clearUntouched(long address, long bytes) {
+        long end = address + bytes;
+        for (long page = address; page < end; page += PAGE_BYTES) {
+            long pageEnd = Math.min(end, page + PAGE_BYTES);
+            for (long word = page; word < pageEnd; word += 8) {
+                if (UnsafeAccess.UNSAFE.getLong(word) != 0) {
+                    UnsafeAccess.UNSAFE.setMemory(word, pageEnd - word, (byte) 0);
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * Makes every page of this region resident now, without changing a byte, so that no later access pays a
+     * first-touch page fault: for benchmarks, which must not time one. Safe while the region is in use (each page is
+     * touched by an atomic add of zero to one of its words), but meant for before it is.
+     */
+    public void pretouch() {
+        for (UnsafeBuffer chunk : chunks) {
+            long base = chunk.addressOffset();
+            for (long p = 0; p < chunk.capacity(); p += PAGE_BYTES) {
+                UnsafeAccess.UNSAFE.getAndAddLong(null, base + p, 0);
+            }
+        }
+    }
+
+    /**
+     * Off-heap bytes currently allocated by all regions in this JVM (reserved, not necessarily resident); lets tests
+     * prove that close frees memory.
+     */
     public static long liveBytes() {
         return LIVE_BYTES.get();
     }

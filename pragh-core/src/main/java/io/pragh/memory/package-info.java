@@ -1,5 +1,5 @@
 /**
- * Off-heap, chunked, pre-touched memory that a machine's regions are made of and that fabrics register.
+ * Off-heap, chunked memory (resident only where touched) that a machine's regions are made of and that fabrics register.
  * Depends on Agrona only.
  */
 package io.pragh.memory;

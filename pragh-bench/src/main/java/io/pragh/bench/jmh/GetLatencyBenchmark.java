@@ -81,7 +81,7 @@ public class GetLatencyBenchmark {
         @Setup(Level.Trial)
         public void open() {
             cluster = EmbeddedCluster.builder().machines(2).workersPerMachine(1).keysPerMachine(4 * KEYS)
-                .valueBytesPerMachine(16L << 20).cacheBytes(cacheBytes).build();
+                .valueBytesPerMachine(16L << 20).cacheBytes(cacheBytes).pretouch(true).build();
             keys = keysHomedAt(remote ? 1 : 0);
             byte[] value = new byte[VALUE_BYTES];
             for (long key : keys) {

@@ -92,7 +92,7 @@ public class MigrationThroughputBenchmark {
             // that with room to spare (1 GiB did not).
             cluster = EmbeddedCluster.builder().machines(2).workersPerMachine(1).pinThreads(false)
                 .keysPerMachine(4L * MAX_THREADS * MAX_BATCH).valueBytesPerMachine(3L << 30).cacheBytes(16 << 20)
-                .leases(100, 200).build();
+                .leases(100, 200).pretouch(true).build();
         }
 
         /** Fails the run unless values moved and every thread's last batch is on machine 0 with its original bytes. */

@@ -2,7 +2,10 @@ package io.pragh.bench.jmh;
 
 import io.pragh.bench.pushdown.PraghGraphs;
 import io.pragh.bench.pushdown.PushdownWorkload;
+import io.pragh.gremlin.structure.BulkLoader;
+import io.pragh.gremlin.structure.PraghGraph;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
@@ -28,6 +31,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * (single-shot); the edge count of the loaded graph is checked after each, outside the timing, so a load that lost
  * edges fails the trial. Edges per second = the edges printed at setup / the reported time.
  *
+ * <p>Systems: {@code pragh} acknowledges every add before it returns; {@code pragh-writebehind} buffers adds and
+ * writes them in batches ({@link PraghGraph#WRITE_BEHIND}, {@value #WRITE_BEHIND_EDGES} edges; the timed load ends
+ * with {@link PraghGraph#flush}, so every edge is written and acknowledged); {@code pragh-bulk} loads the same
+ * elements through {@link PraghGraph#bulkLoader()} (one thread); {@code tinkergraph} is the in-heap reference.
+ *
  * <pre>{@code
  * ./pragh bench jmh StructureLoad -f 1 -wi 1 -i 3 -p scale=14 -p threads=1
  * }</pre>
@@ -39,7 +47,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3)
 @State(Scope.Benchmark)
 public class StructureLoadBenchmark {
-    @Param({"pragh", "tinkergraph"})
+    /** Edges per write-behind batch of {@code pragh-writebehind}: the bulk loader's. */
+    static final int WRITE_BEHIND_EDGES = BulkLoader.DEFAULT_BATCH_EDGES;
+
+    @Param({"pragh", "pragh-writebehind", "pragh-bulk", "tinkergraph"})
     public String system;
     @Param("14")
     public int scale;
@@ -55,6 +66,9 @@ public class StructureLoadBenchmark {
         if ("tinkergraph".equals(system) && threads != 1) {
             throw new IllegalArgumentException("TinkerGraph is not thread-safe for writes: run it with threads=1");
         }
+        if ("pragh-bulk".equals(system) && threads != 1) {
+            throw new IllegalArgumentException("a bulk loader is used by one thread: run pragh-bulk with threads=1");
+        }
         workload = new PushdownWorkload(scale, PushdownWorkload.SEED);
         for (int v = 0; v < workload.graph().vertexCount(); v++) {
             edges += workload.graph().degree(v);
@@ -66,7 +80,8 @@ public class StructureLoadBenchmark {
     @Setup(Level.Iteration)
     public void open() {
         graph = switch (system) {
-            case "pragh" -> PraghGraphs.open();
+            case "pragh", "pragh-bulk" -> PraghGraphs.open();
+            case "pragh-writebehind" -> PraghGraphs.open(Map.of(PraghGraph.WRITE_BEHIND, WRITE_BEHIND_EDGES));
             case "tinkergraph" -> TinkerGraph.open();
             default -> throw new IllegalArgumentException("system is pragh or tinkergraph, not '" + system + "'");
         };
@@ -74,7 +89,14 @@ public class StructureLoadBenchmark {
 
     @Benchmark
     public double load() {
-        return workload.loadInto(graph, threads);
+        if ("pragh-bulk".equals(system)) {
+            return workload.loadInto(((PraghGraph) graph).bulkLoader());
+        }
+        double seconds = workload.loadInto(graph, threads);
+        if (graph instanceof PraghGraph p) {
+            p.flush(); // write-behind: the load is done once every edge is written and acknowledged
+        }
+        return seconds;
     }
 
     @TearDown(Level.Iteration)

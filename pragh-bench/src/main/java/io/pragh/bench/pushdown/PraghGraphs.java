@@ -3,6 +3,7 @@ package io.pragh.bench.pushdown;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.commons.configuration2.MapConfiguration;
@@ -10,7 +11,8 @@ import org.apache.commons.configuration2.MapConfiguration;
 /**
  * The PraghGraph the pushdown comparison measures: an embedded cluster of {@value #MACHINES} machines with
  * {@value #WORKERS} workers each, a small location cache ({@value #CACHE_MIB} MiB per machine), {@value #VALUE_MIB} MiB
- * of values per machine, the in-process fabric's default emulated remote latency and no migration.
+ * of values per machine, the in-process fabric's default emulated remote latency and no migration; its regions are
+ * pre-touched, so that no measurement times a first-touch page fault.
  *
  * <pre>{@code
  * try (PraghGraph graph = PraghGraphs.open()) { workload.loadInto(graph); }
@@ -34,11 +36,19 @@ public final class PraghGraphs {
     }
 
     public static PraghGraph open() {
-        return PraghGraph.open(new MapConfiguration(Map.<String, Object>of(
+        return open(Map.of());
+    }
+
+    /** The graph with more settings, such as {@link PraghGraph#WRITE_BEHIND}. */
+    public static PraghGraph open(Map<String, Object> more) {
+        Map<String, Object> settings = new HashMap<>(Map.<String, Object>of(
             PraghGraph.MACHINES, MACHINES,
             EmbeddedGraphStore.WORKERS, WORKERS,
             EmbeddedGraphStore.CACHE_BYTES, (long) CACHE_MIB << 20,
-            EmbeddedGraphStore.VALUE_BYTES, (long) VALUE_MIB << 20)));
+            EmbeddedGraphStore.VALUE_BYTES, (long) VALUE_MIB << 20,
+            EmbeddedGraphStore.PRETOUCH, true));
+        settings.putAll(more);
+        return PraghGraph.open(new MapConfiguration(settings));
     }
 
     /** The settings, for reports. */

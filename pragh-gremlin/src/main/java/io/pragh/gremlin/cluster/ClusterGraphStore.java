@@ -3,12 +3,14 @@ package io.pragh.gremlin.cluster;
 import io.pragh.LimitExceededException;
 import io.pragh.PraghException;
 import io.pragh.cluster.Machine;
+import io.pragh.cluster.OffHeapUse;
 import io.pragh.fabric.FabricException;
 import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.StoreDictionaryRecord;
+import io.pragh.gremlin.structure.UpdateBatch;
 import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.ClientProtocol;
 import io.pragh.server.rpc.HomeKeyScan;
@@ -113,6 +115,14 @@ public final class ClusterGraphStore implements GraphStore {
     public void update(final long key, final int mutatorId, final byte[] argument) {
         degraded(() -> {
             machine.update(key, mutatorId, argument);
+            return null;
+        });
+    }
+
+    @Override
+    public void updateAll(final UpdateBatch batch) {
+        degraded(() -> {
+            machine.updateAll(batch.keys(), batch.mutators(), batch.arguments(), batch.size());
             return null;
         });
     }
@@ -225,6 +235,12 @@ public final class ClusterGraphStore implements GraphStore {
     @Override
     public NameDictionary names() {
         return names;
+    }
+
+    /** This process's machine only: the others are other processes. */
+    @Override
+    public OffHeapUse offHeapUse() {
+        return machine.offHeapUse();
     }
 
     @Override

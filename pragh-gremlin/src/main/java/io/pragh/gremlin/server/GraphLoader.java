@@ -1,5 +1,7 @@
 package io.pragh.gremlin.server;
 
+import io.pragh.gremlin.structure.BulkLoader;
+import io.pragh.gremlin.structure.PraghGraph;
 import org.agrona.collections.LongHashSet;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.T;
@@ -54,7 +56,9 @@ public final class GraphLoader {
             } else if (name.endsWith(".xml") || name.endsWith(".graphml")) {
                 GraphMLReader.build().create().readGraph(in, OriginalIds.view(graph));
             } else {
-                final long edges = loadEdgeList(graph, in, file.getName());
+                final long edges = graph instanceof PraghGraph
+                    ? loadEdgeList((PraghGraph) graph, in, file.getName())
+                    : loadEdgeList(graph, in, file.getName());
                 bar.finish(edges);
                 return edges;
             }
@@ -68,34 +72,65 @@ public final class GraphLoader {
         return graph.traversal().V().count().next() + graph.traversal().E().count().next();
     }
 
-    private static long loadEdgeList(final Graph graph, final CountingInput in, final String source) throws IOException {
+    /** An edge list into a PraghGraph, through its {@link BulkLoader}: a round trip per batch of edges. */
+    private static long loadEdgeList(final PraghGraph graph, final CountingInput in, final String source) throws IOException {
+        final BulkLoader loader = graph.bulkLoader();
+        final long[] lineNumber = new long[1];
+        try {
+            forEachEdge(in, source, lineNumber, (from, to, label) -> {
+                loader.ensureVertex(from);
+                loader.ensureVertex(to);
+                loader.addEdge(from, label, to);
+                in.items = loader.edges();
+            });
+            loader.close();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // The loader checks a batch of edges at once: the edge at fault is on this line or one before it.
+            throw new IOException(source + " line " + lineNumber[0] + " or a line of its batch before it: "
+                + e.getMessage(), e);
+        }
+        return loader.edges();
+    }
+
+    /** Receives the edges of an edge list. */
+    @FunctionalInterface
+    private interface EdgeVisitor {
+        void accept(long from, long to, String label);
+    }
+
+    /** Parses an edge list, naming the line of a malformed one; {@code lineNumber[0]} is the line being read. */
+    private static void forEachEdge(final InputStream in, final String source, final long[] lineNumber,
+                                    final EdgeVisitor visitor) throws IOException {
         final BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
-        final LongHashSet seen = new LongHashSet();
-        final Map<Long, Vertex> recent = new HashMap<>();
-        long edges = 0;
-        long lineNumber = 0;
         for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-            lineNumber++;
+            lineNumber[0]++;
             final String trimmed = line.trim();
             if (trimmed.isEmpty() || trimmed.startsWith("#") || trimmed.startsWith("%")) {
                 continue;
             }
             final String[] parts = trimmed.split("[\\s,]+");
             if (parts.length < 2 || parts.length > 3) {
-                throw new IOException(source + " line " + lineNumber + ": expected 'source target [label]', got '" + trimmed + "'");
+                throw new IOException(source + " line " + lineNumber[0] + ": expected 'source target [label]', got '" + trimmed + "'");
             }
-            final long from = parseId(parts[0], source, lineNumber);
-            final long to = parseId(parts[1], source, lineNumber);
+            visitor.accept(parseId(parts[0], source, lineNumber[0]), parseId(parts[1], source, lineNumber[0]),
+                parts.length == 3 ? parts[2] : DEFAULT_EDGE_LABEL);
+        }
+    }
+
+    private static long loadEdgeList(final Graph graph, final CountingInput in, final String source) throws IOException {
+        final LongHashSet seen = new LongHashSet();
+        final Map<Long, Vertex> recent = new HashMap<>();
+        final long[] edges = new long[1];
+        forEachEdge(in, source, new long[1], (from, to, label) -> {
             final Vertex out = vertex(graph, from, seen, recent);
             final Vertex in2 = vertex(graph, to, seen, recent);
-            out.addEdge(parts.length == 3 ? parts[2] : DEFAULT_EDGE_LABEL, in2);
-            edges++;
-            in.items = edges;
+            out.addEdge(label, in2);
+            in.items = ++edges[0];
             if (recent.size() > 4096) {
                 recent.clear();
             }
-        }
-        return edges;
+        });
+        return edges[0];
     }
 
     private static Vertex vertex(final Graph graph, final long id, final LongHashSet seen, final Map<Long, Vertex> recent) {

@@ -34,6 +34,9 @@ public final class GraphSettings {
         SETTINGS.put(EmbeddedGraphStore.REMOTE_LATENCY_NS, longInteger(0, Long.MAX_VALUE));
         SETTINGS.put(EmbeddedGraphStore.MIGRATION, new Setting("true or false", GraphSettings::bool));
         SETTINGS.put(EmbeddedGraphStore.MIGRATION_INTERVAL_MILLIS, longInteger(1, Long.MAX_VALUE));
+        // Not pragh.writeBehind: a server acknowledges each client's write, which a buffer would make a promise
+        // that a later request (another client's, perhaps) could see broken.
+        SETTINGS.put(EmbeddedGraphStore.PRETOUCH, new Setting("true or false", GraphSettings::bool));
         SETTINGS.put(PraghGraph.DEFAULT_CARDINALITY, new Setting("single or list", v -> {
             if (!v.equals("single") && !v.equals("list")) {
                 throw new IllegalArgumentException();

@@ -48,9 +48,9 @@ public final class ServeMetrics implements AutoCloseable {
      * @throws IllegalArgumentException when {@code graph} is not over an embedded cluster
      */
     public static ServeMetrics attach(PraghGraph graph, Duration slowQuery) {
-        if (!(graph.store() instanceof EmbeddedGraphStore store)) {
+        if (!(graph.backingStore() instanceof EmbeddedGraphStore store)) {
             throw new IllegalArgumentException("serve metrics need a graph over an embedded cluster, got "
-                + graph.store().getClass().getSimpleName());
+                + graph.backingStore().getClass().getSimpleName());
         }
         EmbeddedCluster cluster = store.cluster();
         MigrationControl control = cluster.migrationControl();

@@ -4,6 +4,7 @@ import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.cluster.Machine;
+import io.pragh.cluster.OffHeapUse;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.PraghException;
@@ -13,6 +14,7 @@ import org.apache.commons.configuration2.Configuration;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.function.LongConsumer;
 
 /**
@@ -24,7 +26,8 @@ import java.util.function.LongConsumer;
  * {@code pragh.valueBytesPerMachine}, {@code pragh.keysPerMachine}, {@code pragh.cacheBytesPerMachine},
  * {@code pragh.reclaimRingSlots}, {@code pragh.remoteLatencyNs} (core defaults), {@code pragh.migration} (false:
  * split migration by itself, a monitor per machine and a coordinator; {@code ./pragh serve} turns it on) and
- * {@code pragh.migrationIntervalMillis} (the monitor's interval, 10 s).
+ * {@code pragh.migrationIntervalMillis} (the monitor's interval, 10 s) and {@code pragh.pretouch} (false: regions
+ * become resident only as data arrives; a benchmark sets it so that it never times a first-touch page fault).
  *
  * <p>Example: {@code GraphStore store = EmbeddedGraphStore.open(new MapConfiguration(Map.of("pragh.machines", 2)));}
  */
@@ -37,6 +40,7 @@ public final class EmbeddedGraphStore implements GraphStore {
     public static final String RECLAIM_RING_SLOTS = "pragh.reclaimRingSlots";
     public static final String MIGRATION = "pragh.migration";
     public static final String MIGRATION_INTERVAL_MILLIS = "pragh.migrationIntervalMillis";
+    public static final String PRETOUCH = "pragh.pretouch";
 
     /** The machine whose worker is running this thread's {@link #callOnHome} work, if any. */
     private final ThreadLocal<Machine> onMachine = new ThreadLocal<>();
@@ -59,7 +63,8 @@ public final class EmbeddedGraphStore implements GraphStore {
     public static EmbeddedGraphStore open(final Configuration conf) {
         final EmbeddedCluster.Builder b = EmbeddedCluster.builder()
             .machines(conf.getInt(PraghGraph.MACHINES, PraghGraph.DEFAULT_MACHINES))
-            .workersPerMachine(conf.getInt(WORKERS, 2));
+            .workersPerMachine(conf.getInt(WORKERS, 2))
+            .pretouch(conf.getBoolean(PRETOUCH, false));
         StoreConfig sizes = StoreConfig.defaults();
         if (conf.containsKey(VALUE_BYTES)) {
             sizes = sizes.withValueBytes(conf.getLong(VALUE_BYTES));
@@ -121,6 +126,11 @@ public final class EmbeddedGraphStore implements GraphStore {
     }
 
     @Override
+    public void updateAll(final UpdateBatch batch) {
+        machine().updateAll(batch.keys(), batch.mutators(), batch.arguments(), batch.size());
+    }
+
+    @Override
     public void delete(final long key) {
         machine().delete(key);
     }
@@ -142,24 +152,29 @@ public final class EmbeddedGraphStore implements GraphStore {
         if (onMachine.get() == home) {
             return call(work);
         }
+        return awaitWork(home.submit(() -> {
+            onMachine.set(home);
+            try {
+                return work.call();
+            } finally {
+                onMachine.remove();
+            }
+        }), "work on machine " + home.id());
+    }
+
+    /** Waits for work handed to a machine's worker; its own failure is rethrown as it was. */
+    private static <T> T awaitWork(final Future<T> work, final String what) {
         try {
-            return home.submit(() -> {
-                onMachine.set(home);
-                try {
-                    return work.call();
-                } finally {
-                    onMachine.remove();
-                }
-            }).get();
+            return work.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new PraghException("interrupted while waiting for machine " + home.id());
+            throw new PraghException("interrupted while waiting for " + what);
         } catch (ExecutionException e) {
             final Throwable cause = e.getCause();
             if (cause instanceof RuntimeException) {
                 throw (RuntimeException) cause;
             }
-            throw new PraghException("work on machine " + home.id() + " failed: " + cause, cause);
+            throw new PraghException(what + " failed: " + cause, cause);
         }
     }
 
@@ -181,6 +196,11 @@ public final class EmbeddedGraphStore implements GraphStore {
     @Override
     public NameDictionary names() {
         return names;
+    }
+
+    @Override
+    public OffHeapUse offHeapUse() {
+        return cluster.offHeapUse();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.pragh.gremlin.structure;
 
+import io.pragh.cluster.OffHeapUse;
 import io.pragh.gremlin.storage.NameDictionary;
 
 import java.util.concurrent.Callable;
@@ -36,6 +37,12 @@ public interface GraphStore extends AutoCloseable {
     /** Runs the mutator registered as {@code mutatorId} on the value under {@code key} at its host. */
     void update(long key, int mutatorId, byte[] argument);
 
+    /**
+     * Runs every update of {@code batch} at once (see {@link UpdateBatch} for the order they may take effect in) and
+     * returns once all are acknowledged; when one fails, the first failure is thrown once the others are done.
+     */
+    void updateAll(UpdateBatch batch);
+
     void delete(long key);
 
     /** Calls {@code action} with every stored key of this kind, machine by machine. */
@@ -51,6 +58,12 @@ public interface GraphStore extends AutoCloseable {
      * when other processes write the store) or is the record's only writer ({@link NameDictionary#soleWriter}).
      */
     NameDictionary names();
+
+    /**
+     * Off-heap memory of the machines this store runs (every machine of an embedded cluster, this process's own in a
+     * multi-process one): reserved, and used by keys, values and garbage. JVM memory pools do not see it.
+     */
+    OffHeapUse offHeapUse();
 
     /** Number of machines behind this store. */
     int machines();

@@ -6,9 +6,6 @@ import io.pragh.gremlin.storage.EdgeOps;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.GraphMutations;
 import io.pragh.gremlin.storage.NameDictionary;
-import io.pragh.gremlin.storage.PropertyField;
-import io.pragh.gremlin.storage.ValueCodec;
-import io.pragh.gremlin.storage.VertexOps;
 import io.pragh.gremlin.storage.VertexRecord;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
@@ -17,17 +14,16 @@ import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategies;
 import org.apache.tinkerpop.gremlin.structure.Direction;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Graph;
-import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Transaction;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.VertexProperty;
-import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
 import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import io.pragh.store.Mutators;
 import org.apache.tinkerpop.gremlin.structure.service.ServiceRegistry;
 
 import io.pragh.gremlin.process.PraghHopStrategy;
@@ -37,7 +33,8 @@ import io.pragh.gremlin.process.PraghRoutingStrategy;
  * A TinkerPop {@link Graph} whose vertices, edges and properties live in a Pragh split store, by default an embedded
  * cluster of {@value #DEFAULT_MACHINES} machines in this JVM. Ids are longs in 0..2^44-1, user-supplied or assigned;
  * any integral number or decimal string names the same element. Not transactional: each mutation is applied and
- * acknowledged by the store before the call returns.
+ * acknowledged by the store before the call returns (unless {@link #WRITE_BEHIND} buffers adds for a load; a load of
+ * many elements has {@link #bulkLoader()} too).
  *
  * <p>Example:
  * <pre>{@code
@@ -76,6 +73,14 @@ public final class PraghGraph implements Graph {
     /** Configuration key: machines of the embedded cluster. */
     public static final String MACHINES = "pragh.machines";
     public static final int DEFAULT_MACHINES = 4;
+    /**
+     * Configuration key: 0 (default), every write is acknowledged before its call returns; a number of edges, {@code
+     * addVertex} and {@code addEdge} return at once and are written in batches of that many edges (or before any
+     * other operation of this graph), a round trip per batch instead of per element. Errors of a buffered element
+     * (a taken id, an edge to a missing vertex) are then raised by the call that writes its batch; other graphs over
+     * the store see it once written. For loading through the Structure API (TinkerPop IO readers, applications).
+     */
+    public static final String WRITE_BEHIND = "pragh.writeBehind";
     /** Configuration key: cardinality of {@code property(key, value)} without one, {@code single} (default) or {@code list}. */
     public static final String DEFAULT_CARDINALITY = "pragh.defaultCardinality";
 
@@ -86,20 +91,28 @@ public final class PraghGraph implements Graph {
     }
 
     private final Configuration configuration;
+    /** What the graph reads and writes through: the backing store, or one that writes {@link #writeBehind} first. */
     private final GraphStore store;
+    private final GraphStore backing;
+    /** Buffered adds, or null when every write is acknowledged before its call returns. */
+    private final WriteBehind writeBehind;
     private final NameDictionary names;
     private final IdAllocator ids;
     private final TraversalRouter router;
     private final ServiceRegistry services = new ServiceRegistry();
     private final PraghFeatures features;
+    private final NewElements newElements = new NewElements(this);
     private volatile boolean closed;
 
     PraghGraph(final Configuration configuration, final GraphStore store, final TraversalRouter router) {
         this.configuration = configuration;
-        this.store = store;
         this.router = router;
+        this.backing = store;
         this.names = store.names(); // the store's one dictionary, shared with every other graph over it
-        this.ids = new IdAllocator(store);
+        this.ids = new IdAllocator(store); // ids need no buffered write: the backing store's own
+        final int batchEdges = configuration.getInt(WRITE_BEHIND, 0);
+        this.writeBehind = batchEdges == 0 ? null : new WriteBehind(this, store, newElements, batchEdges);
+        this.store = writeBehind == null ? store : writeBehind.store();
         this.features = new PraghFeatures(VertexProperty.Cardinality.valueOf(configuration.getString(DEFAULT_CARDINALITY, "single")));
     }
 
@@ -138,8 +151,17 @@ public final class PraghGraph implements Graph {
         return services;
     }
 
+    /** The store this graph reads and writes through (with {@link #WRITE_BEHIND}, one that writes its buffer first). */
     public GraphStore store() {
         return store;
+    }
+
+    /**
+     * The store under this graph without {@link #WRITE_BEHIND}'s buffering, for what needs the store itself (its
+     * cluster's statistics): reading or writing the graph through it would miss buffered writes.
+     */
+    public GraphStore backingStore() {
+        return backing;
     }
 
     public NameDictionary names() {
@@ -150,31 +172,55 @@ public final class PraghGraph implements Graph {
 
     @Override
     public Vertex addVertex(final Object... keyValues) {
-        ElementHelper.legalPropertyKeyValueArray(keyValues);
-        final String label = ElementHelper.getLabelValue(keyValues).orElse(Vertex.DEFAULT_LABEL);
-        ElementHelper.validateLabel(label);
-        final long vid = ElementHelper.getIdValue(keyValues).map(id -> claimUserId(id, true)).orElseGet(this::newId);
-        if (store.get(GraphKeys.vertex(vid)) != null) {
-            throw Exceptions.vertexWithIdAlreadyExists(vid);
+        if (writeBehind != null) {
+            final NewElements.NewVertex v = writeBehind.addVertex(keyValues);
+            return new PraghVertex(this, v.id(), v.label());
         }
-        final VertexRecord record = VertexRecord.empty(names.intern(label));
-        for (int i = 0; i < keyValues.length; i += 2) {
-            if (keyValues[i] instanceof T) {
-                continue;
-            }
-            final String key = (String) keyValues[i];
-            final Object value = keyValues[i + 1];
-            if (value == null) {
-                continue; // null values are not stored
-            }
-            ElementHelper.validateProperty(key, value);
-            final int keyId = names.intern(key);
-            // Every value given to addVertex is kept, a key given twice gets two properties (list cardinality),
-            // as TinkerGraph does and as addV().property(k, a).property(k, b) expects.
-            record.properties.add(new VertexRecord.Entry(new PropertyField(keyId, ValueCodec.encode(value)), newId(), new ArrayList<>(0)));
+        final NewElements.NewVertex v = newElements.vertex(keyValues);
+        // An assigned id is new to the whole store (IdAllocator), so only a supplied one can already be taken.
+        if (v.suppliedId() && store.get(GraphKeys.vertex(v.id())) != null) {
+            throw Exceptions.vertexWithIdAlreadyExists(v.id());
         }
-        store.put(GraphKeys.vertex(vid), record.encode());
-        return new PraghVertex(this, vid, label);
+        store.put(GraphKeys.vertex(v.id()), v.record());
+        return new PraghVertex(this, v.id(), v.label());
+    }
+
+    /**
+     * A loader that adds vertices and edges in batches of {@value BulkLoader#DEFAULT_BATCH_EDGES} edges, a round trip
+     * per batch rather than per element: for loading a graph (see {@link BulkLoader}).
+     *
+     * <pre>{@code
+     * try (BulkLoader load = graph.bulkLoader()) {
+     *     long a = load.addVertex(T.id, 1L);
+     *     long b = load.addVertex(T.id, 2L);
+     *     load.addEdge(a, "knows", b);
+     * }
+     * }</pre>
+     */
+    public BulkLoader bulkLoader() {
+        return bulkLoader(BulkLoader.DEFAULT_BATCH_EDGES);
+    }
+
+    /**
+     * Writes what {@link #WRITE_BEHIND} buffered and waits until it is acknowledged, raising the error of a buffered
+     * element if there is one; nothing to do without write-behind. Any other operation of this graph does it too.
+     *
+     * <pre>{@code
+     * for (long[] e : edges) graph.vertexHandle(e[0]).addEdge("knows", graph.vertexHandle(e[1]));
+     * graph.flush();   // now every other graph and process sees them
+     * }</pre>
+     */
+    public void flush() {
+        checkOpen();
+        if (writeBehind != null) {
+            writeBehind.flush();
+        }
+    }
+
+    /** A {@link #bulkLoader()} whose batches hold {@code batchEdges} edges. */
+    public BulkLoader bulkLoader(final int batchEdges) {
+        checkOpen();
+        return new BulkLoader(this, store, newElements, batchEdges);
     }
 
     @Override
@@ -246,39 +292,52 @@ public final class PraghGraph implements Graph {
 
     // ------------------------------------------------------------------ edges
 
+    /**
+     * Adds an edge in two round trips, however many records it touches: one batched GET checks that both vertices
+     * exist (and that a supplied edge id is free), then the edge's index record, its OUT and IN adjacency entries and
+     * its properties are written by one {@link GraphStore#updateAll}, their acknowledgements awaited together.
+     */
     Edge addEdge(final PraghVertex out, final String label, final Vertex in, final Object... keyValues) {
         if (in == null) {
             throw Graph.Exceptions.argumentCanNotBeNull("inVertex");
         }
-        ElementHelper.validateLabel(label);
-        ElementHelper.legalPropertyKeyValueArray(keyValues);
         final long inVid = Ids.toLongOrMissing(in);
-        if (store.get(GraphKeys.vertex(out.id)) == null) {
-            throw PraghElement.removed(Vertex.class, out.id);
+        if (writeBehind != null && inVid != Ids.MISSING) {
+            final NewElements.NewEdge edge = writeBehind.addEdge(out.id, label, inVid, keyValues);
+            return new PraghEdge(this, edge.id(), out.id, edge.label(), inVid);
         }
-        if (inVid == Ids.MISSING || store.get(GraphKeys.vertex(inVid)) == null) {
+        final NewElements.NewEdge edge = newElements.edge(label, keyValues);
+        if (inVid == Ids.MISSING) {
             throw PraghElement.removed(Vertex.class, in.id());
         }
-        final long edgeId = ElementHelper.getIdValue(keyValues).map(id -> claimUserId(id, false)).orElseGet(this::newId);
-        if (store.get(GraphKeys.edgeIndex(edgeId)) != null) {
-            throw Exceptions.edgeWithIdAlreadyExists(edgeId);
+        checkEndpoints(out.id, inVid, in, edge.suppliedId() ? edge.id() : -1);
+        final UpdateBatch writes = new UpdateBatch(3 + edge.properties().size())
+            .add(GraphKeys.out(out.id, edge.label()), Mutators.APPEND, Adjacency.entry(inVid, edge.id()))
+            .add(GraphKeys.in(inVid, edge.label()), Mutators.APPEND, Adjacency.entry(out.id, edge.id()));
+        newElements.addRecords(edge, out.id, inVid, writes);
+        store.updateAll(writes);
+        return new PraghEdge(this, edge.id(), out.id, edge.label(), inVid);
+    }
+
+    /**
+     * One batched GET of both endpoints' vertex records and, for a supplied edge id ({@code suppliedEdgeId >= 0}),
+     * its index record: an edge needs both vertices, and a supplied id must be free.
+     */
+    private void checkEndpoints(final long outVid, final long inVid, final Vertex in, final long suppliedEdgeId) {
+        final long[] keys = suppliedEdgeId >= 0
+            ? new long[] {GraphKeys.vertex(outVid), GraphKeys.vertex(inVid), GraphKeys.edgeIndex(suppliedEdgeId)}
+            : new long[] {GraphKeys.vertex(outVid), GraphKeys.vertex(inVid)};
+        final boolean[] present = new boolean[3];
+        store.getAll(keys, keys.length, (i, value) -> present[i] = value != null);
+        if (!present[0]) {
+            throw PraghElement.removed(Vertex.class, outVid);
         }
-        for (int i = 0; i < keyValues.length; i += 2) {
-            if (!(keyValues[i] instanceof T) && keyValues[i + 1] != null) {
-                ElementHelper.validateProperty((String) keyValues[i], keyValues[i + 1]);
-            }
+        if (!present[1]) {
+            throw PraghElement.removed(Vertex.class, in.id());
         }
-        final int labelId = names.internEdgeLabel(label);
-        store.put(GraphKeys.edgeIndex(edgeId), new EdgeIndexRecord(out.id, labelId, inVid).encode());
-        store.append(GraphKeys.out(out.id, labelId), Adjacency.entry(inVid, edgeId));
-        store.append(GraphKeys.in(inVid, labelId), Adjacency.entry(out.id, edgeId));
-        for (int i = 0; i < keyValues.length; i += 2) {
-            if (!(keyValues[i] instanceof T) && keyValues[i + 1] != null) {
-                final PropertyField field = new PropertyField(names.intern((String) keyValues[i]), ValueCodec.encode(keyValues[i + 1]));
-                store.update(GraphKeys.edgeProperties(out.id, labelId), GraphMutations.EDGE_PROPERTIES, EdgeOps.set(edgeId, field));
-            }
+        if (present[2]) {
+            throw Exceptions.edgeWithIdAlreadyExists(suppliedEdgeId);
         }
-        return new PraghEdge(this, edgeId, out.id, labelId, inVid);
     }
 
     @Override
@@ -404,7 +463,7 @@ public final class PraghGraph implements Graph {
         return ids.next();
     }
 
-    private long claimUserId(final Object supplied, final boolean vertex) {
+    long claimUserId(final Object supplied, final boolean vertex) {
         final long id = Ids.toLongOrMissing(supplied);
         if (id == Ids.MISSING && !(supplied instanceof Number)) {
             throw vertex ? Vertex.Exceptions.userSuppliedIdsOfThisTypeNotSupported()

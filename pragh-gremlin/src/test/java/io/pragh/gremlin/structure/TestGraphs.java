@@ -4,8 +4,8 @@ import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
 
 /**
- * Small embedded clusters for tests: 4 machines as by default, but regions sized for test graphs so that opening
- * one (which pre-touches its memory) takes milliseconds, and no emulated remote latency.
+ * Small embedded clusters for tests: 4 machines as by default, but regions sized for test graphs, and no emulated
+ * remote latency.
  */
 public final class TestGraphs {
     private TestGraphs() {

@@ -117,20 +117,21 @@ public final class ClusterCommand {
                     int seconds = parseInt("--seconds", flags.getOrDefault("--seconds", "10"));
                     int keys = parseInt("--keys", flags.getOrDefault("--keys", "10000"));
                     int bytes = parseInt("--value-bytes", flags.getOrDefault("--value-bytes", "64"));
-                    for (String f : new String[] {"--threads", "--seconds", "--keys", "--value-bytes"}) {
+                    int pipeline = parseInt("--pipeline", flags.getOrDefault("--pipeline", "1"));
+                    for (String f : new String[] {"--threads", "--seconds", "--keys", "--value-bytes", "--pipeline"}) {
                         flags.remove(f);
                     }
                     noMore(flags, machineArg);
-                    if (threads < 1 || seconds < 1 || keys < 1 || bytes < 0) {
-                        throw new IllegalArgumentException("load needs --threads, --seconds, --keys >= 1 and"
-                            + " --value-bytes >= 0");
+                    if (threads < 1 || seconds < 1 || keys < 1 || bytes < 0 || pipeline < 1) {
+                        throw new IllegalArgumentException("load needs --threads, --seconds, --keys, --pipeline >= 1"
+                            + " and --value-bytes >= 0");
                     }
                     LocalCluster c = LocalCluster.open(dir);
-                    WriteLoad.Result r = WriteLoad.run(c, threads, seconds, keys, bytes);
-                    out.printf("pragh: %d acknowledged PUTs of %d bytes in %.1f s: %.0f PUT/s with %d client threads"
-                            + " (sync %s; %d retryable failures)%n", r.acknowledged(), bytes, r.seconds(),
-                        r.perSecond(), threads, c.config().durability().sync().name().toLowerCase(java.util.Locale.ROOT),
-                        r.retryable());
+                    WriteLoad.Result r = WriteLoad.run(c, threads, seconds, keys, bytes, pipeline);
+                    out.printf("pragh: %d acknowledged PUTs of %d bytes in %.1f s: %.0f PUT/s with %d client threads,"
+                            + " %d PUTs in flight each (sync %s; %d retryable failures)%n", r.acknowledged(), bytes,
+                        r.seconds(), r.perSecond(), threads, pipeline,
+                        c.config().durability().sync().name().toLowerCase(java.util.Locale.ROOT), r.retryable());
                 }
                 case "stop" -> {
                     noMore(flags, machineArg);
@@ -245,6 +246,7 @@ public final class ClusterCommand {
                    ./pragh cluster kill I --dir DIR         (kill -9 of machine I; the supervisor restarts it)
                    ./pragh cluster restart I --dir DIR      (returns once I recovered and serves)
                    ./pragh cluster stop --dir DIR
-                   ./pragh cluster load --dir DIR [--threads 4] [--seconds 10] [--keys 10000] [--value-bytes 64]""";
+                   ./pragh cluster load --dir DIR [--threads 4] [--seconds 10] [--keys 10000] [--value-bytes 64]
+                                       [--pipeline 1]   (PUTs in flight per client thread)""";
     }
 }

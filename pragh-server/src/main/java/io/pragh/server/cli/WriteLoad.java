@@ -9,13 +9,14 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A closed-loop PUT load on a running local cluster: {@code threads} clients, each waiting for one acknowledgement
- * before its next PUT, to random keys routed to their homes. What it measures is acknowledged PUTs per second
- * through the client RPC, so it shows what the durability setting costs end to end (on a loaded 2-core host the
- * absolute figures are noisy: compare settings side by side).
+ * A closed-loop PUT load on a running local cluster: {@code threads} clients, each with {@code pipeline} PUTs in
+ * flight (1: waiting for each acknowledgement before the next PUT; more: that many sent at a time, spread over the
+ * keys' homes and pipelined on each machine's connection), to random keys routed to their homes. What it measures is
+ * acknowledged PUTs per second through the client RPC, so it shows what the durability setting and pipelining are
+ * worth end to end (on a loaded 2-core host the absolute figures are noisy: compare settings side by side).
  *
  * <pre>{@code
- * ./pragh cluster load --dir /tmp/c --seconds 10 --threads 4
+ * ./pragh cluster load --dir /tmp/c --seconds 10 --threads 4 --pipeline 64
  * }</pre>
  */
 final class WriteLoad {
@@ -29,7 +30,7 @@ final class WriteLoad {
     private WriteLoad() {
     }
 
-    static Result run(LocalCluster cluster, int threads, double seconds, int keys, int valueBytes)
+    static Result run(LocalCluster cluster, int threads, double seconds, int keys, int valueBytes, int pipeline)
             throws InterruptedException {
         AtomicLong acked = new AtomicLong();
         AtomicLong retry = new AtomicLong();
@@ -39,17 +40,27 @@ final class WriteLoad {
         for (int t = 0; t < threads; t++) {
             workers.add(new Thread(() -> {
                 byte[] value = new byte[valueBytes];
+                long[] batch = new long[pipeline];
+                byte[][] values = new byte[pipeline][];
+                java.util.Arrays.fill(values, value);
                 try (ClusterClient c = cluster.client(10_000)) {
                     while (System.nanoTime() < end) {
-                        long key = KeyLayout.key(1 + ThreadLocalRandom.current().nextInt(keys), 2, KeyLayout.PROPERTY);
+                        for (int i = 0; i < pipeline; i++) {
+                            batch[i] = KeyLayout.key(1 + ThreadLocalRandom.current().nextInt(keys), 2,
+                                KeyLayout.PROPERTY);
+                        }
                         try {
-                            c.put(key, value);
-                            acked.incrementAndGet();
+                            if (pipeline == 1) {
+                                c.put(batch[0], value);
+                            } else {
+                                c.putAll(batch, values, pipeline);
+                            }
+                            acked.addAndGet(pipeline);
                         } catch (ClientException e) {
                             if (!e.retryable()) {
                                 throw e;
                             }
-                            retry.incrementAndGet();
+                            retry.addAndGet(pipeline); // some of them may have taken effect: counted as not
                         }
                     }
                 } catch (RuntimeException e) {

@@ -96,6 +96,16 @@ public final class MachineCounters {
         return store.values().region().capacity();
     }
 
+    /** Off-heap bytes this machine's regions reserve (resident only where touched; no JVM pool reports them). */
+    public long offHeapReservedBytes() {
+        return machine.offHeapUse().reservedBytes();
+    }
+
+    /** Off-heap bytes keys, values and superseded values waiting for reclaim use on this machine. */
+    public long offHeapUsedBytes() {
+        return machine.offHeapUse().usedBytes();
+    }
+
     /** Keys homed on this machine (its key region's entries). */
     public long keysHomed() {
         return store.keys().size();
@@ -139,6 +149,8 @@ public final class MachineCounters {
         m.put("valueBytesHosted", valueBytesHosted());
         m.put("valueRegionBytes", valueRegionCapacityBytes());
         m.put("reclaimBacklogBytes", reclaimBacklogBytes());
+        m.put("offHeapReservedBytes", offHeapReservedBytes());
+        m.put("offHeapUsedBytes", offHeapUsedBytes());
         return m;
     }
 }

@@ -64,6 +64,11 @@ public final class MachineMeters {
             + " migrated here)", machine, c, MachineCounters::valueBytesHosted);
         gauge(registry, "pragh.value.region.bytes", "Size of this machine's value region", machine, c,
             MachineCounters::valueRegionCapacityBytes);
+        gauge(registry, "pragh.offheap.reserved.bytes", "Off-heap bytes this machine's regions reserve (keys, values,"
+            + " reclaim rings, location cache); resident only where touched", machine, c,
+            MachineCounters::offHeapReservedBytes);
+        gauge(registry, "pragh.offheap.used.bytes", "Off-heap bytes keys, value records and superseded values waiting"
+            + " for reclaim use", machine, c, MachineCounters::offHeapUsedBytes);
         gauge(registry, "pragh.keys.homed", "Keys homed on this machine", machine, c, MachineCounters::keysHomed);
         gauge(registry, "pragh.key.region.slots", "Key slots this machine's key region holds at most", machine, c,
             MachineCounters::keyRegionSlots);

@@ -7,8 +7,10 @@ import java.util.Arrays;
 import org.agrona.DirectBuffer;
 
 /**
- * The wire format of the client RPC. Every frame is a 4-byte big-endian length followed by that many bytes; one
- * request is answered before the next is read (one request in flight per connection).
+ * The wire format of the client RPC. Every frame is a 4-byte big-endian length followed by that many bytes. Answers
+ * come in the order of the requests; a client may send requests without waiting for answers (pipelining), and the
+ * machine then runs several at once, but a keyed request (PUT, GET, DELETE, ADD_EDGE, ADD_EDGE_CAPPED) after the
+ * earlier ones of its key, and any other request alone, after every earlier one ({@link #orderingKey}).
  *
  * <p>A connection opens with the cluster-secret handshake of the fabric ({@link Handshake#CLIENT_PORT}), before any
  * request is read; a frame that is not a valid AUTH, or a proof that is wrong, closes the connection:
@@ -133,6 +135,32 @@ public final class ClientProtocol {
             case DECIDE -> 9;
             default -> 0;
         };
+    }
+
+    /** What {@link #orderingKey} returns for a request that runs alone. */
+    public static final long NO_KEY = Long.MIN_VALUE;
+
+    /**
+     * The key a request is ordered by among the pipelined requests of its connection: the key of a PUT, GET or DELETE,
+     * the out-adjacency key of an edge insert; {@link #NO_KEY} for every other request (an extension's included), and
+     * for a malformed one.
+     */
+    static long orderingKey(DirectBuffer b, int len) {
+        if (len < 9) {
+            return NO_KEY;
+        }
+        byte op = b.getByte(0);
+        if (op == PUT || (op == GET || op == DELETE) && len == 9) {
+            return b.getLong(1);
+        }
+        if (op == ADD_EDGE && len == requestLength(op)) {
+            long src = b.getLong(1);
+            int label = b.getInt(9);
+            if (src >= 0 && src <= io.pragh.keys.KeyLayout.MAX_VID && label >= 0 && label <= MAX_LABEL) {
+                return io.pragh.keys.KeyLayout.key(src, label, io.pragh.keys.KeyLayout.OUT);
+            }
+        }
+        return NO_KEY;
     }
 
     /** Why a request is malformed, or null when it is well formed. */

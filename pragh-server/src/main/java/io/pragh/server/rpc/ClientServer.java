@@ -40,6 +40,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -59,6 +60,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class ClientServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ClientServer.class.getName());
+    /** Requests of one connection running at once (a pipelining client's). */
+    static final int MAX_IN_FLIGHT = 256;
+    /** Requests of one connection waiting to start, past which it stops reading from the client. */
+    static final int MAX_QUEUED = 4096;
 
     private final Machine machine;
     private final java.util.function.LongSupplier restoredValues;
@@ -164,13 +169,24 @@ public final class ClientServer implements AutoCloseable {
     }
 
     /**
-     * One client connection: first the handshake, then requests answered in order, one at a time (later ones wait in
-     * a queue).
+     * One client connection: first the handshake, then requests answered in the order they came. A client may send
+     * requests without waiting for answers (pipelining): up to {@link #MAX_IN_FLIGHT} run at once, except that a
+     * request waits for the earlier ones of its key (PUT, DELETE, GET, edge inserts: so one connection's requests of
+     * a key take effect in order, and a GET sees the PUT sent before it) and any other request waits for, and holds
+     * back, all others (traversals, scans, migrations, statistics: they see every earlier request's effect). Requests
+     * start in the order they came; past {@link #MAX_QUEUED} waiting ones the connection stops reading until some
+     * are answered.
      */
     private final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
+        /** Requests received and not started yet, in order. */
         private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
+        /** Requests started and not answered yet, in order: answers go out in this order. */
+        private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+        /** Keys of started requests whose reply is not done yet, with how many each. */
+        private final Long2LongHashMap keysInFlight = new Long2LongHashMap(0);
         private final int maxFrame;
-        private boolean busy;
+        /** A request that holds back all others is running. */
+        private boolean exclusive;
         private ChannelHandlerContext ctx;
         private byte[] serverNonce;
         private boolean authenticated;
@@ -257,11 +273,26 @@ public final class ClientServer implements AutoCloseable {
             }
             byte[] request = new byte[frame.readableBytes()];
             frame.readBytes(request);
-            if (busy) {
-                queued.add(request);
-            } else {
-                busy = true;
-                serve(request);
+            queued.add(request);
+            startQueued();
+            if (queued.size() >= MAX_QUEUED) {
+                ctx.channel().config().setAutoRead(false); // back-pressure on a client that sends faster than served
+            }
+        }
+
+        /** Starts waiting requests, in order, while the head of the queue may start. */
+        private void startQueued() {
+            while (!queued.isEmpty() && inFlight.size() < MAX_IN_FLIGHT && !exclusive) {
+                byte[] request = queued.peek();
+                long key = orderingKey(request);
+                if (key == ClientProtocol.NO_KEY ? !inFlight.isEmpty() : keysInFlight.get(key) > 0) {
+                    return;
+                }
+                queued.poll();
+                serve(request, key);
+            }
+            if (queued.size() < MAX_QUEUED / 2 && !ctx.channel().config().isAutoRead()) {
+                ctx.channel().config().setAutoRead(true);
             }
         }
 
@@ -288,7 +319,14 @@ public final class ClientServer implements AutoCloseable {
             refuse(why);
         }
 
-        private void serve(byte[] request) {
+        private void serve(byte[] request, long key) {
+            InFlight started = new InFlight(key);
+            inFlight.add(started);
+            if (key == ClientProtocol.NO_KEY) {
+                exclusive = true;
+            } else {
+                keysInFlight.put(key, keysInFlight.get(key) + 1);
+            }
             CompletableFuture<Reply> reply;
             try {
                 reply = dispatch(request);
@@ -297,20 +335,50 @@ public final class ClientServer implements AutoCloseable {
             }
             reply.orTimeout(timeoutMillis + waitMillis(request), TimeUnit.MILLISECONDS)
                 .exceptionally(ClientServer.this::classify)
-                .thenAccept(r -> ctx.executor().execute(() -> answer(r)));
+                .thenAccept(r -> ctx.executor().execute(() -> done(started, r)));
         }
 
-        private void answer(Reply r) {
-            ByteBuf out = ctx.alloc().buffer(1 + r.body().length);
-            out.writeByte(r.status()).writeBytes(r.body());
-            ctx.writeAndFlush(out);
-            byte[] next = queued.poll();
-            if (next == null) {
-                busy = false;
+        /** On the event loop: a reply is ready; answers every ready one at the head, in order, then starts more. */
+        private void done(InFlight request, Reply r) {
+            request.reply = r;
+            if (request.key == ClientProtocol.NO_KEY) {
+                exclusive = false;
+            } else if (keysInFlight.get(request.key) <= 1) {
+                keysInFlight.remove(request.key);
             } else {
-                serve(next);
+                keysInFlight.put(request.key, keysInFlight.get(request.key) - 1);
             }
+            boolean wrote = false;
+            while (!inFlight.isEmpty() && inFlight.peek().reply != null) {
+                Reply next = inFlight.poll().reply;
+                ByteBuf out = ctx.alloc().buffer(1 + next.body().length);
+                out.writeByte(next.status()).writeBytes(next.body());
+                ctx.write(out);
+                wrote = true;
+            }
+            if (wrote) {
+                ctx.flush(); // one flush for every answer ready together
+            }
+            startQueued();
         }
+    }
+
+    /** A started request of a connection: the key it holds back others of (or none) and, once done, its reply. */
+    private static final class InFlight {
+        final long key;
+        Reply reply;
+
+        InFlight(long key) {
+            this.key = key;
+        }
+    }
+
+    /**
+     * The key whose requests of one connection must take effect in order ({@link ClientProtocol#orderingKey}), or
+     * {@link ClientProtocol#NO_KEY} for a request that runs alone.
+     */
+    private static long orderingKey(byte[] request) {
+        return ClientProtocol.orderingKey(new UnsafeBuffer(request), request.length);
     }
 
     private CompletableFuture<Reply> dispatch(byte[] request) {

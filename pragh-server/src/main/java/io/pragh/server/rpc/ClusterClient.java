@@ -50,6 +50,45 @@ public final class ClusterClient implements AutoCloseable {
         machines[home(key)].put(key, value);
     }
 
+    /**
+     * PUTs every key with its value at its home, pipelined on each machine's connection ({@link MachineClient#putAll},
+     * at most {@code window} unanswered per machine); returns once all are acknowledged, or throws the first refusal
+     * once every machine answered.
+     */
+    public void putAll(long[] keys, byte[][] values, int window) {
+        int[] counts = new int[machines.length];
+        for (long key : keys) {
+            counts[home(key)]++;
+        }
+        long[][] byHomeKeys = new long[machines.length][];
+        byte[][][] byHomeValues = new byte[machines.length][][];
+        for (int m = 0; m < machines.length; m++) {
+            byHomeKeys[m] = new long[counts[m]];
+            byHomeValues[m] = new byte[counts[m]][];
+            counts[m] = 0;
+        }
+        for (int i = 0; i < keys.length; i++) {
+            int m = home(keys[i]);
+            byHomeKeys[m][counts[m]] = keys[i];
+            byHomeValues[m][counts[m]++] = values[i];
+        }
+        ClientException first = null;
+        for (int m = 0; m < machines.length; m++) {
+            if (counts[m] > 0) {
+                try {
+                    machines[m].putAll(byHomeKeys[m], byHomeValues[m], 0, counts[m], window);
+                } catch (ClientException e) {
+                    if (first == null) {
+                        first = e;
+                    }
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
     public byte[] get(long key) {
         return machines[home(key)].get(key);
     }

@@ -75,12 +75,75 @@ public final class MachineClient implements AutoCloseable {
     }
 
     public void put(long key, byte[] value) {
+        call(putRequest(key, value), false);
+    }
+
+    private static byte[] putRequest(long key, byte[] value) {
         byte[] req = new byte[9 + value.length];
         UnsafeBuffer u = new UnsafeBuffer(req);
         u.putByte(0, ClientProtocol.PUT);
         u.putLong(1, key);
         u.putBytes(9, value);
-        call(req, false);
+        return req;
+    }
+
+    /**
+     * PUTs {@code keys[from..from+count)} with their {@code values} pipelined: requests are sent without waiting for
+     * answers, at most {@code window} unanswered at a time, so the round trips overlap (the machine runs them at
+     * once, each key's in the order sent). Returns once all are acknowledged; when some are refused, every answer is
+     * still read (the connection stays usable) and the first refusal is thrown.
+     *
+     * <pre>{@code
+     * client.putAll(keys, values, 0, keys.length, 64);
+     * }</pre>
+     */
+    public synchronized void putAll(long[] keys, byte[][] values, int from, int count, int window) {
+        if (window < 1) {
+            throw new IllegalArgumentException("window must be >= 1, got " + window);
+        }
+        ClientException refused = null;
+        int sent = 0;
+        int answered = 0;
+        try {
+            connect();
+            while (answered < count) {
+                while (sent < count && sent - answered < window) {
+                    byte[] request = putRequest(keys[from + sent], values[from + sent]);
+                    out.writeInt(request.length);
+                    out.write(request);
+                    sent++;
+                }
+                out.flush();
+                // Read half a window before sending more, so that sending and reading alternate in large steps.
+                do {
+                    ClientException e = failure(frame(), ClientProtocol.PUT);
+                    if (e != null && refused == null) {
+                        refused = e;
+                    }
+                    answered++;
+                } while (answered < sent && sent - answered > window / 2);
+            }
+        } catch (IOException e) {
+            disconnect();
+            throw new ClientException("PUT to " + name + " failed after " + answered + " of " + count
+                + " pipelined PUTs were acknowledged: " + reason(e) + "; retry once the machine is back", true, e);
+        }
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** The refusal an answer carries, or null for OK. */
+    private ClientException failure(byte[] answer, byte op) {
+        byte status = answer[0];
+        if (status == ClientProtocol.OK) {
+            return null;
+        }
+        if (status == ClientProtocol.RETRY || status == ClientProtocol.ERROR) {
+            return new ClientException(ClientProtocol.name(op) + " on " + address + ": "
+                + new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8), status == ClientProtocol.RETRY);
+        }
+        return new ClientException("unknown answer status " + status + " from " + address, false);
     }
 
     /** The key's value, or null when it has none. */

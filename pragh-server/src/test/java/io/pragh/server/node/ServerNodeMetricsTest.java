@@ -100,6 +100,10 @@ class ServerNodeMetricsTest {
                 assertTrue(sample(readerMetrics, "pragh_migrated_bytes_total", reader) >= 3);
                 assertEquals(0.0, sample(readerMetrics, "pragh_migrations_failed_total", reader));
                 assertTrue(sample(readerMetrics, "pragh_values_hosted_bytes", reader) > 0);
+                // The migrated value is used off-heap memory here, inside what the machine's regions reserve.
+                double used = sample(readerMetrics, "pragh_offheap_used_bytes", reader);
+                assertTrue(used >= sample(readerMetrics, "pragh_values_hosted_bytes", reader) && used
+                    < sample(readerMetrics, "pragh_offheap_reserved_bytes", reader), "off-heap used " + used);
 
                 for (int i = 0; i < 3; i++) {
                     c.machine(reader).get(key); // the reader's cache may still name the value's former place

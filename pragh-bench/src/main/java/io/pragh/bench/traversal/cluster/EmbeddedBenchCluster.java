@@ -41,7 +41,7 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         // Queries run on client threads through the home machine's session, so the workers stay idle: never pin them.
         EmbeddedCluster.Builder b = EmbeddedCluster.builder().machines(spec.machines()).workersPerMachine(1)
             .pinThreads(false).keysPerMachine(spec.keysPerMachine()).valueBytesPerMachine(spec.valueBytes())
-            .remoteLatencyNs(spec.remoteLatencyNs()).cacheBytes(spec.cacheBytes())
+            .remoteLatencyNs(spec.remoteLatencyNs()).cacheBytes(spec.cacheBytes()).pretouch(true)
             .mutator(CappedAppend.ID, new CappedAppend());
         if (shards != null) {
             b.placement(shards);
