@@ -51,10 +51,7 @@ class LostPutCasReplyTest {
 
     /** A key homed at {@link #HOME} whose value, written through {@code client}, migrated to {@link #HOST}. */
     private static long valueOnHost(EmbeddedCluster c, RecordingClient client) {
-        long key = Scenarios.keyHomedAt(c, HOME, 1);
-        client.put(c.machine(HOME), key, ChaosValues.put(key, 1, 1, 8));
-        assertEquals(Migrator.Outcome.MIGRATED, client.migrate(c.machine(HOST), key));
-        return key;
+        return Scenarios.keyMigratedTo(c, client, HOME, HOST);
     }
 
     @Test

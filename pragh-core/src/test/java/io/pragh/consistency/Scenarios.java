@@ -1,8 +1,10 @@
 package io.pragh.consistency;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.chaos.ChaosValues;
+import io.pragh.chaos.RecordingClient;
 import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.inprocess.InProcessFabric;
@@ -10,6 +12,7 @@ import io.pragh.keys.KeyLayout;
 import io.pragh.linearizability.CheckReport;
 import io.pragh.linearizability.LinearizabilityChecker;
 import io.pragh.linearizability.Operation;
+import io.pragh.migration.Migrator;
 import io.pragh.reclaim.Leases;
 import io.pragh.store.LeakScanner;
 import io.pragh.store.MachineStore;
@@ -48,6 +51,17 @@ final class Scenarios {
                 return key;
             }
         }
+    }
+
+    /**
+     * The first vertex key homed at {@code home}, written through {@code client} at its home (acknowledged), whose
+     * value then migrated to {@code host}.
+     */
+    static long keyMigratedTo(EmbeddedCluster c, RecordingClient client, int home, int host) {
+        long key = keyHomedAt(c, home, 1);
+        client.put(c.machine(home), key, ChaosValues.put(key, 1, 1, 8));
+        assertEquals(Migrator.Outcome.MIGRATED, client.migrate(c.machine(host), key));
+        return key;
     }
 
     /** Waits until {@code condition} holds, failing the test naming {@code what} after 20 s (a hang, not slowness). */
