@@ -143,6 +143,9 @@ public final class Recovery {
             }
             s.ops.sort(Comparator.comparingLong(Op::version));
             for (Op op : s.ops) {
+                if (op.version() <= s.version) {
+                    continue; // a LOG its host sent again because the first acknowledgement was slow or lost
+                }
                 s.value = apply(mutators, s.value, op);
                 s.version = op.version();
             }

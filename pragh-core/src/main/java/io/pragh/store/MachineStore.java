@@ -248,20 +248,104 @@ public final class MachineStore implements AutoCloseable {
         completeRetryable(origin, request, reason);
     }
 
+    /** How long a host waits for its home to settle a logged record before it sends the LOG again. */
+    private static final long LOG_RESEND_MILLIS = 1_000;
+
+    /** Whether updates are made durable ({@link #setUpdateLog}): their new records then stay pending until logged. */
+    boolean durable() {
+        return updateLog != null;
+    }
+
     /**
-     * An update took effect here with {@code version}: acknowledge it, after making it durable at the key's home when
-     * this cluster is durable.
+     * An update took effect here with {@code version}, publishing {@code fresh} ({@link Address#NONE} for a delete):
+     * acknowledge it, after making it durable at the key's home when this cluster is durable. A durable update's new
+     * record stays {@link ValueRecord#INVALIDATION_PENDING} (GETs wait for it, and nothing replaces or migrates it)
+     * until the home's log has it: a GET must never observe a value that a restart, or a restore from the home's log
+     * after this host is lost, could take back. The home clears the bit (one-sidedly, so that no thread here waits for
+     * a message) and then acknowledges the origin; until it has, the LOG is sent again (recovery applies a version
+     * once, however often it was logged).
      */
     void applied(int home, int origin, long request, long key, long version, int mutatorId, DirectBuffer arg,
-                 int argOff, int argLen) {
+                 int argOff, int argLen, long fresh, int length) {
         UpdateLog log = updateLog;
         if (log == null) {
             complete(origin, request, null);
         } else if (home == id) {
-            log.append(key, version, mutatorId, arg, argOff, argLen, origin, request);
+            logThenSettle(log, id, origin, request, key, version, mutatorId, arg, argOff, argLen, fresh, length);
         } else {
-            UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen);
+            UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen, fresh,
+                length);
             endpoint.send(home, msg, 0, msg.capacity());
+            if (fresh != Address.NONE) {
+                resendUntilSettled(home, msg, fresh, length);
+            }
+        }
+    }
+
+    /**
+     * Appends an update to this home's log; once the log has it (or refused it), clears the pending bit of the record
+     * it published on {@code host} and answers its origin. The bit is cleared on a refusal too (as before logging
+     * existed): the key must stay updatable, and the origin is told the update was not made durable.
+     */
+    private void logThenSettle(UpdateLog log, int host, int origin, long request, long key, long version,
+                               int mutatorId, DirectBuffer arg, int argOff, int argLen, long fresh, int length) {
+        if (fresh == Address.NONE) {
+            log.append(key, version, mutatorId, arg, argOff, argLen, origin, request);
+            return;
+        }
+        long logRequest = requestIds.incrementAndGet();
+        CompletableFuture<Void> logged = new CompletableFuture<>();
+        pending.put(logRequest, logged);
+        logged.whenComplete((ok, refused) -> {
+            settleIfOpen(host, fresh, length);
+            if (refused == null) {
+                complete(origin, request, null);
+            } else if (refused instanceof HostUnavailableException) {
+                completeRetryable(origin, request, refused.getMessage());
+            } else {
+                complete(origin, request, refused.getMessage());
+            }
+        });
+        log.append(key, version, mutatorId, arg, argOff, argLen, id, logRequest);
+    }
+
+    /** Sends a LOG again every {@link #LOG_RESEND_MILLIS} while the record it publishes is pending here. */
+    private void resendUntilSettled(int home, UnsafeBuffer msg, long fresh, int length) {
+        CompletableFuture.delayedExecutor(LOG_RESEND_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
+            int stripe = session().gateStripe;
+            if (!gate.enter(stripe)) {
+                return; // closing: a restart recovers from the home's log, without this record
+            }
+            try {
+                long header = values.region().getLongVolatile(Address.byteOffset(fresh));
+                if (!ValueRecord.isInvalidationPending(header) || !ValueRecord.isLiveAt(header, fresh)) {
+                    return;
+                }
+                try {
+                    endpoint.send(home, msg, 0, msg.capacity());
+                } catch (io.pragh.fabric.FabricException unreachable) {
+                    refusedSends.increment(); // the home is down or cut off: the next attempt may reach it
+                }
+            } finally {
+                gate.exit(stripe);
+            }
+            resendUntilSettled(home, msg, fresh, length);
+        });
+    }
+
+    /** Clears a logged record's pending bit on {@code host}, unless this machine is closing. */
+    private void settleIfOpen(int host, long address, int length) {
+        int stripe = session().gateStripe;
+        if (!gate.enter(stripe)) {
+            return;
+        }
+        try {
+            long header = ValueRecord.headerWord(length, address);
+            casHeader(host, Address.byteOffset(address), header | ValueRecord.INVALIDATION_PENDING, header);
+        } catch (io.pragh.fabric.FabricException unreachable) {
+            // The host keeps sending the LOG while its record is pending: the next one settles it.
+        } finally {
+            gate.exit(stripe);
         }
     }
 
@@ -766,9 +850,10 @@ public final class MachineStore implements AutoCloseable {
             complete(origin, request, "machine " + id + " received an update to log but has no log configured");
             return;
         }
-        log.append(msg.getLong(off + StoreMessages.LOG_KEY), msg.getLong(off + StoreMessages.LOG_VERSION),
-            msg.getInt(off + StoreMessages.LOG_MUTATOR), msg, off + StoreMessages.LOG_ARG,
-            msg.getInt(off + StoreMessages.LOG_ARG_LENGTH), origin, request);
+        logThenSettle(log, from, origin, request, msg.getLong(off + StoreMessages.LOG_KEY),
+            msg.getLong(off + StoreMessages.LOG_VERSION), msg.getInt(off + StoreMessages.LOG_MUTATOR), msg,
+            off + StoreMessages.LOG_ARG, msg.getInt(off + StoreMessages.LOG_ARG_LENGTH),
+            msg.getLong(off + StoreMessages.LOG_PUBLISHED), msg.getInt(off + StoreMessages.LOG_PUBLISHED_LENGTH));
     }
 
     private void onAck(int from, DirectBuffer msg, int off, int len) {

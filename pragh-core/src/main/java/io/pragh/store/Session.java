@@ -59,6 +59,11 @@ public final class Session {
     long obtainedAtMillis;
     boolean fromCache;
 
+    /** The record the last update on this session published ({@link Address#NONE}: none, e.g. a delete), and its
+     *  payload length: a durable update settles it once logged. */
+    long published = Address.NONE;
+    int publishedLength;
+
     /** This session's stripe of its machine's operation gate: a session is one thread's, so it rarely shares one. */
     final int gateStripe;
 

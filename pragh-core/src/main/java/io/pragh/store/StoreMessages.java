@@ -13,10 +13,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  *  UPDATE: type | pad 3 | origin: int | request: long | key: long | mutator: int | hops: int | argLen: int | arg
  *  ACK:    type | pad 3 | status: int (0 ok, 1 failed, 2 retryable) | request: long | messageLen: int | message
  *  PRUNE:  type | pad 7 | key: long | word: long (the tombstone the DELETE installed)
- *  LOG:    type | pad 3 | origin: int | request: long | key: long | version: long | mutator: int | argLen: int | arg
+ *  LOG:    type | pad 3 | origin: int | request: long | key: long | version: long | mutator: int | argLen: int
+ *          | published: long | publishedLength: int | pad 4 | arg
  * </pre>
- * LOG carries an update applied on a value's host to the key's home, whose log makes it durable and then
- * acknowledges the origin.
+ * LOG carries an update applied on a value's host to the key's home, whose log makes it durable, then clears the
+ * pending bit of the record the update published on the host (published: its address there, {@link
+ * io.pragh.address.Address#NONE} for a delete), and then acknowledges the origin.
  */
 public final class StoreMessages {
     public static final byte UPDATE = 1;
@@ -44,7 +46,9 @@ public final class StoreMessages {
     static final int LOG_VERSION = 24;
     static final int LOG_MUTATOR = 32;
     static final int LOG_ARG_LENGTH = 36;
-    static final int LOG_ARG = 40;
+    static final int LOG_PUBLISHED = 40;
+    static final int LOG_PUBLISHED_LENGTH = 48;
+    static final int LOG_ARG = 56;
 
     static final int PRUNE_KEY = 8;
     static final int PRUNE_WORD = 16;
@@ -88,7 +92,7 @@ public final class StoreMessages {
     }
 
     static UnsafeBuffer log(int origin, long request, long key, long version, int mutator, DirectBuffer arg,
-                            int argOff, int argLen) {
+                            int argOff, int argLen, long published, int publishedLength) {
         UnsafeBuffer b = new UnsafeBuffer(new byte[LOG_ARG + argLen]);
         b.putByte(0, LOG);
         b.putInt(LOG_ORIGIN, origin);
@@ -97,6 +101,8 @@ public final class StoreMessages {
         b.putLong(LOG_VERSION, version);
         b.putInt(LOG_MUTATOR, mutator);
         b.putInt(LOG_ARG_LENGTH, argLen);
+        b.putLong(LOG_PUBLISHED, published);
+        b.putInt(LOG_PUBLISHED_LENGTH, publishedLength);
         if (argLen > 0) {
             b.putBytes(LOG_ARG, arg, argOff, argLen);
         }

@@ -29,6 +29,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * reaching the record through cached addresses wait for its invalidation too (see {@link Session#get}), and installs
  * a {@linkplain Address#tombstone tombstone}: a word that reads as "no value" but is unique to the record removed.
  *
+ * <p>On a durable cluster a new record stays pending past the acknowledgement's other conditions, until the key's
+ * home has logged the update ({@link MachineStore#applied}): a GET must not observe what a restart could take back.
+ * A DELETE's tombstone reads as absent at once: a DELETE whose LOG is lost can still be undone by a restart.
+ *
  * <p>A one-sided CAS can fail without saying whether it took effect (its reply lost). Since the word it installs is
  * unique to this update (a new record's address, or a tombstone) and nothing replaces that word while the update is
  * unsettled, a second CAS of the same words decides: its witness is the expected word (it takes effect now), the
@@ -63,7 +67,8 @@ final class UpdateProtocol {
             if (version == NOTHING_CHANGED) {
                 machine.complete(origin, request, null);
             } else if (version != FORWARDED && version != HANDED_OFF) {
-                machine.applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen);
+                machine.applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen, s.published,
+                    s.publishedLength);
             }
         } catch (FabricException e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -96,6 +101,7 @@ final class UpdateProtocol {
                                 int argOff, int argLen, int hops) {
         ValueMutator mutator = machine.mutators().get(mutatorId);
         int self = machine.id();
+        s.published = Address.NONE;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             boolean present = s.lookup(key, true);
             int home = s.home;
@@ -169,7 +175,11 @@ final class UpdateProtocol {
             machine.values().release(address);
             return FORWARDED;
         }
-        machine.settled(address, length);
+        if (!machine.durable()) {
+            machine.settled(address, length); // a durable one settles once its home's log has it
+        }
+        s.published = address;
+        s.publishedLength = length;
         machine.stats().local(KeyRegion.SLOT_BYTES);
         return version;
     }
@@ -262,6 +272,8 @@ final class UpdateProtocol {
             return FORWARDED;
         }
         finishWon(key, home, s.slot, address, desired, fresh, length);
+        s.published = fresh;
+        s.publishedLength = length;
         return version;
     }
 
@@ -296,8 +308,9 @@ final class UpdateProtocol {
         // Stamped before the bit clears: from then on the new record may be replaced and invalidated, and a cache
         // entry stamped later than that would outlive the record.
         long stampMillis = Leases.nowMillis();
-        if (fresh != Address.NONE) {
+        if (fresh != Address.NONE && !machine.durable()) {
             // Release: whoever sees the bit clear (and may then replace the new record) sees the old one invalid.
+            // A durable update's record stays pending until its home's log has it (MachineStore#applied).
             machine.settled(fresh, length);
         }
         if (invalidatedHere) {

@@ -2,7 +2,6 @@ package io.pragh.consistency;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.RecordingClient;
@@ -13,7 +12,6 @@ import io.pragh.fabric.fault.FaultRule;
 import io.pragh.linearizability.History;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,13 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
  * it), the update is never acknowledged, yet every GET reads it; after a restart, recovery replays the home's log,
  * which never held it, and the value is gone. For an APPEND the loss is plainer still: later appends, logged as
  * deltas, survive around the missing one. A GET's observation must be permanent: an update nobody has made durable
- * must not be readable (or must be made durable before it is).
+ * must not be readable. So a durable update's new record stays pending (GETs wait for it) until the home's log has
+ * it, and its host sends the LOG again until the home acknowledges it.
  *
  * <p>Each scenario runs on a durable three-machine cluster (home 0, host 1, clients on machine 2), drops exactly the
  * one LOG message from the host to the home, restarts the whole cluster on its directories, and checks the history
  * across both lives by search.
  */
-@Tag("needs-fix-restart")
 class LostLogRecordRestartTest {
     private static final long SEED = 11;
     private static final int HOME = 0;
@@ -45,10 +43,22 @@ class LostLogRecordRestartTest {
             .durability(dir, SyncPolicy.BATCH, 0).build();
     }
 
-    /** Drops the next LOG message from the host to the home, of an update whose argument has {@code argLength} bytes. */
-    private static FaultRule dropLog(FaultFabric fabric, int argLength) {
-        // A LOG is its 40-byte header and the argument; nothing else travels from the host to the home meanwhile.
-        return fabric.when().messages().from(HOST).to(HOME).length(40 + argLength).times(1).drop();
+    /** Drops the next LOG message from the host to the home. */
+    private static FaultRule dropLog(FaultFabric fabric) {
+        // Nothing else travels from the host to the home meanwhile (acknowledgements go to the client's machine).
+        return fabric.when().messages().from(HOST).to(HOME).times(1).drop();
+    }
+
+    /**
+     * Runs an update whose LOG is dropped once: without its LOG sent again it is never acknowledged (the client's
+     * timeout ends it, its outcome unknown to the checker); sent again, it may be acknowledged late. Both are fine.
+     */
+    private static void unacknowledgedOrLate(Runnable update) {
+        try {
+            update.run();
+        } catch (RuntimeException unacknowledged) {
+            System.out.println("LostLogRecordRestartTest: the update whose LOG was dropped: " + unacknowledged);
+        }
     }
 
     @Test
@@ -61,11 +71,10 @@ class LostLogRecordRestartTest {
         try (EmbeddedCluster c = open(fabric, dir)) {
             key = Scenarios.keyMigratedTo(c, client, HOME, HOST);
             second = ChaosValues.put(key, 1, 2, 8);
-            FaultRule lostLog = dropLog(fabric, second.length);
-            assertThrows(RuntimeException.class, () -> client.put(c.machine(CLIENT), key, second),
-                "the PUT is never acknowledged: its LOG was lost");
+            FaultRule lostLog = dropLog(fabric);
+            unacknowledgedOrLate(() -> client.put(c.machine(CLIENT), key, second));
             assertEquals(1, lostLog.fired());
-            assertArrayEquals(second, client.get(c.machine(CLIENT), key), "the unacknowledged PUT is readable");
+            assertArrayEquals(second, client.get(c.machine(CLIENT), key), "the PUT is readable");
         }
         try (EmbeddedCluster c = open(Scenarios.fabric(3, SEED), dir)) {
             for (int m = 0; m < 3; m++) {
@@ -84,13 +93,12 @@ class LostLogRecordRestartTest {
         try (EmbeddedCluster c = open(fabric, dir)) {
             key = Scenarios.keyMigratedTo(c, client, HOME, HOST);
             byte[] lost = ChaosValues.append(1, 2);
-            FaultRule lostLog = dropLog(fabric, lost.length);
-            assertThrows(RuntimeException.class, () -> client.append(c.machine(CLIENT), key, lost),
-                "the APPEND is never acknowledged: its LOG was lost");
+            FaultRule lostLog = dropLog(fabric);
+            unacknowledgedOrLate(() -> client.append(c.machine(CLIENT), key, lost));
             assertEquals(1, lostLog.fired());
             byte[] read = client.get(c.machine(CLIENT), key);
             assertArrayEquals(lost, Arrays.copyOfRange(read, read.length - lost.length, read.length),
-                "the unacknowledged APPEND is readable");
+                "the APPEND is readable");
             client.append(c.machine(CLIENT), key, ChaosValues.append(1, 3));
             client.get(c.machine(CLIENT), key);
         }
