@@ -283,9 +283,11 @@ public final class MachineStore implements AutoCloseable {
     }
 
     /**
-     * Appends an update to this home's log; once the log has it (or refused it), clears the pending bit of the record
-     * it published on {@code host} and answers its origin. The bit is cleared on a refusal too (as before logging
-     * existed): the key must stay updatable, and the origin is told the update was not made durable.
+     * Appends an update to this home's log; once the log has it, clears the pending bit of the record it published on
+     * {@code host} and answers its origin. A retryable refusal (the key's value was restored from this log since the
+     * update's host was lost, so this home's word no longer names the record) invalidates the record instead: its
+     * origin is told it did not take effect, so nobody may read it through a cached address. Any other refusal (the
+     * log failed) clears the bit too, as before logging existed, so that the key stays updatable.
      */
     private void logThenSettle(UpdateLog log, int host, int origin, long request, long key, long version,
                                int mutatorId, DirectBuffer arg, int argOff, int argLen, long fresh, int length) {
@@ -297,7 +299,7 @@ public final class MachineStore implements AutoCloseable {
         CompletableFuture<Void> logged = new CompletableFuture<>();
         pending.put(logRequest, logged);
         logged.whenComplete((ok, refused) -> {
-            settleIfOpen(host, fresh, length);
+            settleIfOpen(host, fresh, length, refused instanceof HostUnavailableException);
             if (refused == null) {
                 complete(origin, request, null);
             } else if (refused instanceof HostUnavailableException) {
@@ -333,15 +335,21 @@ public final class MachineStore implements AutoCloseable {
         });
     }
 
-    /** Clears a logged record's pending bit on {@code host}, unless this machine is closing. */
-    private void settleIfOpen(int host, long address, int length) {
+    /** Clears a logged record's pending bit on {@code host} (or invalidates it), unless this machine is closing. */
+    private void settleIfOpen(int host, long address, int length, boolean invalidate) {
         int stripe = session().gateStripe;
         if (!gate.enter(stripe)) {
             return;
         }
         try {
             long header = ValueRecord.headerWord(length, address);
-            casHeader(host, Address.byteOffset(address), header | ValueRecord.INVALIDATION_PENDING, header);
+            long pending = header | ValueRecord.INVALIDATION_PENDING;
+            if (!invalidate) {
+                casHeader(host, Address.byteOffset(address), pending, header);
+            } else if (casHeader(host, Address.byteOffset(address), pending, ValueRecord.invalidated(pending))
+                == pending) {
+                reclaimRings.post(host, address);
+            }
         } catch (io.pragh.fabric.FabricException unreachable) {
             // The host keeps sending the LOG while its record is pending: the next one settles it.
         } finally {
