@@ -2,6 +2,7 @@ package io.pragh.consistency;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.RecordingClient;
@@ -12,6 +13,7 @@ import io.pragh.fabric.fault.FaultRule;
 import io.pragh.linearizability.History;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Each scenario runs on a durable three-machine cluster (home 0, host 1, clients on machine 2), drops exactly the
  * one LOG message from the host to the home, restarts the whole cluster on its directories, and checks the history
- * across both lives by search.
+ * across both lives by search. The DELETE scenario is tagged {@code needs-fix-restart}: a tombstone is still readable
+ * before its DELETE is logged.
  */
 class LostLogRecordRestartTest {
     private static final long SEED = 11;
@@ -61,37 +64,46 @@ class LostLogRecordRestartTest {
         }
     }
 
-    @Test
-    void aPutReadBeforeItsLogRecordWasLostSurvivesARestart(@TempDir Path dir) {
+    /** What a scenario does to its key, on the cluster's first life. */
+    private interface BeforeRestart {
+        void run(EmbeddedCluster c, FaultFabric fabric, RecordingClient client, long key);
+    }
+
+    /**
+     * Writes a key at its home, migrates its value to the host, runs {@code steps}, builds the cluster again on
+     * {@code dir} as a restart does, reads the key through every machine, and checks the history across both lives.
+     */
+    private static void runThenRestart(Path dir, String scenario, BeforeRestart steps) {
         History history = new History();
         RecordingClient client = new RecordingClient(history.recorder(1));
-        long key;
-        byte[] second;
         FaultFabric fabric = Scenarios.fabric(3, SEED);
+        long key;
         try (EmbeddedCluster c = open(fabric, dir)) {
             key = Scenarios.keyMigratedTo(c, client, HOME, HOST);
-            second = ChaosValues.put(key, 1, 2, 8);
-            FaultRule lostLog = dropLog(fabric);
-            unacknowledgedOrLate(() -> client.put(c.machine(CLIENT), key, second));
-            assertEquals(1, lostLog.fired());
-            assertArrayEquals(second, client.get(c.machine(CLIENT), key), "the PUT is readable");
+            steps.run(c, fabric, client, key);
         }
         try (EmbeddedCluster c = open(Scenarios.fabric(3, SEED), dir)) {
             for (int m = 0; m < 3; m++) {
                 client.get(c.machine(m), key);
             }
         }
-        Scenarios.assertLinearizable("PUT read, its LOG lost, restart", SEED, history.drain());
+        Scenarios.assertLinearizable(scenario, SEED, history.drain());
+    }
+
+    @Test
+    void aPutReadBeforeItsLogRecordWasLostSurvivesARestart(@TempDir Path dir) {
+        runThenRestart(dir, "PUT read, its LOG lost, restart", (c, fabric, client, key) -> {
+            byte[] second = ChaosValues.put(key, 1, 2, 8);
+            FaultRule lostLog = dropLog(fabric);
+            unacknowledgedOrLate(() -> client.put(c.machine(CLIENT), key, second));
+            assertEquals(1, lostLog.fired());
+            assertArrayEquals(second, client.get(c.machine(CLIENT), key), "the PUT is readable");
+        });
     }
 
     @Test
     void anAppendReadBeforeItsLogRecordWasLostSurvivesARestartWithTheAppendsAfterIt(@TempDir Path dir) {
-        History history = new History();
-        RecordingClient client = new RecordingClient(history.recorder(1));
-        long key;
-        FaultFabric fabric = Scenarios.fabric(3, SEED);
-        try (EmbeddedCluster c = open(fabric, dir)) {
-            key = Scenarios.keyMigratedTo(c, client, HOME, HOST);
+        runThenRestart(dir, "APPEND read, its LOG lost, later APPEND, restart", (c, fabric, client, key) -> {
             byte[] lost = ChaosValues.append(1, 2);
             FaultRule lostLog = dropLog(fabric);
             unacknowledgedOrLate(() -> client.append(c.machine(CLIENT), key, lost));
@@ -101,12 +113,24 @@ class LostLogRecordRestartTest {
                 "the APPEND is readable");
             client.append(c.machine(CLIENT), key, ChaosValues.append(1, 3));
             client.get(c.machine(CLIENT), key);
-        }
-        try (EmbeddedCluster c = open(Scenarios.fabric(3, SEED), dir)) {
-            for (int m = 0; m < 3; m++) {
-                client.get(c.machine(m), key);
-            }
-        }
-        Scenarios.assertLinearizable("APPEND read, its LOG lost, later APPEND, restart", SEED, history.drain());
+        });
+    }
+
+    /**
+     * The DELETE side, not fixed yet: a DELETE installs a tombstone in the home's word by CAS, so every GET reads the
+     * key absent at once, and only then sends its LOG. A new record can stay pending until logged, but a tombstone has
+     * no record for GETs to wait on: the fix needs a pending tombstone (a GET that finds it waits until the home's log
+     * has the DELETE), or the DELETE logged at the home before its CAS.
+     */
+    @Test
+    @Tag("needs-fix-restart")
+    void aDeleteReadBeforeItsLogRecordWasLostSurvivesARestart(@TempDir Path dir) {
+        runThenRestart(dir, "DELETE read, its LOG lost, restart", (c, fabric, client, key) -> {
+            // The host sends the home a PRUNE of the tombstone first, then the LOG: drop the second.
+            FaultRule lostLog = fabric.when().messages().from(HOST).to(HOME).after(1).times(1).drop();
+            unacknowledgedOrLate(() -> client.delete(c.machine(CLIENT), key));
+            assertEquals(1, lostLog.fired());
+            assertNull(client.get(c.machine(CLIENT), key), "the DELETE is observed");
+        });
     }
 }
