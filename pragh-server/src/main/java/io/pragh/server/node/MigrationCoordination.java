@@ -34,8 +34,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * in ZooKeeper, or machine 0 without membership. The coordinator feeds them to a {@link Coordinator} and carries out
  * its decisions: for each approval it first records the target in ZooKeeper (paper section 5: a new coordinator
  * must know where values went), then tells the target to MIGRATE; tracking requests go to the machines asked to
- * count local accesses. A machine that becomes coordinator starts from empty state but for the recorded targets
- * ({@link ApprovalRecovery}); reports sent to a former one are lost, which costs one interval.
+ * count local accesses ({@code DecisionDelivery}). A machine that becomes coordinator starts from empty state but
+ * for the recorded targets ({@code ApprovalRecovery}); reports sent to a former one are lost, which costs one
+ * interval.
  *
  * <p>With the policy's trigger {@code manual} nothing happens by itself: clients drive the phases through the client
  * RPC ({@link MigrationDriver}): {@link #startMonitoring} on every machine, load, {@link #endInterval} on every
@@ -43,8 +44,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * machine's report and decides. Instant reports are not polled then. Every MIGRATE this machine's migration thread is
  * handed, by a decision or by a client, goes through {@link #migrate} and is counted there.
  *
- * <p>Its messages between machines, REPORT and DECISION ({@link DecisionKind}), are encoded and checked by
- * {@link PolicyMessages}.
+ * <p>Its messages between machines, REPORT and DECISION ({@code DecisionKind}), are encoded and checked by
+ * {@code PolicyMessages}.
  *
  * <pre>{@code
  * MigrationCoordination c = new MigrationCoordination(machine, policy, membership, maxMessageBytes);
@@ -350,7 +351,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         }
     }
 
-    /** A coordinator that knows where every value went ({@link ApprovalRecovery#seed}). */
+    /** A coordinator that knows where every value went ({@code ApprovalRecovery.seed}). */
     private Coordinator newCoordinator() {
         return recovery.seed(new Coordinator(store.machineCount(), store.placement(), coordinatorConfig),
             delivery::apply);

@@ -25,9 +25,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Serves the client RPC ({@link ClientProtocol}) of one machine on its own port: the port and its lifetime, and the
- * routing of each request to the protocol's own operations ({@link UserOperations}) or to a server extension's
- * ({@link ExtensionTable}), bounded by {@code timeoutMillis}. Connections, their handshake and the order of their
- * requests are {@link ClientConnection}'s. Requests run on the machine's worker threads (reads, traversals) or
+ * routing of each request to the protocol's own operations ({@code UserOperations}) or to a server extension's
+ * ({@code ExtensionTable}), bounded by {@code timeoutMillis}. Connections, their handshake and the order of their
+ * requests are {@code ClientConnection}'s. Requests run on the machine's worker threads (reads, traversals) or
  * complete asynchronously (updates, migrations), never on the event loop; a request that needs a machine that is down
  * is answered RETRY at once rather than left to time out. No request is read before the client proved it holds the
  * cluster secret (and, with TLS, presented a certificate from the cluster's CA); a client that fails that, sends
@@ -118,7 +118,7 @@ public final class ClientServer implements AutoCloseable {
 
     /**
      * The answer to one authenticated request, never a failed future: an extension's operation goes to its table,
-     * any other to the protocol's own; a failure or a timeout becomes RETRY or ERROR ({@link Reply#failure}).
+     * any other to the protocol's own; a failure or a timeout becomes RETRY or ERROR ({@code Reply.failure}).
      */
     private CompletableFuture<Reply> serve(byte[] request) {
         CompletableFuture<Reply> reply;
