@@ -132,8 +132,9 @@ public final class ProcessBenchCluster implements BenchCluster {
             .withRequestTimeout("10s")
             .withJvmArgs(List.of("-Xmx512m"))
             .withSection("extensions", "[" + BenchExtension.NAME + "]")
-            .withSection("policy", String.format(Locale.ROOT, "{trigger: manual, reportInterval: %s, minimumRate: %s,"
-                + " migration: %s}", interval, spec.minRate(), spec.mechanism().name().toLowerCase(Locale.ROOT)));
+            .withSection("policy", String.format(Locale.ROOT, "{trigger: manual, reportInterval: %s,%s migration: %s}",
+                interval, spec.minRate() > 0 ? " minimumRate: " + spec.minRate() + "," : "",
+                spec.mechanism().name().toLowerCase(Locale.ROOT)));
         return spec.sharded()
             ? s.withSection("placement", "{kind: " + BenchExtension.SHARDS + ", shardsPerMachine: "
                 + spec.shardsPerMachine() + "}") : s;
