@@ -34,8 +34,20 @@ final class NewElements {
     record NewVertex(long id, boolean suppliedId, String label, byte[] record) {
     }
 
-    /** An edge to store: its id, whether the caller supplied it, its label id and properties (one value a key). */
+    /**
+     * An edge to store: its id (supplied, or a number from the id blocks), whether the caller supplied it, its label
+     * id and properties (one value a key).
+     */
     record NewEdge(long id, boolean suppliedId, int label, Map<String, Object> properties) {
+        /** The edge number its adjacency entries carry: compact unless the id was supplied ({@link EdgeIds}). */
+        long number() {
+            return EdgeIds.number(id, suppliedId);
+        }
+
+        /** Its TinkerPop id. */
+        Object tinkerPopId(final long outVid) {
+            return EdgeIds.id(outVid, label, number());
+        }
     }
 
     NewVertex vertex(final Object... keyValues) {
@@ -86,13 +98,19 @@ final class NewElements {
         return new NewEdge(id, suppliedId.isPresent(), graph.names().internEdgeLabel(label), properties);
     }
 
-    /** Adds an edge's index record and its properties to {@code writes}; its adjacency entries are the caller's. */
+    /**
+     * Adds an edge's index record (only a supplied id has one: a compact id is found from its out-vertex) and its
+     * properties to {@code writes}; its adjacency entries are the caller's.
+     */
     void addRecords(final NewEdge edge, final long outVid, final long inVid, final UpdateBatch writes) {
-        writes.add(GraphKeys.edgeIndex(edge.id()), Mutators.SET, new EdgeIndexRecord(outVid, edge.label(), inVid).encode());
+        if (edge.suppliedId()) {
+            writes.add(GraphKeys.edgeIndex(edge.id()), Mutators.SET,
+                new EdgeIndexRecord(outVid, edge.label(), inVid).encode());
+        }
         for (final Map.Entry<String, Object> p : edge.properties().entrySet()) {
             final PropertyField field = new PropertyField(graph.names().intern(p.getKey()), ValueCodec.encode(p.getValue()));
             writes.add(GraphKeys.edgeProperties(outVid, edge.label()), GraphMutations.EDGE_PROPERTIES,
-                EdgeOps.set(edge.id(), field));
+                EdgeOps.set(edge.number(), field));
         }
     }
 }

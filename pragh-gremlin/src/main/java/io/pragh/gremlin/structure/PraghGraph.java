@@ -1,8 +1,5 @@
 package io.pragh.gremlin.structure;
 
-import io.pragh.gremlin.storage.Adjacency;
-import io.pragh.gremlin.storage.EdgeIndexRecord;
-import io.pragh.gremlin.storage.EdgeOps;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.GraphMutations;
 import io.pragh.gremlin.storage.NameDictionary;
@@ -11,7 +8,6 @@ import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
 import org.apache.tinkerpop.gremlin.process.computer.GraphComputer;
 import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategies;
-import org.apache.tinkerpop.gremlin.structure.Direction;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Transaction;
@@ -23,7 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import io.pragh.store.Mutators;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.tinkerpop.gremlin.structure.service.ServiceRegistry;
 
 import io.pragh.gremlin.process.PraghHopStrategy;
@@ -102,6 +98,9 @@ public final class PraghGraph implements Graph {
     private final ServiceRegistry services = new ServiceRegistry();
     private final PraghFeatures features;
     private final NewElements newElements = new NewElements(this);
+    private final Edges edges = new Edges(this, newElements);
+    /** Vertices removed through this graph (see {@link PraghVertex#knownAt}). */
+    private final AtomicLong vertexRemovals = new AtomicLong();
     private volatile boolean closed;
 
     PraghGraph(final Configuration configuration, final GraphStore store, final TraversalRouter router) {
@@ -181,8 +180,9 @@ public final class PraghGraph implements Graph {
         if (v.suppliedId() && store.get(GraphKeys.vertex(v.id())) != null) {
             throw Exceptions.vertexWithIdAlreadyExists(v.id());
         }
+        final long epoch = vertexRemovals();
         store.put(GraphKeys.vertex(v.id()), v.record());
-        return new PraghVertex(this, v.id(), v.label());
+        return PraghVertex.known(this, v.id(), v.label(), epoch);
     }
 
     /**
@@ -226,9 +226,10 @@ public final class PraghGraph implements Graph {
     @Override
     public Iterator<Vertex> vertices(final Object... vertexIds) {
         checkOpen();
+        final long epoch = vertexRemovals();
         if (vertexIds.length == 0) {
             final List<Vertex> all = new ArrayList<>();
-            store.forEachKey(GraphKeys.VERTEX, key -> all.add(new PraghVertex(this, GraphKeys.vid(key), null)));
+            store.forEachKey(GraphKeys.VERTEX, key -> all.add(PraghVertex.known(this, GraphKeys.vid(key), null, epoch)));
             return all.iterator();
         }
         final List<Vertex> found = new ArrayList<>(vertexIds.length);
@@ -242,37 +243,25 @@ public final class PraghGraph implements Graph {
             }
             final byte[] record = store.get(GraphKeys.vertex(vid));
             if (record != null) {
-                found.add(new PraghVertex(this, vid, names.name(VertexRecord.decode(record).label)));
+                found.add(PraghVertex.known(this, vid, names.name(VertexRecord.decode(record).label), epoch));
             }
         }
         return found.iterator();
     }
 
+    /**
+     * Removes a vertex, its edges and their entries in its neighbours' lists. Counted first in {@link
+     * #vertexRemovals}, so a handle known to exist before is read again before an edge is added to it.
+     */
     void removeVertex(final long vid) {
-        for (final int label : names.edgeLabels()) {
-            final byte[] out = store.get(GraphKeys.out(vid, label));
-            for (int i = 0, n = Adjacency.count(out); i < n; i++) {
-                final long edge = Adjacency.edgeId(out, i);
-                store.update(GraphKeys.in(Adjacency.neighbour(out, i), label), GraphMutations.REMOVE_EDGE, idArgument(edge));
-                store.delete(GraphKeys.edgeIndex(edge));
-            }
-            if (out != null) {
-                store.delete(GraphKeys.out(vid, label));
-                store.delete(GraphKeys.edgeProperties(vid, label));
-            }
-            final byte[] in = store.get(GraphKeys.in(vid, label));
-            for (int i = 0, n = Adjacency.count(in); i < n; i++) {
-                final long edge = Adjacency.edgeId(in, i);
-                final long from = Adjacency.neighbour(in, i);
-                store.update(GraphKeys.out(from, label), GraphMutations.REMOVE_EDGE, idArgument(edge));
-                store.update(GraphKeys.edgeProperties(from, label), GraphMutations.EDGE_PROPERTIES, EdgeOps.drop(edge));
-                store.delete(GraphKeys.edgeIndex(edge));
-            }
-            if (in != null) {
-                store.delete(GraphKeys.in(vid, label));
-            }
-        }
+        vertexRemovals.incrementAndGet();
+        edges.removeAllOf(vid);
         store.delete(GraphKeys.vertex(vid));
+    }
+
+    /** How many vertices this graph has removed: handles seen to exist at this count are known to exist still. */
+    long vertexRemovals() {
+        return vertexRemovals.get();
     }
 
     /** A handle on the vertex with this id, without reading it (the caller knows it exists). */
@@ -292,11 +281,7 @@ public final class PraghGraph implements Graph {
 
     // ------------------------------------------------------------------ edges
 
-    /**
-     * Adds an edge in two round trips, however many records it touches: one batched GET checks that both vertices
-     * exist (and that a supplied edge id is free), then the edge's index record, its OUT and IN adjacency entries and
-     * its properties are written by one {@link GraphStore#updateAll}, their acknowledgements awaited together.
-     */
+    /** Adds an edge from {@code out} (see {@link Edges#add}, or {@link #WRITE_BEHIND} buffering it). */
     Edge addEdge(final PraghVertex out, final String label, final Vertex in, final Object... keyValues) {
         if (in == null) {
             throw Graph.Exceptions.argumentCanNotBeNull("inVertex");
@@ -304,67 +289,32 @@ public final class PraghGraph implements Graph {
         final long inVid = Ids.toLongOrMissing(in);
         if (writeBehind != null && inVid != Ids.MISSING) {
             final NewElements.NewEdge edge = writeBehind.addEdge(out.id, label, inVid, keyValues);
-            return new PraghEdge(this, edge.id(), out.id, edge.label(), inVid);
+            return new PraghEdge(this, edge.number(), out.id, edge.label(), inVid);
         }
-        final NewElements.NewEdge edge = newElements.edge(label, keyValues);
-        if (inVid == Ids.MISSING) {
-            throw PraghElement.removed(Vertex.class, in.id());
-        }
-        checkEndpoints(out.id, inVid, in, edge.suppliedId() ? edge.id() : -1);
-        final UpdateBatch writes = new UpdateBatch(3 + edge.properties().size())
-            .add(GraphKeys.out(out.id, edge.label()), Mutators.APPEND, Adjacency.entry(inVid, edge.id()))
-            .add(GraphKeys.in(inVid, edge.label()), Mutators.APPEND, Adjacency.entry(out.id, edge.id()));
-        newElements.addRecords(edge, out.id, inVid, writes);
-        store.updateAll(writes);
-        return new PraghEdge(this, edge.id(), out.id, edge.label(), inVid);
+        return edges.add(out, label, in, keyValues);
     }
 
     /**
-     * One batched GET of both endpoints' vertex records and, for a supplied edge id ({@code suppliedEdgeId >= 0}),
-     * its index record: an edge needs both vertices, and a supplied id must be free.
+     * Edges by id, or every edge. An edge's id is compact, the string {@code "outVid-label-number"}, unless it was
+     * supplied ({@code v.addEdge("knows", w, T.id, 7L)}: then that long); either is found with one GET, a compact one
+     * in its out-vertex's OUT list, a supplied one through its index record. Ids that name no edge are skipped.
+     *
+     * <pre>{@code
+     * Edge e = a.addEdge("knows", b);
+     * Edge same = graph.edges(e.id()).next();   // also graph.edges(e.id().toString())
+     * }</pre>
      */
-    private void checkEndpoints(final long outVid, final long inVid, final Vertex in, final long suppliedEdgeId) {
-        final long[] keys = suppliedEdgeId >= 0
-            ? new long[] {GraphKeys.vertex(outVid), GraphKeys.vertex(inVid), GraphKeys.edgeIndex(suppliedEdgeId)}
-            : new long[] {GraphKeys.vertex(outVid), GraphKeys.vertex(inVid)};
-        final boolean[] present = new boolean[3];
-        store.getAll(keys, keys.length, (i, value) -> present[i] = value != null);
-        if (!present[0]) {
-            throw PraghElement.removed(Vertex.class, outVid);
-        }
-        if (!present[1]) {
-            throw PraghElement.removed(Vertex.class, in.id());
-        }
-        if (present[2]) {
-            throw Exceptions.edgeWithIdAlreadyExists(suppliedEdgeId);
-        }
-    }
-
     @Override
     public Iterator<Edge> edges(final Object... edgeIds) {
         checkOpen();
         if (edgeIds.length == 0) {
             final List<Edge> all = new ArrayList<>();
-            store.forEachKey(GraphKeys.OUT, key -> {
-                final byte[] adjacency = store.get(key);
-                final long from = GraphKeys.vid(key);
-                final int label = GraphKeys.label(key);
-                for (int i = 0, n = Adjacency.count(adjacency); i < n; i++) {
-                    all.add(new PraghEdge(this, Adjacency.edgeId(adjacency, i), from, label, Adjacency.neighbour(adjacency, i)));
-                }
-            });
+            edges.all(all);
             return all.iterator();
         }
         final List<Edge> found = new ArrayList<>(edgeIds.length);
         for (final Object id : edgeIds) {
-            if (id == null) {
-                continue;
-            }
-            final long edgeId = Ids.toLongOrMissing(id);
-            if (edgeId == Ids.MISSING) {
-                continue;
-            }
-            final PraghEdge edge = edge(edgeId);
+            final PraghEdge edge = id == null ? null : edges.find(id);
             if (edge != null) {
                 found.add(edge);
             }
@@ -372,58 +322,9 @@ public final class PraghGraph implements Graph {
         return found.iterator();
     }
 
-    /** The edge with this id, or null. */
-    PraghEdge edge(final long edgeId) {
-        final byte[] index = store.get(GraphKeys.edgeIndex(edgeId));
-        if (index == null) {
-            return null;
-        }
-        final EdgeIndexRecord where = EdgeIndexRecord.decode(index);
-        return new PraghEdge(this, edgeId, where.outVid, where.label, where.inVid);
-    }
-
-    void removeEdge(final PraghEdge edge) {
-        final byte[] id = idArgument(edge.id);
-        store.update(GraphKeys.out(edge.outVid, edge.label), GraphMutations.REMOVE_EDGE, id);
-        store.update(GraphKeys.in(edge.inVid, edge.label), GraphMutations.REMOVE_EDGE, id);
-        store.update(GraphKeys.edgeProperties(edge.outVid, edge.label), GraphMutations.EDGE_PROPERTIES, EdgeOps.drop(edge.id));
-        store.delete(GraphKeys.edgeIndex(edge.id));
-    }
-
-    /** Edges of one vertex, in the given direction, for the given label ids (all edge labels when empty). */
-    void collectEdges(final long vid, final Direction direction, final int[] labels, final List<Edge> into) {
-        for (final int label : labels) {
-            if (direction != Direction.IN) {
-                final byte[] out = store.get(GraphKeys.out(vid, label));
-                for (int i = 0, n = Adjacency.count(out); i < n; i++) {
-                    into.add(new PraghEdge(this, Adjacency.edgeId(out, i), vid, label, Adjacency.neighbour(out, i)));
-                }
-            }
-            if (direction != Direction.OUT) {
-                final byte[] in = store.get(GraphKeys.in(vid, label));
-                for (int i = 0, n = Adjacency.count(in); i < n; i++) {
-                    into.add(new PraghEdge(this, Adjacency.edgeId(in, i), Adjacency.neighbour(in, i), label, vid));
-                }
-            }
-        }
-    }
-
-    /** Neighbours of one vertex along its edges in the given direction and label ids, one per edge. */
-    void collectNeighbours(final long vid, final Direction direction, final int[] labels, final List<Vertex> into) {
-        for (final int label : labels) {
-            if (direction != Direction.IN) {
-                final byte[] out = store.get(GraphKeys.out(vid, label));
-                for (int i = 0, n = Adjacency.count(out); i < n; i++) {
-                    into.add(new PraghVertex(this, Adjacency.neighbour(out, i), null));
-                }
-            }
-            if (direction != Direction.OUT) {
-                final byte[] in = store.get(GraphKeys.in(vid, label));
-                for (int i = 0, n = Adjacency.count(in); i < n; i++) {
-                    into.add(new PraghVertex(this, Adjacency.neighbour(in, i), null));
-                }
-            }
-        }
+    /** The edges of this graph in its store (adding, finding, listing and removing them). */
+    Edges edgeStore() {
+        return edges;
     }
 
     /** Label ids for label names, dropping names no edge ever carried; all edge labels when none are named. */
@@ -475,10 +376,6 @@ public final class PraghGraph implements Graph {
         }
         ids.reserve(id); // assigned ids never collide with supplied ones
         return id;
-    }
-
-    static byte[] idArgument(final long id) {
-        return new io.pragh.gremlin.storage.ByteWriter(8).putLong(id).toByteArray();
     }
 
     // ------------------------------------------------------------------ the rest of Graph
