@@ -83,6 +83,9 @@ final class NewElements {
 
     NewEdge edge(final String label, final Object... keyValues) {
         ElementHelper.validateLabel(label);
+        if (keyValues.length == 0) { // the common case of a load: nothing to validate, no map to fill
+            return new NewEdge(graph.newId(), false, graph.names().internEdgeLabel(label), Map.of());
+        }
         ElementHelper.legalPropertyKeyValueArray(keyValues);
         // Properties by key, the last value of a key given twice winning (as a later property(k, v) would), so the
         // edge's writes hold one update per field and may run in any order.

@@ -1,7 +1,6 @@
 package io.pragh.gremlin.structure;
 
 import io.pragh.gremlin.storage.GraphKeys;
-import io.pragh.gremlin.storage.GraphMutations;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.gremlin.storage.VertexRecord;
 import org.apache.commons.configuration2.BaseConfiguration;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.tinkerpop.gremlin.structure.service.ServiceRegistry;
 
 import io.pragh.gremlin.process.PraghHopStrategy;
@@ -99,8 +97,7 @@ public final class PraghGraph implements Graph {
     private final PraghFeatures features;
     private final NewElements newElements = new NewElements(this);
     private final Edges edges = new Edges(this, newElements);
-    /** Vertices removed through this graph (see {@link PraghVertex#knownAt}). */
-    private final AtomicLong vertexRemovals = new AtomicLong();
+    private final Vertices vertices = new Vertices(this, newElements, edges);
     private volatile boolean closed;
 
     PraghGraph(final Configuration configuration, final GraphStore store, final TraversalRouter router) {
@@ -175,14 +172,7 @@ public final class PraghGraph implements Graph {
             final NewElements.NewVertex v = writeBehind.addVertex(keyValues);
             return new PraghVertex(this, v.id(), v.label());
         }
-        final NewElements.NewVertex v = newElements.vertex(keyValues);
-        // An assigned id is new to the whole store (IdAllocator), so only a supplied one can already be taken.
-        if (v.suppliedId() && store.get(GraphKeys.vertex(v.id())) != null) {
-            throw Exceptions.vertexWithIdAlreadyExists(v.id());
-        }
-        final long epoch = vertexRemovals();
-        store.put(GraphKeys.vertex(v.id()), v.record());
-        return PraghVertex.known(this, v.id(), v.label(), epoch);
+        return vertices.add(keyValues);
     }
 
     /**
@@ -226,42 +216,26 @@ public final class PraghGraph implements Graph {
     @Override
     public Iterator<Vertex> vertices(final Object... vertexIds) {
         checkOpen();
-        final long epoch = vertexRemovals();
-        if (vertexIds.length == 0) {
-            final List<Vertex> all = new ArrayList<>();
-            store.forEachKey(GraphKeys.VERTEX, key -> all.add(PraghVertex.known(this, GraphKeys.vid(key), null, epoch)));
-            return all.iterator();
-        }
         final List<Vertex> found = new ArrayList<>(vertexIds.length);
+        if (vertexIds.length == 0) {
+            vertices.all(found);
+        }
         for (final Object id : vertexIds) {
-            if (id == null) {
-                continue;
-            }
-            final long vid = Ids.toLongOrMissing(id);
-            if (vid == Ids.MISSING) {
-                continue;
-            }
-            final byte[] record = store.get(GraphKeys.vertex(vid));
-            if (record != null) {
-                found.add(PraghVertex.known(this, vid, names.name(VertexRecord.decode(record).label), epoch));
+            final PraghVertex v = id == null ? null : vertices.find(id);
+            if (v != null) {
+                found.add(v);
             }
         }
         return found.iterator();
     }
 
-    /**
-     * Removes a vertex, its edges and their entries in its neighbours' lists. Counted first in {@link
-     * #vertexRemovals}, so a handle known to exist before is read again before an edge is added to it.
-     */
     void removeVertex(final long vid) {
-        vertexRemovals.incrementAndGet();
-        edges.removeAllOf(vid);
-        store.delete(GraphKeys.vertex(vid));
+        vertices.remove(vid);
     }
 
-    /** How many vertices this graph has removed: handles seen to exist at this count are known to exist still. */
+    /** How many vertices this graph has removed (see {@link PraghVertex#knownAt}). */
     long vertexRemovals() {
-        return vertexRemovals.get();
+        return vertices.removals();
     }
 
     /** A handle on the vertex with this id, without reading it (the caller knows it exists). */
@@ -271,12 +245,11 @@ public final class PraghGraph implements Graph {
 
     /** The stored record of a vertex, or null when it does not exist (or was removed). */
     VertexRecord vertexRecord(final long vid) {
-        final byte[] bytes = store.get(GraphKeys.vertex(vid));
-        return bytes == null ? null : VertexRecord.decode(bytes);
+        return vertices.record(vid);
     }
 
     void updateVertex(final long vid, final byte[] operation) {
-        store.update(GraphKeys.vertex(vid), GraphMutations.VERTEX, operation);
+        vertices.update(vid, operation);
     }
 
     // ------------------------------------------------------------------ edges
