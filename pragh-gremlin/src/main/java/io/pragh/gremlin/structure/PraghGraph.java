@@ -61,8 +61,8 @@ import io.pragh.gremlin.process.PraghRoutingStrategy;
         + " instead of VertexPropertyFeatures, so TinkerPop does not skip it as it does the other such tests")
 public final class PraghGraph implements Graph {
     /** Why the Gryo round-trip tests are opted out: they expect the Integer ids of the file back. */
-    static final String IDS_ARE_LONGS = "Pragh ids are always longs (44-bit keys); these tests expect the Integer ids"
-        + " written in the Gryo file to come back as Integers";
+    static final String IDS_ARE_LONGS = "Pragh's numeric ids are always longs (44-bit keys); these tests expect the"
+        + " Integer ids written in the Gryo file to come back as Integers";
 
     /** Configuration key: machines of the embedded cluster. */
     public static final String MACHINES = "pragh.machines";
