@@ -15,6 +15,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A fabric that runs another one under faults: every operation and message passes through the installed
@@ -42,6 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * }</pre>
  */
 public final class FaultFabric implements Fabric {
+    private static final Logger LOG = LoggerFactory.getLogger(FaultFabric.class);
+
     private static final FaultRule[] NONE = new FaultRule[0];
     private static final long CLOSE_PATIENCE_MILLIS = 60_000;
 
@@ -227,8 +231,7 @@ public final class FaultFabric implements Fabric {
                 ended &= !t.isAlive();
             }
             if (!ended) {
-                System.err.println("pragh: a thread of the fault fabric did not end within " + CLOSE_PATIENCE_MILLIS
-                    + " ms of its close");
+                LOG.warn("a thread of the fault fabric did not end within {} ms of its close", CLOSE_PATIENCE_MILLIS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

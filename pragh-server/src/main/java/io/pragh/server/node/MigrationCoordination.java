@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The migration policy of paper section 4.4 across processes. Every machine runs a {@link Monitor} and sends its
@@ -55,6 +57,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class MigrationCoordination implements MigrationDriver, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MigrationCoordination.class);
+
     public static final int REPORT = 18;
     public static final int DECISION = 19;
     private static final int REPORT_HEADER = 6;
@@ -309,7 +313,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
                 return;
             } catch (RuntimeException e) {
                 if (!closed) {
-                    System.err.println("pragh: machine " + store.id() + " monitoring failed: " + e);
+                    LOG.error("machine {} monitoring failed", store.id(), e);
                 }
             }
         }
@@ -349,7 +353,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private void onReport(int from, DirectBuffer msg, int off, int len) {
         int n = len >= REPORT_HEADER ? msg.getInt(off + 2) : -1;
         if (n < 0 || len != REPORT_HEADER + (long) n * KEY_RATE_BYTES) {
-            System.err.println("pragh: machine " + store.id() + " dropped a malformed REPORT from machine " + from);
+            LOG.warn("machine {} dropped a malformed REPORT from machine {}", store.id(), from);
             return;
         }
         List<KeyRate> keys = new ArrayList<>(n);
@@ -357,7 +361,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             int at = off + REPORT_HEADER + i * KEY_RATE_BYTES;
             int host = msg.getInt(at + 8);
             if (host < 0 || host >= store.machineCount()) {
-                System.err.println("pragh: machine " + store.id() + " dropped a REPORT naming machine " + host);
+                LOG.warn("machine {} dropped a REPORT naming machine {}", store.id(), host);
                 return;
             }
             keys.add(new KeyRate(msg.getLong(at), host, msg.getDouble(at + 12), msg.getByte(at + 20) != 0));
@@ -377,7 +381,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
                 coordinator = newCoordinator();
             } catch (RuntimeException e) {
                 // Without the recorded targets it could approve moves from stale hosts: decide nothing until it can.
-                System.err.println("pragh: machine " + store.id() + " does not coordinate yet: " + e.getMessage());
+                LOG.warn("machine {} does not coordinate yet: {}", store.id(), e.getMessage());
                 return;
             }
         }
@@ -399,8 +403,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             recorded.forEach((key, target) -> apply(c.seedHost(key, target)));
             seededTargets = recorded.size();
             if (!recorded.isEmpty()) {
-                System.err.println("pragh: machine " + store.id() + " coordinates, seeded with " + recorded.size()
-                    + " recorded migration targets");
+                LOG.info("machine {} coordinates, seeded with {} recorded migration targets", store.id(), recorded.size());
             }
         }
         return c;
@@ -431,7 +434,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
                 try {
                     membership.recordMigration(a.key(), a.target());
                 } catch (RuntimeException e) {
-                    System.err.println("pragh: not approving key " + a.key() + ": " + e.getMessage());
+                    LOG.warn("not approving key {}: {}", a.key(), e.getMessage());
                     continue;
                 }
             }
@@ -459,8 +462,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             store.send(machineId, msg, 0, msg.capacity());
             return true;
         } catch (FabricException e) {
-            System.err.println("pragh: machine " + machineId + " did not get a decision on key " + key + ": "
-                + e.getMessage());
+            LOG.warn("machine {} did not get a decision on key {}: {}", machineId, key, e.getMessage());
             return false;
         }
     }
@@ -468,7 +470,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private void onDecision(int from, DirectBuffer msg, int off, int len) {
         int kind = len == DECISION_LENGTH ? msg.getByte(off + 1) : -1;
         if (kind < 0 || kind > 2) {
-            System.err.println("pragh: machine " + store.id() + " dropped a malformed DECISION from machine " + from);
+            LOG.warn("machine {} dropped a malformed DECISION from machine {}", store.id(), from);
             return;
         }
         carryOut(kind, msg.getLong(off + 2));
