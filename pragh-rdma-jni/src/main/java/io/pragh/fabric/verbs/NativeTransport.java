@@ -26,6 +26,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The transport of a real RDMA device. Connection management is DiSNI 2.1's jVerbs API (event channel, rdma_cm ids,
@@ -38,7 +40,7 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class NativeTransport implements Transport {
-    private static final System.Logger LOG = System.getLogger(NativeTransport.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(NativeTransport.class);
     private static final int BACKLOG = 128;
     private static final int EVENT_WAIT_MS = 10;
     private static final byte RETRIES = 7; // 7 = retry forever for RNR; the maximum for transport retries
@@ -187,7 +189,7 @@ public final class NativeTransport implements Transport {
             try {
                 queue.destroyCQ();
             } catch (IOException e) {
-                LOG.log(System.Logger.Level.WARNING, "destroying a completion queue failed: {0}", e.getMessage());
+                LOG.warn("destroying a completion queue failed: {}", e.getMessage());
             }
         }
     }
@@ -307,7 +309,7 @@ public final class NativeTransport implements Transport {
                 }
             } catch (IOException | RuntimeException e) {
                 if (running) {
-                    LOG.log(System.Logger.Level.WARNING, "rdma_cm event handling on " + address + " failed", e);
+                    LOG.warn("rdma_cm event handling on " + address + " failed", e);
                 }
             }
             for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
@@ -406,7 +408,7 @@ public final class NativeTransport implements Transport {
             a.onQueuePair(c);
             id.accept(connParam());
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "refused a connection request on {0}: {1}", address, e.getMessage());
+            LOG.warn("refused a connection request on {}: {}", address, e.getMessage());
             if (c != null) {
                 teardown(c);
             } else {
@@ -466,7 +468,7 @@ public final class NativeTransport implements Transport {
         try {
             c.id.destroyQP();
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "destroying a queue pair: {0}", e.getMessage());
+            LOG.debug("destroying a queue pair: {}", e.getMessage());
         }
         destroyId(c.id);
     }
@@ -475,7 +477,7 @@ public final class NativeTransport implements Transport {
         try {
             id.destroyId();
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "destroying an rdma_cm id: {0}", e.getMessage());
+            LOG.debug("destroying an rdma_cm id: {}", e.getMessage());
         }
     }
 
@@ -503,7 +505,7 @@ public final class NativeTransport implements Transport {
             completionChannel.destroyCompChannel();
             pd.deallocPd();
         } catch (Exception e) {
-            LOG.log(System.Logger.Level.WARNING, "releasing {0}: {1}", deviceName(), e.getMessage());
+            LOG.warn("releasing {}: {}", deviceName(), e.getMessage());
         }
         destroyQuietly(listener, channel);
     }
