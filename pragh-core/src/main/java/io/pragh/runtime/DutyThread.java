@@ -88,7 +88,7 @@ public abstract class DutyThread implements AutoCloseable {
         return !thread.isAlive();
     }
 
-    /** Ends the loop and waits for the thread, up to a minute; says so on stderr if it did not end. */
+    /** Ends the loop and waits for the thread, up to a minute; logs a warning if it did not end. */
     @Override
     public void close() {
         if (!stop(TimeUnit.MINUTES.toMillis(1)) && Thread.currentThread() != thread) {

@@ -5,6 +5,7 @@ import io.pragh.durability.Durability;
 import io.pragh.durability.Recovery;
 import io.pragh.fabric.FabricException;
 import io.pragh.keys.Placement;
+import io.pragh.runtime.DutyExecutor;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Session;
 import io.pragh.values.ValueRecord;
@@ -14,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -62,7 +61,7 @@ public final class CrashRecovery implements AutoCloseable {
     private final MachineStore store;
     private final Durability durability;
     private final Placement placement;
-    private final ExecutorService worker;
+    private final DutyExecutor worker;
     private final Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
     private final long nonce = System.nanoTime() ^ Double.doubleToLongBits(Math.random());
     private volatile long restoredTotal;
@@ -72,11 +71,7 @@ public final class CrashRecovery implements AutoCloseable {
         this.store = store;
         this.durability = durability;
         this.placement = store.placement();
-        this.worker = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "m" + store.id() + "-recovery");
-            t.setDaemon(true);
-            return t;
-        });
+        this.worker = DutyExecutor.single("m" + store.id() + "-recovery");
         store.registerHandler(RESTARTED, this::onRestarted);
         store.registerHandler(RECOVERED, this::onRecovered);
     }
@@ -279,6 +274,6 @@ public final class CrashRecovery implements AutoCloseable {
 
     @Override
     public void close() {
-        worker.shutdownNow();
+        worker.close();
     }
 }

@@ -13,6 +13,7 @@ import io.pragh.monitor.Monitor;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.monitor.MonitorReport;
 import io.pragh.reclaim.Leases;
+import io.pragh.runtime.DutyExecutor;
 import io.pragh.server.config.MigrationPolicy;
 import io.pragh.server.membership.ZooKeeperMembership;
 import io.pragh.server.rpc.Decided;
@@ -24,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
@@ -67,6 +66,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private static final long POLL_MILLIS = 100;
     /** How often a waiting DECIDE looks for the reports it still misses. */
     private static final long DECIDE_POLL_MILLIS = 10;
+    /** How long a close waits for the monitoring thread to end. */
+    private static final long CLOSE_PATIENCE_MILLIS = TimeUnit.MINUTES.toMillis(1);
 
     private final Machine machine;
     private final MachineStore store;
@@ -77,7 +78,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private final int maxKeysPerReport;
     private final MigrationPolicy.Trigger trigger;
     /** Runs everything that touches the monitor's intervals or the coordinator: one thread, so neither locks. */
-    private final ScheduledExecutorService control;
+    private final DutyExecutor control;
     private final Thread ticker;
     private final List<MonitorReport> periodic = new ArrayList<>();
     private final AtomicLong approvals = new AtomicLong();
@@ -110,12 +111,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             .withMechanism(policy.mode() == MigrationPolicy.Mode.EAGER ? Mechanism.EAGER : Mechanism.DEFERRED)
             .withMinRate(policy.minimumRate());
         this.maxKeysPerReport = Math.max(1, (maxMessageBytes - REPORT_HEADER) / KEY_RATE_BYTES);
-        this.control = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "m" + store.id() + "-coordinator");
-            t.setDaemon(true);
-            return t;
-        });
-        this.ticker = new Thread(this::tick, "m" + store.id() + "-monitor");
+        this.control = DutyExecutor.single("m" + store.id() + "-coordinator");
+        this.ticker = new Thread(this::tick, "pragh-m" + store.id() + "-monitor");
         ticker.setDaemon(true);
         store.registerHandler(REPORT, this::onReport);
         store.registerHandler(DECISION, this::onDecision);
@@ -489,6 +486,16 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         closed = true;
         store.setAccessObserver(null);
         ticker.interrupt();
-        control.shutdownNow();
+        control.close();
+        if (ticker.isAlive() && Thread.currentThread() != ticker) {
+            try {
+                ticker.join(CLOSE_PATIENCE_MILLIS);
+                if (ticker.isAlive()) {
+                    LOG.warn("{} did not stop within a minute of being closed", ticker.getName());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }
