@@ -25,6 +25,8 @@ final class BatchGet {
     private static final int RESOLVED = 0;
     private static final int ABSENT = 1;
     private static final int BUCKET_PENDING = 2;
+    /** A tombstone: its DELETE may not be finished (or, durable, logged), which the single-key GET waits for. */
+    private static final int DELETING = 3;
 
     private final MachineStore machine;
     private final Session session;
@@ -62,6 +64,10 @@ final class BatchGet {
             long key = keys[base + i];
             if (state[i] == ABSENT) {
                 visitor.visit(base + i, key, null);
+                continue;
+            }
+            if (state[i] == DELETING) {
+                visitor.visit(base + i, key, session.get(key));
                 continue;
             }
             int at = recordAt[i];
@@ -129,9 +135,10 @@ final class BatchGet {
                     machine.cache().insert(key, address, slot, now);
                 }
                 resolve(i, address, slot);
-            } else if (KeyRegion.overflowOf(buckets, i * KeyRegion.BUCKET_BYTES, machine.keys().mainBuckets()) >= 0
-                && session.lookup(key, false)) {
-                // Rare: the key lives in an overflow bucket; the single-key lookup follows the chain.
+            } else if (KeyRegion.overflowOf(buckets, i * KeyRegion.BUCKET_BYTES, machine.keys().mainBuckets()) >= 0) {
+                // Rare: the key lives in an overflow bucket; the single-key lookup follows the chain (and leaves a
+                // miss's word, NONE or a tombstone, in session.address).
+                session.lookup(key, false);
                 obtainedAt[i] = session.obtainedAtMillis;
                 resolve(i, session.address, session.slot);
             } else {
@@ -143,7 +150,7 @@ final class BatchGet {
     private void resolve(int i, long address, long slot) {
         addresses[i] = address;
         slots[i] = slot;
-        state[i] = Address.isNone(address) ? ABSENT : RESOLVED;
+        state[i] = Address.isTombstone(address) ? DELETING : Address.isNone(address) ? ABSENT : RESOLVED;
     }
 
     /** Local copies for values here; one batched value READ for the rest. */

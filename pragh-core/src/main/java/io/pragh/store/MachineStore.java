@@ -257,13 +257,15 @@ public final class MachineStore implements AutoCloseable {
     }
 
     /**
-     * An update took effect here with {@code version}, publishing {@code fresh} ({@link Address#NONE} for a delete):
-     * acknowledge it, after making it durable at the key's home when this cluster is durable. A durable update's new
-     * record stays {@link ValueRecord#INVALIDATION_PENDING} (GETs wait for it, and nothing replaces or migrates it)
-     * until the home's log has it: a GET must never observe a value that a restart, or a restore from the home's log
-     * after this host is lost, could take back. The home clears the bit (one-sidedly, so that no thread here waits for
-     * a message) and then acknowledges the origin; until it has, the LOG is sent again (recovery applies a version
-     * once, however often it was logged).
+     * An update took effect here with {@code version}, publishing {@code fresh} (for a delete, {@code length} is
+     * {@link ValueMutator#DELETE} and {@code fresh} the record it removed): acknowledge it, after making it durable at
+     * the key's home when this cluster is durable. A durable update's new record stays
+     * {@link ValueRecord#INVALIDATION_PENDING} (GETs wait for it, and nothing replaces or migrates it) until the home's
+     * log has it: a GET must never observe a value that a restart, or a restore from the home's log after this host is
+     * lost, could take back. The home clears the bit (one-sidedly, so that no thread here waits for a message) and then
+     * acknowledges the origin; until it has, the LOG is sent again (recovery applies a version once, however often it
+     * was logged). A durable delete's removed record stays valid and pending the same way (GETs that find its
+     * tombstone wait for it), and the home invalidates it once logged, then prunes the tombstone.
      */
     void applied(int home, int origin, long request, long key, long version, int mutatorId, DirectBuffer arg,
                  int argOff, int argLen, long fresh, int length) {
@@ -276,9 +278,7 @@ public final class MachineStore implements AutoCloseable {
             UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen, fresh,
                 length);
             endpoint.send(home, msg, 0, msg.capacity());
-            if (fresh != Address.NONE) {
-                resendUntilSettled(home, msg, fresh, length);
-            }
+            resendUntilSettled(home, msg, fresh, length);
         }
     }
 
@@ -291,15 +291,11 @@ public final class MachineStore implements AutoCloseable {
      */
     private void logThenSettle(UpdateLog log, int host, int origin, long request, long key, long version,
                                int mutatorId, DirectBuffer arg, int argOff, int argLen, long fresh, int length) {
-        if (fresh == Address.NONE) {
-            log.append(key, version, mutatorId, arg, argOff, argLen, origin, request);
-            return;
-        }
         long logRequest = requestIds.incrementAndGet();
         CompletableFuture<Void> logged = new CompletableFuture<>();
         pending.put(logRequest, logged);
         logged.whenComplete((ok, refused) -> {
-            settleIfOpen(host, fresh, length, refused instanceof HostUnavailableException);
+            settleIfOpen(host, key, fresh, length, refused instanceof HostUnavailableException);
             if (refused == null) {
                 complete(origin, request, null);
             } else if (refused instanceof HostUnavailableException) {
@@ -335,13 +331,24 @@ public final class MachineStore implements AutoCloseable {
         });
     }
 
-    /** Clears a logged record's pending bit on {@code host} (or invalidates it), unless this machine is closing. */
-    private void settleIfOpen(int host, long address, int length, boolean invalidate) {
+    /**
+     * Clears a logged record's pending bit on {@code host} (or invalidates it), unless this machine is closing. For a
+     * logged DELETE the record is the one it removed: invalidated (generation-checked, so a repeat is harmless) and
+     * handed to its host's GC, then the tombstone is pruned here, at the key's home.
+     */
+    private void settleIfOpen(int host, long key, long address, int length, boolean invalidate) {
         int stripe = session().gateStripe;
         if (!gate.enter(stripe)) {
             return;
         }
         try {
+            if (length == ValueMutator.DELETE) {
+                if (invalidate(host, address)) {
+                    reclaimRings.post(host, address);
+                }
+                keys.prune(key, Address.tombstone(address));
+                return;
+            }
             long header = ValueRecord.headerWord(length, address);
             long pending = header | ValueRecord.INVALIDATION_PENDING;
             if (!invalidate) {

@@ -86,6 +86,8 @@ public final class Session {
         int self = machine.id();
         home = machine.placement().home(key);
         fromCache = false;
+        // A miss leaves no stale word behind: a caller may look at a false lookup's address (a tombstone).
+        address = Address.NONE;
         if (home == self) {
             KeyRegion keys = machine.keys();
             slot = keys.find(key);
@@ -204,6 +206,9 @@ public final class Session {
         int staleSeen = 0;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             if (!lookup(key, true)) {
+                if (Address.isTombstone(address) && awaitDeleteFinished(key, address)) {
+                    continue; // the DELETE finished (or gave way) while we waited: look again
+                }
                 return null;
             }
             int host = Address.host(address, home);
@@ -267,42 +272,75 @@ public final class Session {
         long expected = record.getLong(0) & ~ValueRecord.INVALIDATION_PENDING;
         long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
         for (int round = 0; ; round++) {
-            long header;
-            if (host == machine.id()) {
-                // Acquire: pairs with the publisher's release of the cleared bit after its invalidation.
-                header = machine.values().region().getLongVolatile(offset);
-            } else {
-                try {
-                    machine.endpoint().read(host, Region.VALUES, offset, headerWord, 0, 8);
-                } catch (FabricException e) {
-                    dropCached(key, address);
-                    throw e;
-                }
-                header = headerWord.getLongVolatile(0);
-            }
+            long header = readHeader(key, host, offset);
             if (header == expected) {
                 return addressHolds();
             }
             if (!ValueRecord.isInvalidationPending(header)) {
                 return false;
             }
-            if (machine.isClosing()) {
-                throw machine.closedWhile("a GET of key " + key, null); // nobody will clear the bit now
+            pause(key, round, deadline, "its value's newest record (machine " + host + ", offset " + offset
+                + ") still waiting for its predecessor's invalidation");
+        }
+    }
+
+    /**
+     * Waits while the record a DELETE removed (named by its {@code tombstone}) is still valid: on a durable cluster it
+     * stays so until the key's home has logged the DELETE, and answering "absent" before that could be undone by a
+     * restart. Elsewhere the wait is the DELETE's one remaining write.
+     *
+     * @return whether it waited at all (the caller then looks again: the key may have been re-inserted meanwhile)
+     */
+    private boolean awaitDeleteFinished(long key, long tombstone) {
+        int host = Address.host(tombstone, home);
+        long offset = Address.byteOffset(tombstone);
+        long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
+        for (int round = 0; ; round++) {
+            long header = readHeader(key, host, offset);
+            if (!ValueRecord.isLive(header) || ValueRecord.generationOf(header) != Address.generation(tombstone)) {
+                return round > 0;
             }
-            if (System.nanoTime() > deadline) {
-                throw new InvalidationPendingException("GET of key " + key + " found its value's newest record"
-                    + " (machine " + host + ", offset " + offset + ") still waiting for its predecessor's"
-                    + " invalidation after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms; returning it could"
-                    + " let a later GET read an older value");
-            }
-            // Yield, not spin: the publisher may be a thread waiting for this core. Then park: a bit that stays set
-            // that long belongs to an operation stalled (held, cut off), and a yielding loop would burn a core
-            // (sched_yield returns at once on an idle one) for the whole patience.
-            if (round < PENDING_YIELDS) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(PENDING_PARK_NANOS);
-            }
+            pause(key, round, deadline, "its DELETE (of the record on machine " + host + ", offset " + offset
+                + ") not yet finished");
+        }
+    }
+
+    /** A record's header word, read with acquire semantics, locally or by one one-sided READ. */
+    private long readHeader(long key, int host, long offset) {
+        if (host == machine.id()) {
+            // Acquire: pairs with the publisher's release of the cleared bit after its invalidation.
+            return machine.values().region().getLongVolatile(offset);
+        }
+        try {
+            machine.endpoint().read(host, Region.VALUES, offset, headerWord, 0, 8);
+        } catch (FabricException e) {
+            dropCached(key, address);
+            throw e;
+        }
+        return headerWord.getLongVolatile(0);
+    }
+
+    /**
+     * One pause of a GET waiting for another operation's last write.
+     *
+     * @throws InvalidationPendingException (retryable) past {@code deadline}
+     */
+    private void pause(long key, int round, long deadline, String waitingFor) {
+        if (machine.isClosing()) {
+            throw machine.closedWhile("a GET of key " + key, null); // nobody will finish the operation now
+        }
+        if (System.nanoTime() > deadline) {
+            throw new InvalidationPendingException("GET of key " + key + " found " + waitingFor + " after "
+                + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms; answering now could let a later read see an older"
+                + " state");
+        }
+        // Yield, not spin: the publisher may be a thread waiting for this core. Then park: a bit that stays set
+        // that long belongs to an operation stalled (held, cut off), and a yielding loop would burn a core
+        // (sched_yield returns at once on an idle one) for the whole patience.
+        if (round < PENDING_YIELDS) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(PENDING_PARK_NANOS);
         }
     }
 

@@ -129,7 +129,7 @@ public final class UncertainUpdates extends DutyThread {
                 // Logged even if the origin was already told "unknown": the update took effect, so it must be durable.
                 UnsafeBuffer arg = new UnsafeBuffer(e.arg());
                 machine.applied(e.home(), e.origin(), e.request(), e.key(), e.version(), e.mutatorId(), arg, 0,
-                    e.arg().length, e.fresh(), e.length());
+                    e.arg().length, UpdateProtocol.published(e.expected(), e.fresh()), e.length());
             } else {
                 updates.undo(e.key(), e.expected(), e.fresh(), e.oldHeader());
                 if (!t.answered) {

@@ -31,7 +31,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>On a durable cluster a new record stays pending past the acknowledgement's other conditions, until the key's
  * home has logged the update ({@link MachineStore#applied}): a GET must not observe what a restart could take back.
- * A DELETE's tombstone reads as absent at once: a DELETE whose LOG is lost can still be undone by a restart.
+ * A DELETE is held the same way: the record it removes stays valid and pending until the home has logged the
+ * DELETE and invalidated it, and a GET (or insert) that finds the tombstone waits for that invalidation, so no
+ * client sees a key absent that a restart could bring back.
  *
  * <p>A one-sided CAS can fail without saying whether it took effect (its reply lost). Since the word it installs is
  * unique to this update (a new record's address, or a tombstone) and nothing replaces that word while the update is
@@ -147,15 +149,17 @@ final class UpdateProtocol {
      *     here to mean "lost a race, retry")
      */
     private long insertAtHome(Session s, long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
+        long absent = s.slot >= 0 ? s.address : Address.NONE;
+        if (Address.isTombstone(absent)) {
+            // Also before answering a DELETE "nothing changed": on a durable cluster the previous DELETE may not be
+            // logged yet, and a restart could still bring the value back.
+            awaitDeleteFinished(key, absent);
+        }
         int length = mutator.newLength(EMPTY, 0, -1, arg, argOff, argLen);
         if (length == ValueMutator.DELETE) {
             return NOTHING_CHANGED;
         }
         checkValueLength(key, length);
-        long absent = s.slot >= 0 ? s.address : Address.NONE;
-        if (Address.isTombstone(absent)) {
-            awaitDeleteFinished(key, absent);
-        }
         long address = machine.values().allocate(ValueRecord.unitsFor(length));
         long version = machine.nextFirstVersion();
         long slot;
@@ -272,9 +276,17 @@ final class UpdateProtocol {
             return FORWARDED;
         }
         finishWon(key, home, s.slot, address, desired, fresh, length);
-        s.published = fresh;
+        s.published = published(address, fresh);
         s.publishedLength = length;
         return version;
+    }
+
+    /**
+     * The record a durable update leaves pending until its home has logged it: the new one, or for a DELETE
+     * ({@code fresh} is {@link Address#NONE}) the one it removed, which the home then invalidates.
+     */
+    static long published(long replaced, long fresh) {
+        return fresh != Address.NONE ? fresh : replaced;
     }
 
     /**
@@ -302,6 +314,15 @@ final class UpdateProtocol {
      */
     void finishWon(long key, int home, long slot, long address, long desired, long fresh, int length) {
         int self = machine.id();
+        if (fresh == Address.NONE && machine.durable()) {
+            // A durable DELETE: the removed record stays valid and pending until the home has logged the DELETE; the
+            // home then invalidates it, hands it to this machine's GC and prunes the tombstone (MachineStore#applied).
+            machine.fence().await(key);
+            if (home != self) {
+                machine.cache().invalidate(key, address);
+            }
+            return;
+        }
         // Generation-checked: if the leak scan took the superseded record meanwhile, it is invalid already and the
         // scan handed it to the GC, so it is not handed over twice.
         boolean invalidatedHere = machine.invalidate(self, address);
