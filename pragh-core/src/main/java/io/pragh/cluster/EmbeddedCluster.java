@@ -216,8 +216,8 @@ public final class EmbeddedCluster implements AutoCloseable {
      * every machine refuses new operations; the fabrics close (operations they hold are let go and fail, their
      * threads are joined); every machine stops and joins its threads and waits for the operations still inside;
      * only then is any memory freed, since a thread of one machine reads and writes the others' memory. A machine
-     * where something still ran after {@link MachineStore#CLOSE_PATIENCE_MILLIS} keeps its memory (a leak, named on
-     * stderr) rather than free it under a running thread.
+     * where something still ran after {@link MachineStore#CLOSE_PATIENCE_MILLIS} keeps its memory (a leak, named in
+     * the log) rather than free it under a running thread.
      */
     @Override
     public void close() {

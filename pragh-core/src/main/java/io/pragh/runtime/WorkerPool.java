@@ -136,7 +136,7 @@ public final class WorkerPool implements AutoCloseable {
         }
     }
 
-    /** Stops the workers, waiting up to a minute for them; says so on stderr if one did not end. */
+    /** Stops the workers, waiting up to a minute for them; logs a warning if one did not end. */
     @Override
     public void close() {
         if (!stop(TimeUnit.MINUTES.toMillis(1))) {

@@ -225,7 +225,7 @@ public final class ZooKeeperMembership implements AutoCloseable {
 
     /**
      * Every recorded migration target, key to machine: what a newly elected coordinator seeds itself with. Records
-     * it cannot parse are named on stderr and skipped (they name no machine it could trust).
+     * it cannot parse are logged and skipped (they name no machine it could trust).
      */
     public java.util.Map<Long, Integer> recordedTargets() {
         java.util.Map<Long, Integer> out = new java.util.HashMap<>();
