@@ -107,8 +107,8 @@ public final class CrashRecovery implements AutoCloseable {
                 store.send(peer, msg, 0, msg.capacity());
                 told.add(peer);
             } catch (FabricException e) {
-                LOG.warn("machine {} cannot tell machine {} that it restarted ({}); it is presumably down too", store.id(),
-                    peer, e.getMessage());
+                LOG.warn("machine {} cannot tell machine {} that it restarted ({}); it is presumably down too",
+                    store.id(), peer, e.getMessage());
             }
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);

@@ -5,32 +5,14 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
 import org.slf4j.LoggerFactory;
 
 /**
  * Collects what the TCP fabric (or another logger: the client port's) logs while a test runs, one line per event:
- * "LEVEL message". Pragh logs through SLF4J (bound to logback here); a class still on System.Logger goes to
- * java.util.logging, so both are listened to.
+ * "LEVEL message", from the logback logger of that name (Pragh logs through SLF4J, bound to logback).
  */
 public final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoCloseable {
     private final Logger logger;
-    private final java.util.logging.Logger julLogger;
-    private final Handler julHandler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            lines.add(record.getLevel() + " " + record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
     private final List<String> lines = new CopyOnWriteArrayList<>();
 
     LogCapture() {
@@ -42,8 +24,6 @@ public final class LogCapture extends AppenderBase<ILoggingEvent> implements Aut
         setContext(logger.getLoggerContext());
         start();
         logger.addAppender(this);
-        julLogger = java.util.logging.Logger.getLogger(loggerName);
-        julLogger.addHandler(julHandler);
     }
 
     @Override
@@ -70,6 +50,5 @@ public final class LogCapture extends AppenderBase<ILoggingEvent> implements Aut
     public void close() {
         logger.detachAppender(this);
         stop();
-        julLogger.removeHandler(julHandler);
     }
 }
