@@ -11,4 +11,10 @@
  * pragh-server ({@code io.pragh.server.frontend}, {@code io.pragh.server.config}, {@code io.pragh.server.rpc}),
  * pragh-core and TinkerPop's driver; nothing depends on it (the server finds it at run time).
  */
+@MayDependOn({"io.micrometer..", "io.pragh", "io.pragh.cluster", "io.pragh.fabric", "io.pragh.fabric.tcp",
+    "io.pragh.gremlin.server", "io.pragh.gremlin.storage", "io.pragh.gremlin.structure", "io.pragh.keys",
+    "io.pragh.server.config", "io.pragh.server.frontend", "io.pragh.server.rpc", "io.pragh.store",
+    "org.apache.commons.configuration2..", "org.apache.tinkerpop.."})
 package io.pragh.gremlin.cluster;
+
+import io.pragh.MayDependOn;

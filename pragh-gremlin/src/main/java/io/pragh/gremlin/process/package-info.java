@@ -8,4 +8,7 @@
  *
  * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.storage} and gremlin-core.
  */
+@MayDependOn({"io.pragh.gremlin.storage", "io.pragh.gremlin.structure", "org.agrona..", "org.apache.tinkerpop.."})
 package io.pragh.gremlin.process;
+
+import io.pragh.MayDependOn;
