@@ -175,6 +175,7 @@ final class UnfinishedMigrations {
         if (store.config().leases().addressHolds(e.sinceMillis) && !invalidatedSource(e)) {
             return false;
         }
+        header = values.getLongVolatile(published); // appends carried over from the source may have grown it
         // Release, as the round's own clear: whoever sees the bit clear sees the source invalid, or unusable.
         store.casHeader(store.id(), published, header, header & ~ValueRecord.INVALIDATION_PENDING);
         return true;
@@ -195,14 +196,18 @@ final class UnfinishedMigrations {
         if (homeWord(e) != e.desired) {
             return false;
         }
-        boolean invalidated;
+        int outcome;
         try {
-            invalidated = store.invalidate(source, e.oldAddress);
-        } catch (RuntimeException down) {
+            // Carries over what appends in place added to the source since the copy, before the bit clears.
+            outcome = SourceInvalidation.invalidate(store, source, e.oldAddress, e.desired, 0);
+        } catch (io.pragh.fabric.FabricException down) {
             failedThisPass[source] = true;
             throw down;
         }
-        if (invalidated) {
+        if (outcome == SourceInvalidation.BUSY) {
+            return false;
+        }
+        if (outcome == SourceInvalidation.INVALIDATED) {
             try {
                 store.reclaimRings().post(source, e.oldAddress);
             } catch (PraghException ringFullOrSourceGone) {
