@@ -67,14 +67,16 @@ import org.agrona.DirectBuffer;
  *       record meanwhile, the append did not take effect and goes round again on the key's new record.</li>
  * </ol>
  * Every copy of a record reads the header word first, with acquire semantics, and then the rest
- * ({@code ChunkedRegion#getBytes}, which local copies and the in-process and TCP fabrics' READs go through; a verbs
- * NIC reads a READ's bytes in ascending order). So a copy whose header says length {@code L} holds every byte below
+ * ({@code ChunkedRegion#getBytes}, which local copies and the in-process fabric's READs go through, and the TCP
+ * fabric's server side; the verbs fabric assumes what RDMA NICs do, not what the verbs specification promises: that
+ * a READ fetches its bytes in ascending order). So a copy whose header says length {@code L} holds every byte below
  * {@code L} as published: those bytes were written before the header that covers them, and no byte below a published
  * length is ever written again while the allocation lives (appends write only above it; any other update makes a new
- * record). A copy taken before step 3 has the old length and ignores the new bytes. Versions must not tear either: word 2 is never written in place. It holds the version
- * minus the payload length ({@link #version}), so an append of {@code n} bytes advances the key's version by
- * {@code n}, and a copy's version always matches its length. (An incarnation's lower 32 bits then count bytes
- * appended plus updates: 4 GiB of appends to one key between deletes, far above a segmented adjacency list's size.)
+ * record). A copy taken before step 3 has the old length and ignores the new bytes. Versions must not tear either:
+ * word 2 is never written in place. It holds the version minus the payload length ({@link #version}), so an append
+ * of {@code n} bytes advances the key's version by {@code n}, and a copy's version always matches its length. (An
+ * incarnation's lower 32 bits then count bytes appended plus updates: at most 4 GiB of appends to one key between
+ * two deletes.)
  *
  * <p>A migration copies the record without locking it, so an append can land on the source after the copy was
  * taken and even after the migration's CAS of the home's word (the appender found the record through an address
@@ -82,7 +84,8 @@ import org.agrona.DirectBuffer;
  * fails: it invalidates the header it finds instead (waiting while that is pending, not while it is locked: an
  * append still unpublished then finds its CAS failed and goes round again), and copies the bytes between
  * the two lengths onto its new record before clearing the new record's pending bit, so no acknowledged append is
- * left behind on the source ({@code io.pragh.migration.SourceInvalidation}).
+ * left behind on the source ({@code io.pragh.migration.SourceInvalidation}). If the source does not answer, a new
+ * record with room to grow stays pending until it does ({@code io.pragh.migration.UnfinishedMigrations}).
  */
 public final class ValueRecord {
     public static final int HEADER_BYTES = 24;
@@ -154,10 +157,6 @@ public final class ValueRecord {
 
     public static boolean isInvalidationPending(long headerWord) {
         return (headerWord & INVALIDATION_PENDING) != 0;
-    }
-
-    public static boolean isLocked(long headerWord) {
-        return (headerWord & LOCKED) != 0;
     }
 
     public static int payloadLengthOf(long headerWord) {
