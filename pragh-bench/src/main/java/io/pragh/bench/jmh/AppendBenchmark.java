@@ -38,6 +38,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * <pre>{@code
  * ./pragh bench jmh AppendBenchmark -f 1 -wi 3 -i 5
  * }</pre>
+ *
+ * <p>One run on 2026-11-27 ({@code -wi 3 -i 10}, shared 2-core VM at a load average of 22-26, so means are
+ * dominated by stalls; medians of the 10 iterations, per append): in place 0.43 / 0.42 / 0.48 us at degree
+ * 16 / 256 / 4096, copying 1.5 / 6.1 / 46 us; records superseded per append (the delete of the list included)
+ * 0.31 / 0.035 / 0.0032 in place, 1.0 copying.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
