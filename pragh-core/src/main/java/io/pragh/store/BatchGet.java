@@ -79,8 +79,9 @@ final class BatchGet {
             }
             if (ValueRecord.isValid(records, at, address, key)
                 && machine.config().leases().readHolds(obtainedAt[i], copyStart)) {
-                view.wrap(records, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(records.getLong(at)),
-                    records.getLong(at + ValueRecord.VERSION_OFFSET));
+                long header = records.getLong(at);
+                view.wrap(records, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(header),
+                    ValueRecord.version(records, at, header));
                 AccessObserver observer = machine.accessObserver();
                 if (observer != null) {
                     observer.onAccess(key, homes[i], Address.host(address, homes[i]));

@@ -232,8 +232,9 @@ public final class Session {
                     dropCached(key, address);
                     continue; // replaced while we waited: read the newer value
                 }
-                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)),
-                    record.getLong(ValueRecord.VERSION_OFFSET));
+                long header = record.getLong(0);
+                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(header),
+                    ValueRecord.version(record, 0, header));
                 AccessObserver observer = machine.accessObserver();
                 if (observer != null) {
                     observer.onAccess(key, home, host);
