@@ -5,14 +5,11 @@ import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.UpdateBatch;
-import io.pragh.keys.KeyLayout;
 import io.pragh.server.cli.LocalCluster;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
 import io.pragh.server.node.ServerNode;
 import io.pragh.store.Mutators;
-import org.apache.commons.configuration2.BaseConfiguration;
-import org.apache.commons.configuration2.Configuration;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,11 +27,15 @@ import java.util.stream.Stream;
  * ClusterGraphStore} over one machine as that machine's Gremlin front end does. {@link #close} stops every machine
  * and removes the directory.
  *
- * <p>Example: {@code try (InJvmCluster c = InJvmCluster.start(3)) { PraghGraph.open(c.graphConfiguration(), c.store(0)); }}
+ * <p>Example: {@code try (InJvmCluster c = InJvmCluster.start(3)) { c.store(0).put(key, value); }}
  */
 public final class InJvmCluster implements AutoCloseable {
     /** How long a store over the cluster waits for a scan page (the fabric's own timeout bounds its operations). */
     private static final int CLIENT_TIMEOUT_MILLIS = 10_000;
+
+    /** Every kind of key a PraghGraph stores ({@link GraphKeys}): what {@link #clear} scans for. */
+    private static final int[] GRAPH_KINDS = {GraphKeys.VERTEX, GraphKeys.OUT, GraphKeys.IN, GraphKeys.EDGE,
+        GraphKeys.EDGE_INDEX, GraphKeys.SHARED};
 
     private final Path dir;
     private final ClusterConfig config;
@@ -56,7 +57,11 @@ public final class InJvmCluster implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         final ClusterConfig config = LocalCluster.create(dir.resolve("cluster"),
-            LocalCluster.Settings.small(machines).withGremlinPortBase(LocalCluster.Settings.NO_GREMLIN)).config();
+            LocalCluster.Settings.small(machines).withGremlinPortBase(LocalCluster.Settings.NO_GREMLIN)
+                // Nothing outlives the JVM: logging without syncing keeps the suites off the disk.
+                .withSync("none")
+                // Far above an answer's time on a loaded 2-core test machine: a timeout here would be a false alarm.
+                .withRequestTimeout("10s")).config();
         final ServerNode[] nodes = new ServerNode[machines];
         final InJvmCluster cluster = new InJvmCluster(dir, config, nodes);
         try {
@@ -90,23 +95,16 @@ public final class InJvmCluster implements AutoCloseable {
             config.secret(), config.tls());
     }
 
-    /** The graph settings a PraghGraph over {@link #store} takes: the machine count, as the front end sets it. */
-    public Configuration graphConfiguration() {
-        final Configuration conf = new BaseConfiguration();
-        conf.setProperty("gremlin.graph", io.pragh.gremlin.structure.PraghGraph.class.getName());
-        conf.setProperty(io.pragh.gremlin.structure.PraghGraph.MACHINES, nodes.length);
-        return conf;
-    }
-
     /**
-     * Deletes every key of every kind, the dictionary and the id counter included, so that the next graph starts as
-     * on a new cluster. Graphs and stores over the cluster must be closed first: their dictionaries cache names.
+     * Deletes every key of every kind a graph stores, the dictionary and the id counter included, so that the next
+     * graph starts as on a new cluster. Graphs and stores over the cluster must be closed first: their dictionaries
+     * cache names.
      */
     public void clear() {
         try (GraphStore store = store(0)) {
-            // Every key of one kind gathered first, then deleted in one batch: deleting while a region is walked could skip keys.
+            // A kind's keys gathered first, then deleted in one batch: deleting while a region is walked could skip keys.
             final UpdateBatch deletes = new UpdateBatch(1024);
-            for (int kind = 1; kind <= KeyLayout.MAX_KIND; kind++) {
+            for (final int kind : GRAPH_KINDS) {
                 deletes.clear();
                 store.forEachKey(kind, key -> deletes.add(key, Mutators.DELETE, new byte[0]));
                 store.updateAll(deletes);
