@@ -59,9 +59,9 @@ public final class InJvmCluster implements AutoCloseable {
         final ClusterConfig config = LocalCluster.create(dir.resolve("cluster"),
             LocalCluster.Settings.small(machines).withGremlinPortBase(LocalCluster.Settings.NO_GREMLIN)
                 // Nothing outlives the JVM: logging without syncing keeps the suites off the disk.
-                .withSync("none")
-                // Far above an answer's time on a loaded 2-core test machine: a timeout here would be a false alarm.
-                .withRequestTimeout("10s")).config();
+                .withSync("none")).config();
+        // Settings.small's 1 s fabric request timeout is kept: a machine's start waits up to 4 operation timeouts for
+        // peers not started yet to acknowledge its restart, so a longer one makes every cluster start slowly.
         final ServerNode[] nodes = new ServerNode[machines];
         final InJvmCluster cluster = new InJvmCluster(dir, config, nodes);
         try {
