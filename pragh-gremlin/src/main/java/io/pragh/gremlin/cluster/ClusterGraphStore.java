@@ -7,6 +7,7 @@ import io.pragh.cluster.OffHeapUse;
 import io.pragh.fabric.FabricException;
 import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.ClusterTls;
+import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.StoreDictionaryRecord;
@@ -137,6 +138,7 @@ public final class ClusterGraphStore implements GraphStore {
 
     @Override
     public void forEachKey(final int kind, final LongConsumer action) {
+        GraphKeys.checkKind(kind);
         // Every machine first: a scan that cannot visit them all fails before it starts rather than count a part.
         final List<Integer> down = peers.unreachable();
         if (!down.isEmpty()) {

@@ -67,6 +67,17 @@ public final class GraphKeys {
         return KeyLayout.label(key);
     }
 
+    /**
+     * {@code kind} when a key can carry it (1..{@value KeyLayout#MAX_KIND}); otherwise an error naming it, the same
+     * from every store (a cluster machine's client port refuses such a scan too).
+     */
+    public static int checkKind(final int kind) {
+        if (kind < 1 || kind > KeyLayout.MAX_KIND) {
+            throw new IllegalArgumentException("no key kind " + kind + ": kinds are 1.." + KeyLayout.MAX_KIND);
+        }
+        return kind;
+    }
+
     public static int kind(final long key) {
         return KeyLayout.kind(key);
     }

@@ -137,6 +137,7 @@ public final class EmbeddedGraphStore implements GraphStore {
 
     @Override
     public void forEachKey(final int kind, final LongConsumer action) {
+        GraphKeys.checkKind(kind);
         for (int m = 0; m < cluster.machineCount(); m++) {
             cluster.machine(m).forEachHomeKey(key -> {
                 if (GraphKeys.kind(key) == kind) {

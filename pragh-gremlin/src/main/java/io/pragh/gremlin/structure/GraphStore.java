@@ -45,7 +45,10 @@ public interface GraphStore extends AutoCloseable {
 
     void delete(long key);
 
-    /** Calls {@code action} with every stored key of this kind, machine by machine. */
+    /**
+     * Calls {@code action} with every stored key of this kind, machine by machine, each once. A kind no key can
+     * carry (outside 1..15) is refused with an {@link IllegalArgumentException} naming it.
+     */
     void forEachKey(int kind, LongConsumer action);
 
     /** Runs {@code work} on the home machine of {@code key} and waits for its result. */

@@ -1,15 +1,12 @@
 package io.pragh.gremlin.cluster;
 
 import io.pragh.gremlin.process.PraghHopStrategy;
-import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
-import io.pragh.gremlin.structure.TestGraphs;
+import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.junit.jupiter.api.Test;
 
-import java.net.InetSocketAddress;
-import java.util.Collections;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,19 +15,18 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 /**
  * A cluster machine's dictionary is shared with other processes: it sees the edge labels another machine's graph
  * added through the store, even once it has read the record and knows labels of its own. Two {@link
- * ClusterGraphStore}s over two machines of one embedded cluster stand for two server processes here: each builds
- * its own dictionary, as each process does, and they meet only in the stored record.
+ * ClusterGraphStore}s over two server machines in this JVM on the TCP fabric ({@link InJvmCluster}) stand for two
+ * server processes here: each builds its own dictionary, as each process does, and they meet only in the stored
+ * record.
  */
 class ClusterGraphStoreDictionaryTest {
     @Test
     void aMachineSeesEdgeLabelsAnotherProcessAddedThroughTheStore() {
-        final Configuration conf = TestGraphs.configuration();
-        final EmbeddedGraphStore machines = EmbeddedGraphStore.open(conf); // a cluster with the graph mutators
-        final List<InetSocketAddress> noScans = Collections.nCopies(machines.machines(), null);
-        final PraghGraph first = PraghGraph.open(conf,
-            new ClusterGraphStore(machines.cluster().machine(0), noScans, 1_000, null, null));
-        final PraghGraph second = PraghGraph.open(conf,
-            new ClusterGraphStore(machines.cluster().machine(1), noScans, 1_000, null, null));
+        final Configuration conf = new BaseConfiguration();
+        conf.setProperty(PraghGraph.MACHINES, 2);
+        final InJvmCluster machines = InJvmCluster.start(2);
+        final PraghGraph first = PraghGraph.open(conf, machines.store(0));
+        final PraghGraph second = PraghGraph.open(conf, machines.store(1));
         try {
             assertNotSame(first.names(), second.names(), "one dictionary per process");
             first.addVertex(T.id, 1L, T.label, "person").addEdge("knows", first.addVertex(T.id, 2L));
