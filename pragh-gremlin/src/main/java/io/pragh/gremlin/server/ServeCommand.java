@@ -75,16 +75,18 @@ public final class ServeCommand {
         for (final String[] kv : options.graphSettings) {
             conf.setProperty(kv[0], kv[1]);
         }
-        final PraghGraph graph = PraghGraph.open(conf);
+        final PraghGraph graph;
         if (options.load != null) {
+            // Parsed first, then a graph sized from the data is opened and bulk-loaded (FileLoad).
             try {
-                new GraphLoader(System.err).load(graph, options.load);
+                graph = FileLoad.open(conf, options.load, null, System.err).graph();
             } catch (Exception e) {
                 System.err.println("pragh serve: loading " + options.load + " failed: " + e.getMessage());
-                graph.close();
                 System.exit(1);
                 return;
             }
+        } else {
+            graph = PraghGraph.open(conf);
         }
         if (options.allowGroovy) {
             System.err.println("pragh serve: WARNING --allow-groovy: Groovy scripts and lambdas can run any code as this user");
