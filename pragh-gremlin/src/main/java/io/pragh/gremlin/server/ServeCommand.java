@@ -117,8 +117,9 @@ public final class ServeCommand {
             }
             stopped.countDown();
         }, "pragh-serve-shutdown"));
-        System.out.printf("Pragh Gremlin Server: %d machines, %d vertices, %d edges%n", options.machines,
-            graph.traversal().V().count().next(), graph.traversal().E().count().next());
+        System.out.printf("Pragh Gremlin Server: %d machines, %d vertices, %d edges (ready %.2f s after JVM start)%n",
+            options.machines, graph.traversal().V().count().next(), graph.traversal().E().count().next(),
+            java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
         System.out.printf("  connect to ws://%s:%d/gremlin  (traversal source 'g'; GraphBinary or GraphSON v3)%n", options.host, options.port);
         System.out.println("  metrics: " + metricsAt + "; g.call('pragh.stats') per machine");
         System.out.printf("  Java:   DriverRemoteConnection.using(\"%s\", %d, \"g\")%n", options.host, options.port);
