@@ -277,7 +277,13 @@ public final class MachineStore implements AutoCloseable {
         } else {
             UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen, fresh,
                 length);
-            endpoint.send(home, msg, 0, msg.capacity());
+            try {
+                endpoint.send(home, msg, 0, msg.capacity());
+            } catch (io.pragh.fabric.FabricException unreachable) {
+                // Not an answer to the origin: the update took effect, and its record stays pending until logged, so
+                // the LOG must go again until the home has it (the origin's own timeout ends its wait meanwhile).
+                refusedSends.increment();
+            }
             resendUntilSettled(home, msg, fresh, length);
         }
     }
