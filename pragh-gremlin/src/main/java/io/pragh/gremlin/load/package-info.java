@@ -6,6 +6,6 @@
  * {@code io.pragh.store.BulkInsert}); {@link io.pragh.gremlin.load.EdgeBulkLoad} is the entry point for embedders.
  *
  * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.storage} and pragh-core; the server
- * package's commands depend on it.
+ * package's commands depend on it, and {@code PraghGraph.edgeBulkLoad()} is a one-line delegation to it.
  */
 package io.pragh.gremlin.load;
