@@ -167,7 +167,8 @@ public final class EdgeBulkLoad {
                 }
             }
         }
-        final long indexRecords = (index.edges.size() + machines - 1) / machines;
+        final long indexRecords = HomeWriter.EDGE_INDEX_RECORDS
+            ? (index.edges.size() + machines - 1) / machines : 0;
         for (int m = 0; m < machines; m++) {
             keys[m] += indexRecords;
             bytes[m] += indexRecords * recordBytes(EdgeIndexRecord.BYTES);
@@ -249,9 +250,10 @@ public final class EdgeBulkLoad {
      */
     public static long[] freshGraphSizes(final EdgeBuffer edges, final int machines) {
         final long vertices = Math.min(edges.maxVid() + 1, 2L * edges.size());
-        final long keys = vertices * 3 + edges.size();
+        final long indexRecords = HomeWriter.EDGE_INDEX_RECORDS ? edges.size() : 0;
+        final long keys = vertices * 3 + indexRecords;
         final long bytes = vertices * (recordBytes(8) + 2 * ValueRecord.HEADER_BYTES + 16)
-            + edges.size() * (2L * Adjacency.ENTRY_BYTES + recordBytes(EdgeIndexRecord.BYTES));
+            + edges.size() * 2L * Adjacency.ENTRY_BYTES + indexRecords * recordBytes(EdgeIndexRecord.BYTES);
         return new long[] {Math.max(StoreConfig.DEFAULT_EXPECTED_KEYS / 16, suggest(keys / machines)),
             Math.max(16L << 20, suggest(bytes / machines))};
     }

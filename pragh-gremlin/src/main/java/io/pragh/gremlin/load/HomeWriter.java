@@ -25,6 +25,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class HomeWriter implements Callable<Long> {
     private static final int PROGRESS_EVERY = 4096;
+    /**
+     * Whether each edge gets an EDGE_INDEX record, by which {@code g.E(id)} finds it: every edge needs one while an
+     * edge id is a bare number. With compact edge ids (an id that names its out-vertex's OUT list) this turns false
+     * and {@link #edgeNumber} sets the compact bit.
+     */
+    static final boolean EDGE_INDEX_RECORDS = true;
 
     private final AdjacencyIndex index;
     private final Machine machine;
@@ -72,12 +78,19 @@ final class HomeWriter implements Callable<Long> {
             }
         }
         entriesWritten.add(sinceProgress);
-        edgeIndexRecords(insert, edges, me);
+        if (EDGE_INDEX_RECORDS) {
+            edgeIndexRecords(insert, edges, me);
+        }
         for (final Object[] a : appends) {
             machine.update((Long) a[0], Mutators.APPEND, (byte[]) a[1]);
         }
         insert.durable().join();
         return insert.inserted();
+    }
+
+    /** The number edge {@code e}'s adjacency entries carry (its id). */
+    private long edgeNumber(final int e) {
+        return firstEdgeNumber + e;
     }
 
     /** Writes one adjacency value whole; returns its entries. */
@@ -95,7 +108,7 @@ final class HomeWriter implements Callable<Long> {
         for (int i = 0, at = rows.start()[v]; i < degree; i++, at++) {
             final int e = sorted[at];
             scratch.putLong(i * Adjacency.ENTRY_BYTES, outgoing ? edges.in(e) : edges.out(e), ByteOrder.LITTLE_ENDIAN);
-            scratch.putLong(i * Adjacency.ENTRY_BYTES + 8, firstEdgeNumber + e, ByteOrder.LITTLE_ENDIAN);
+            scratch.putLong(i * Adjacency.ENTRY_BYTES + 8, edgeNumber(e), ByteOrder.LITTLE_ENDIAN);
         }
         if (!insert.insert(key, scratch, 0, bytes)) {
             final byte[] copy = new byte[bytes];
