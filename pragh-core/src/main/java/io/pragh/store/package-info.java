@@ -5,4 +5,8 @@
  * the background {@link io.pragh.store.LeakScanner}. Depends on the layers below it: address, memory, keys, values,
  * cache, fabric, reclaim, runtime.
  */
+@MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.cache", "io.pragh.fabric", "io.pragh.keys",
+    "io.pragh.memory", "io.pragh.reclaim", "io.pragh.runtime", "io.pragh.values", "org.agrona.."})
 package io.pragh.store;
+
+import io.pragh.MayDependOn;
