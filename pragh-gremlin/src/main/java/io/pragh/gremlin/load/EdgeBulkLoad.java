@@ -29,8 +29,8 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
  * Loads many property-less edges into a {@link PraghGraph} at memory speed: the edges are grouped by vertex and
  * label in memory ({@link AdjacencyIndex}), then every machine of the graph's embedded cluster gets, on its own
  * thread, whole values written straight into its regions: each vertex's record, each OUT and IN adjacency list in one
- * record with all its entries, and the edges' index records ({@link HomeWriter} over the core's
- * {@code BulkInsert}). No update per edge, no message, no superseded copy. Vertices the edges name are added (with the
+ * record with all its entries ({@link HomeWriter} over the core's {@code BulkInsert}); the edges get compact ids,
+ * {@code "outVid-label-number"}, which need no index record. No update per edge, no message, no superseded copy. Vertices the edges name are added (with the
  * default label) unless the graph has them; a vertex or label the graph has edges of gets the new ones appended
  * through the ordinary update protocol.
  *

@@ -16,8 +16,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Writes everything of a bulk load that one machine is home to: the vertex records of its vertices, their OUT and IN
- * adjacency values whole (every entry of a vertex and label in one record) and the index records of the edges whose
- * id it is home to, through one {@link BulkInsert}, on the calling thread. A value whose key exists already (the
+ * adjacency values whole (every entry of a vertex and label in one record) and, were edges indexed, the index
+ * records of the edges whose id it is home to, through one {@link BulkInsert}, on the calling thread. A value whose key exists already (the
  * graph had edges of that vertex and label) is appended through the update protocol instead; a vertex that exists
  * keeps its record.
  *
@@ -26,11 +26,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class HomeWriter implements Callable<Long> {
     private static final int PROGRESS_EVERY = 4096;
     /**
-     * Whether each edge gets an EDGE_INDEX record, by which {@code g.E(id)} finds it: every edge needs one while an
-     * edge id is a bare number. With compact edge ids (an id that names its out-vertex's OUT list) this turns false
-     * and {@link #edgeNumber} sets the compact bit.
+     * Whether each edge gets an EDGE_INDEX record: only an edge with a supplied id needs one, and a bulk load assigns
+     * its edges compact ids ({@link #edgeNumber}), found from their out-vertex's OUT list. The records' writing stays
+     * for loads that will keep supplied edge ids.
      */
-    static final boolean EDGE_INDEX_RECORDS = true;
+    static final boolean EDGE_INDEX_RECORDS = false;
 
     private final AdjacencyIndex index;
     private final Machine machine;
@@ -88,9 +88,9 @@ final class HomeWriter implements Callable<Long> {
         return insert.inserted();
     }
 
-    /** The number edge {@code e}'s adjacency entries carry (its id). */
+    /** The number edge {@code e}'s adjacency entries carry: compact, so its id is {@code "outVid-label-number"}. */
     private long edgeNumber(final int e) {
-        return firstEdgeNumber + e;
+        return (firstEdgeNumber + e) | Adjacency.COMPACT;
     }
 
     /** Writes one adjacency value whole; returns its entries. */
