@@ -680,6 +680,22 @@ public final class MachineStore implements AutoCloseable {
         }
     }
 
+    /**
+     * {@link BulkInsert}'s way into the write-ahead log: logs a loaded record as a SET at {@code version}; the future
+     * completes once it is durable, at once on a machine without a log.
+     */
+    CompletableFuture<Void> logLoaded(long key, long version, DirectBuffer value, int offset, int length) {
+        UpdateLog log = updateLog;
+        if (log == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        long request = requestIds.incrementAndGet();
+        CompletableFuture<Void> durable = new CompletableFuture<>();
+        pending.put(request, durable);
+        log.append(key, version, Mutators.SET, value, offset, length, id, request);
+        return durable;
+    }
+
     /** The first version of a key inserted now at this home: a fresh incarnation. */
     long nextFirstVersion() {
         return ValueRecord.firstVersion(incarnations.incrementAndGet());

@@ -209,6 +209,11 @@ public final class PraghGraph implements Graph {
         }
     }
 
+    /** A bulk load of property-less edges, written as whole values per home machine (see {@link io.pragh.gremlin.load.EdgeBulkLoad}). */
+    public io.pragh.gremlin.load.EdgeBulkLoad edgeBulkLoad() {
+        return io.pragh.gremlin.load.EdgeBulkLoad.into(this);
+    }
+
     /** A {@link #bulkLoader()} whose batches hold {@code batchEdges} edges. */
     public BulkLoader bulkLoader(final int batchEdges) {
         checkOpen();

@@ -1,0 +1,11 @@
+/**
+ * Bulk loading: edges gathered in primitive arrays ({@link io.pragh.gremlin.load.EdgeBuffer}, filled by hand or by
+ * {@link io.pragh.gremlin.load.EdgeListParser} from a file), grouped per vertex and label
+ * ({@link io.pragh.gremlin.load.AdjacencyIndex}), and written as whole values, per home machine and in parallel,
+ * straight into the machines' regions ({@link io.pragh.gremlin.load.HomeWriter} over the core's
+ * {@code io.pragh.store.BulkInsert}); {@link io.pragh.gremlin.load.EdgeBulkLoad} is the entry point for embedders.
+ *
+ * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.storage} and pragh-core; the server
+ * package's commands depend on it, and {@code PraghGraph.edgeBulkLoad()} is a one-line delegation to it.
+ */
+package io.pragh.gremlin.load;
