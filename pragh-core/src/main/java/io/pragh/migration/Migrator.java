@@ -26,8 +26,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * </ol>
  * No lease is checked before the CAS: the old address names the source record's allocation by its generation, so a
  * CAS that lands late, after the source was replaced, freed and its memory reused, fails, and a CAS that wins proves
- * the copy was taken from the live record (which nothing changes while it is named, but appends in place: those
- * that land after the copy are carried over when the source is invalidated, see {@link SourceInvalidation}).
+ * the copy was taken from the live record (which nothing changes while it is named).
  * A lost CAS means a concurrent update won; that key goes round again on the newer value. A key stays inside the
  * invalidation fence from before its CAS until its invalidation completed, so updates of migrated values are
  * acknowledged only once no stale copy can be read. The new record is published with
@@ -393,9 +392,7 @@ public final class Migrator {
             if (won[i]) {
                 long key = keys[base + i];
                 // The source is invalid, so whoever sees the pending bit clear may move the value on.
-                // With the new record's own length: appends carried over from the source may have grown it.
-                long header = store.values().region().getLongVolatile(Address.byteOffset(desired[i]));
-                store.settled(desired[i], ValueRecord.payloadLengthOf(header));
+                store.settled(desired[i], ValueRecord.payloadLengthOf(sourceHeaders[i]));
                 store.fence().exit(key);
                 fenced[i] = false;
                 if (homes[i] != self) {
@@ -443,9 +440,8 @@ public final class Migrator {
     /**
      * Whether the source record of won key {@code i} is invalid after stage 3: its header CAS found the header copied
      * (and replaced it), or a header that is no longer that live allocation (the leak scan invalidated it, and
-     * posted it itself). A header that changed while staying that live record (an append in place grew it after the
-     * copy, or a local update holds its lock, to find its own CAS lost) goes through {@link SourceInvalidation}:
-     * invalidated once no update holds it, with the appended bytes carried over to the new record.
+     * posted it itself). A header that changed only by a local DELETE's pending flag (set after this migration read
+     * the source, before its CAS won) is invalidated with one more CAS.
      */
     private boolean sourceInvalid(int i) {
         long witness = batch().casResult(invalidations[i]);
@@ -453,11 +449,7 @@ public final class Migrator {
             return true;
         }
         try {
-            int outcome = SourceInvalidation.invalidate(store, sources[i], addresses[i], fresh(i), witness);
-            if (outcome == SourceInvalidation.BUSY) {
-                return false; // the settle pass tries again shortly
-            }
-            if (outcome == SourceInvalidation.INVALIDATED) {
+            if (store.invalidate(sources[i], addresses[i])) {
                 // The ring entry of the batch may have reached the GC while the record was still live, and been
                 // dropped (see Reclaimer): post it again, now that it is invalid.
                 store.reclaimRings().post(sources[i], addresses[i]);
@@ -466,11 +458,6 @@ public final class Migrator {
         } catch (PraghException e) {
             return false; // a FabricException, or a ring that stayed full (the record is invalid then: leaked)
         }
-    }
-
-    /** The local address of key {@code i}'s new record (the home names it by {@code desired[i]}). */
-    private long fresh(int i) {
-        return Address.at(self, self, desired[i]);
     }
 
     private void lost(int i, long key) {

@@ -79,9 +79,8 @@ final class BatchGet {
             }
             if (ValueRecord.isValid(records, at, address, key)
                 && machine.config().leases().readHolds(obtainedAt[i], copyStart)) {
-                long header = records.getLong(at);
-                view.wrap(records, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(header),
-                    ValueRecord.version(records, at, header));
+                view.wrap(records, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(records.getLong(at)),
+                    records.getLong(at + ValueRecord.VERSION_OFFSET));
                 AccessObserver observer = machine.accessObserver();
                 if (observer != null) {
                     observer.onAccess(key, homes[i], Address.host(address, homes[i]));

@@ -232,9 +232,8 @@ public final class Session {
                     dropCached(key, address);
                     continue; // replaced while we waited: read the newer value
                 }
-                long header = record.getLong(0);
-                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(header),
-                    ValueRecord.version(record, 0, header));
+                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)),
+                    record.getLong(ValueRecord.VERSION_OFFSET));
                 AccessObserver observer = machine.accessObserver();
                 if (observer != null) {
                     observer.onAccess(key, home, host);

@@ -1,7 +1,6 @@
 /**
  * The data plane of one machine: GET (LOOKUP, cache, header check), updates with check-and-forward (PUT and any
- * read-modify-write through a {@link io.pragh.store.ValueMutator}; appends written in place into a record's slack,
- * see {@code InPlaceAppend}), the store's two-sided messages, the atomic
+ * read-modify-write through a {@link io.pragh.store.ValueMutator}), the store's two-sided messages, the atomic
  * restore of a value lost with its host, the retryable failures of operations that need an unreachable machine, and
  * the background {@link io.pragh.store.LeakScanner}. Depends on the layers below it: address, memory, keys, values,
  * cache, fabric, reclaim, runtime.
