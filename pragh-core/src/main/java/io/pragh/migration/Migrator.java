@@ -252,7 +252,7 @@ public final class Migrator {
             long units = Address.sizeUnits(addresses[i]);
             fresh[i] = store.values().allocate(units);
             long offset = Address.byteOffset(fresh[i]);
-            store.trackCopy(Address.offsetUnits(fresh[i]));
+            store.regions().trackCopy(Address.offsetUnits(fresh[i]));
             tracked[i] = true;
             ops[i] = batch().read(sources[i], Region.VALUES, Address.byteOffset(addresses[i]), values.chunkFor(offset),
                 values.indexInChunk(offset), (int) (units << 3));
@@ -292,7 +292,7 @@ public final class Migrator {
             desired[i] = Address.at(self, homes[i], fresh[i]);
             store.fence().enter(key);
             fenced[i] = true;
-            if (homes[i] == self && store.localCasAllowed()) {
+            if (homes[i] == self && store.regions().localCasAllowed()) {
                 ops[i] = store.keys().compareAndSetAddress(slots[i], addresses[i], desired[i]) ? -2 : -3;
             } else {
                 ops[i] = batch().compareAndSwap(homes[i], Region.KEYS, slots[i], addresses[i], desired[i]);
@@ -392,7 +392,7 @@ public final class Migrator {
             if (won[i]) {
                 long key = keys[base + i];
                 // The source is invalid, so whoever sees the pending bit clear may move the value on.
-                store.settled(desired[i], ValueRecord.payloadLengthOf(sourceHeaders[i]));
+                store.regions().settled(desired[i], ValueRecord.payloadLengthOf(sourceHeaders[i]));
                 store.fence().exit(key);
                 fenced[i] = false;
                 if (homes[i] != self) {
@@ -475,7 +475,7 @@ public final class Migrator {
 
     private void untrack(int i) {
         if (tracked[i]) {
-            store.untrackCopy(Address.offsetUnits(fresh[i]));
+            store.regions().untrackCopy(Address.offsetUnits(fresh[i]));
             tracked[i] = false;
         }
     }

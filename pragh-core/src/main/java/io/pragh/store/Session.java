@@ -69,7 +69,7 @@ public final class Session {
 
     Session(MachineStore machine) {
         this.machine = machine;
-        this.gateStripe = machine.newGateStripe();
+        this.gateStripe = machine.gate().stripe();
     }
 
     public MachineStore machine() {
@@ -130,11 +130,11 @@ public final class Session {
 
     /** Public form of {@link #lookup} for the migration protocol; results via the accessors below. */
     public boolean locate(long key, boolean useCache) {
-        machine.enter(gateStripe);
+        machine.gate().enter(gateStripe);
         try {
             return lookup(key, useCache);
         } finally {
-            machine.exit(gateStripe);
+            machine.gate().exit(gateStripe);
         }
     }
 
@@ -193,11 +193,11 @@ public final class Session {
      */
     public ValueView get(long key) {
         // Gated: the machine frees its memory only once no GET is inside (see MachineStore#close).
-        machine.enter(gateStripe);
+        machine.gate().enter(gateStripe);
         try {
             return read(key);
         } finally {
-            machine.exit(gateStripe);
+            machine.gate().exit(gateStripe);
         }
     }
 
@@ -327,7 +327,7 @@ public final class Session {
      */
     private void pause(long key, int round, long deadline, String waitingFor) {
         if (machine.isClosing()) {
-            throw machine.closedWhile("a GET of key " + key, null); // nobody will finish the operation now
+            throw machine.gate().closedWhile("a GET of key " + key, null); // nobody will finish the operation now
         }
         if (System.nanoTime() > deadline) {
             throw new InvalidationPendingException("GET of key " + key + " found " + waitingFor + " after "
@@ -353,11 +353,11 @@ public final class Session {
         if (batchGet == null) {
             batchGet = new BatchGet(machine, this);
         }
-        machine.enter(gateStripe);
+        machine.gate().enter(gateStripe);
         try {
             batchGet.getAll(keys, from, count, visitor);
         } finally {
-            machine.exit(gateStripe);
+            machine.gate().exit(gateStripe);
         }
     }
 
