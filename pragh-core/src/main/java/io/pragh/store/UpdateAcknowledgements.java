@@ -91,7 +91,13 @@ final class UpdateAcknowledgements {
         } else {
             UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen, fresh,
                 length);
-            store.endpoint().send(home, msg, 0, msg.capacity());
+            try {
+                store.endpoint().send(home, msg, 0, msg.capacity());
+            } catch (FabricException unreachable) {
+                // Not an answer to the origin: the update took effect, and its record stays pending until logged, so
+                // the LOG must go again until the home has it (the origin's own timeout ends its wait meanwhile).
+                store.router().countRefusedSend();
+            }
             resendUntilSettled(home, msg, fresh, length);
         }
     }

@@ -130,4 +130,30 @@ class LostLogRecordRestartTest {
             assertEquals(2, lostLog.fired(), "both messages were dropped");
         });
     }
+    /**
+     * A LOG whose first send is refused outright (the home cut off for a moment), not lost on the way: the update took
+     * effect and its record is pending, so the host must still send the LOG again; before it did, the send's error
+     * ended the update, the record stayed pending for good and the key could never be read again.
+     */
+    @Test
+    void aPutWhoseLogIsRefusedOnceIsLoggedAndReadable(@TempDir Path dir) {
+        runThenRestart(dir, "PUT, its first LOG refused, restart", (c, fabric, client, key) -> {
+            byte[] second = ChaosValues.put(key, 1, 2, 8);
+            FaultRule refused = fabric.when().messages().from(HOST).to(HOME).times(1).refuse();
+            unacknowledgedOrLate(() -> client.put(c.machine(CLIENT), key, second));
+            assertEquals(1, refused.fired());
+            assertArrayEquals(second, client.get(c.machine(CLIENT), key), "the PUT is logged, settled and readable");
+        });
+    }
+
+    /** The same for a DELETE, whose removed record stays pending (and the key unreadable) until its LOG is in. */
+    @Test
+    void aDeleteWhoseLogIsRefusedOnceIsLoggedAndObservable(@TempDir Path dir) {
+        runThenRestart(dir, "DELETE, its first LOG refused, restart", (c, fabric, client, key) -> {
+            FaultRule refused = fabric.when().messages().from(HOST).to(HOME).times(1).refuse();
+            unacknowledgedOrLate(() -> client.delete(c.machine(CLIENT), key));
+            assertEquals(1, refused.fired());
+            assertNull(client.get(c.machine(CLIENT), key), "the DELETE is logged and observed");
+        });
+    }
 }
