@@ -190,7 +190,8 @@ public final class LeakScanner extends DutyThread {
         }
         // Invalidated only if the header is still exactly the one suspected (same allocation, still not pending):
         // readers holding an old address then see it invalid.
-        if (store.regions().casHeader(store.id(), offset, s.header(), ValueRecord.invalidated(s.header())) != s.header()) {
+        long invalidated = ValueRecord.invalidated(s.header());
+        if (store.regions().casHeader(store.id(), offset, s.header(), invalidated) != s.header()) {
             return false;
         }
         long address = ValueRecord.addressOf(s.header(), unit);

@@ -133,8 +133,8 @@ public final class UncertainUpdates extends DutyThread {
             } else {
                 updates.undo(e.key(), e.expected(), e.fresh(), e.oldHeader());
                 if (!t.answered) {
-                    machine.acks().completeRetryable(e.origin(), e.request(), "update of key " + e.key() + " did not take"
-                        + " effect: its CAS of the home's address word lost");
+                    machine.acks().completeRetryable(e.origin(), e.request(), "update of key " + e.key()
+                        + " did not take effect: its CAS of the home's address word lost");
                 }
             }
             return true;

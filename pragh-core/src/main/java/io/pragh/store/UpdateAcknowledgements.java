@@ -103,8 +103,8 @@ final class UpdateAcknowledgements {
     }
 
     /**
-     * A LOG from {@code host}: appends the update it carries to this home's log and settles it ({@link #logThenSettle}),
-     * or refuses it when this machine has no log.
+     * A LOG from {@code host}: appends the update it carries to this home's log and settles it
+     * ({@link #logThenSettle}), or refuses it when this machine has no log.
      */
     void onLog(int host, int origin, long request, long key, long version, int mutatorId, DirectBuffer arg,
                int argOff, int argLen, long fresh, int length) {

@@ -69,15 +69,16 @@ final class UpdateProtocol {
             if (version == NOTHING_CHANGED) {
                 machine.acks().complete(origin, request, null);
             } else if (version != FORWARDED && version != HANDED_OFF) {
-                machine.acks().applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen, s.published,
-                    s.publishedLength);
+                machine.acks().applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen,
+                    s.published, s.publishedLength);
             }
         } catch (FabricException e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
             if (e.retryable()) {
                 // A machine the update needs is down (the host it must be forwarded to, or the home its LOG goes
                 // to): refuse it back to its origin, which may retry once recovery is done, rather than drop it.
-                machine.acks().completeRetryable(origin, request, "update of key " + key + " was not acknowledged: " + why);
+                machine.acks().completeRetryable(origin, request, "update of key " + key + " was not acknowledged: "
+                    + why);
             } else {
                 machine.acks().complete(origin, request, why);
             }
@@ -165,8 +166,8 @@ final class UpdateProtocol {
         long slot;
         try {
             // Pending until named, so that the leak scan leaves it alone while this thread may still publish it.
-            machine.regions().writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, mutator, EMPTY, 0,
-                -1, arg, argOff, argLen);
+            machine.regions().writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, mutator,
+                EMPTY, 0, -1, arg, argOff, argLen);
             slot = machine.keys().insert(key, absent, address,
                 (at, expected, desired) -> machine.regions().casAddress(machine.id(), at, expected, desired));
         } catch (RuntimeException | Error e) {
@@ -240,7 +241,8 @@ final class UpdateProtocol {
             // Flagged before the CAS: from the CAS on the key reads absent at its home while this record stays valid
             // until invalidated below, so a GET reaching it through a cached address must wait, not return it. The
             // flag also keeps every other update and migration of the record off it until this one is settled.
-            if (machine.regions().casHeader(self, oldOffset, header, header | ValueRecord.INVALIDATION_PENDING) != header) {
+            long pendingHeader = header | ValueRecord.INVALIDATION_PENDING;
+            if (machine.regions().casHeader(self, oldOffset, header, pendingHeader) != header) {
                 return FORWARDED; // replaced meanwhile by an update on another thread: start again
             }
             desired = Address.tombstone(address);
@@ -248,8 +250,8 @@ final class UpdateProtocol {
             checkValueLength(key, length);
             fresh = machine.values().allocate(ValueRecord.unitsFor(length));
             try {
-                machine.regions().writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING, mutator, chunk,
-                    curOff, curLen, arg, argOff, argLen);
+                machine.regions().writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING, mutator,
+                    chunk, curOff, curLen, arg, argOff, argLen);
             } catch (RuntimeException | Error e) {
                 machine.values().release(fresh); // never named, and pending: the leak scan would never take it
                 throw e;
@@ -360,8 +362,8 @@ final class UpdateProtocol {
         if (fresh != Address.NONE) {
             machine.values().release(fresh);
         } else {
-            machine.regions().casHeader(machine.id(), Address.byteOffset(address), header | ValueRecord.INVALIDATION_PENDING,
-                header);
+            machine.regions().casHeader(machine.id(), Address.byteOffset(address),
+                header | ValueRecord.INVALIDATION_PENDING, header);
         }
     }
 
