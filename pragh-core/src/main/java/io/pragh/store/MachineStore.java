@@ -22,9 +22,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The data plane of one machine, and its lifecycle: attaching to a fabric, admitting operations through its gate and
  * closing. The duties it puts together live in their own classes: the memory it owns and the word-level operations on
- * it ({@link StoreRegions}), the acknowledgement of updates and their LOG/settle path ({@link UpdateAcknowledgements}),
- * the routing of two-sided messages ({@link MessageRouter}), the update protocol ({@link UpdateProtocol}) and values
- * installed outside it ({@link DirectInstalls}). Threads (workers, migration, GC) are added around it by
+ * it ({@link StoreRegions}), the acknowledgement of updates and their LOG/settle path ({@code UpdateAcknowledgements}),
+ * the routing of two-sided messages ({@code MessageRouter}), the update protocol ({@code UpdateProtocol}) and values
+ * installed outside it ({@code DirectInstalls}). Threads (workers, migration, GC) are added around it by
  * {@code io.pragh.cluster.Machine}; this class owns only the GC thread, because reclaiming is part of the store's
  * memory contract.
  *
@@ -330,7 +330,7 @@ public final class MachineStore implements AutoCloseable {
      * fresh local record replaces {@code lostAddress} in the key's address word by a single CAS (with a null
      * {@code value}, the durable record says the key was deleted: the word is cleared instead), and on a durable
      * machine the restore is logged under a new incarnation. The race with updates and the log's part are explained
-     * at {@link DirectInstalls#restore}.
+     * at {@code DirectInstalls.restore}.
      *
      * <pre>{@code
      * boolean restored = store.restore(key, lostAddress, durable.version(), new UnsafeBuffer(durable.value()), 0,
