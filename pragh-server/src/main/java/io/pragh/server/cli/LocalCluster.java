@@ -1,24 +1,16 @@
 package io.pragh.server.cli;
 
-import io.pragh.fabric.tcp.DevCertificates;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
-import io.pragh.server.config.PrivateFiles;
-import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.ClusterClient;
 import io.pragh.server.rpc.MachineClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,11 +21,13 @@ import java.util.concurrent.TimeUnit;
  * secret, data below {@code data/}), and per machine {@code machine-I.pid} and {@code machine-I.log}. Each machine
  * is a {@code java ... ServerCommand} child process on this JVM's class path; {@link #awaitServing} waits until a
  * machine answers on its client port, which it opens only after it recovered. {@link #supervise} starts a
- * {@link Supervisor} that restarts machines whose processes exit.
+ * {@link Supervisor} that restarts machines whose processes exit. This class is the cluster's lifecycle and the way
+ * in; by duty, {@code ClusterFiles} writes a new directory, {@code ClusterProcesses} launches and tracks the
+ * processes, {@code ClusterReadiness} waits for them to serve and {@code ClusterStatus} describes them.
  *
  * <pre>{@code
  * LocalCluster c = LocalCluster.create(dir, LocalCluster.Settings.defaults(3));
- * c.startAll(false);
+ * c.startAll(false, 60_000);
  * c.kill(1);            // kill -9
  * c.start(1, false); c.awaitServing(1, 60_000);
  * c.stopAll();
@@ -204,9 +198,11 @@ public final class LocalCluster {
 
     private final Path dir;
     private final ClusterConfig config;
+    private final ClusterProcesses processes;
 
     private LocalCluster(Path dir) {
         this.dir = dir.toAbsolutePath();
+        this.processes = new ClusterProcesses(this.dir);
         Path file = this.dir.resolve(CONFIG);
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException(dir + " holds no cluster (no " + CONFIG + "); run 'cluster start'"
@@ -225,79 +221,8 @@ public final class LocalCluster {
      * in {@code dir/tls} ({@link DevCertificates}).
      */
     public static LocalCluster create(Path dir, Settings s, boolean tls) {
-        Path file = dir.resolve(CONFIG);
-        if (Files.exists(file)) {
-            throw new IllegalArgumentException(dir + " already holds a cluster (" + CONFIG + "); use another --dir"
-                + " or 'cluster stop' and remove it");
-        }
-        int[] ports = freePorts(2 * s.machines() + 1);
-        for (int i = 0; i < s.machines(); i++) {
-            ports[2 * i] = Ports.pick(s.ports().fabric(), i, ports[2 * i]);
-            ports[2 * i + 1] = Ports.pick(s.ports().client(), i, ports[2 * i + 1]);
-        }
-        int zookeeperPort = Ports.pick(s.ports().zookeeper(), 0, ports[2 * s.machines()]);
-        String zookeeper = switch (s.zookeeper()) {
-            case Settings.NO_MEMBERSHIP -> null;
-            case Settings.LOCAL_ZOOKEEPER -> "127.0.0.1:" + zookeeperPort;
-            default -> s.zookeeper();
-        };
-        byte[] secret = new byte[24];
-        new SecureRandom().nextBytes(secret);
-        StringBuilder y = new StringBuilder("# written by ./pragh cluster start\nmachines:\n");
-        for (int i = 0; i < s.machines(); i++) {
-            y.append("  - {id: ").append(i).append(", host: 127.0.0.1, fabricPort: ").append(ports[2 * i])
-                .append(", clientPort: ").append(ports[2 * i + 1]);
-            if (s.gremlinPortBase() != Settings.NO_GREMLIN) {
-                y.append(", gremlinPort: ").append(s.gremlinPortBase() + i);
-            }
-            y.append("}\n");
-        }
-        y.append("store: {valueBytes: ").append(s.valueBytes()).append(", expectedKeys: ").append(s.expectedKeys())
-            .append(", cacheBytes: ").append(s.cacheBytes()).append(", chunkBytes: ").append(s.chunkBytes())
-            .append(", reclaimRingSlots: 4096}\n")
-            .append("dataDirectory: data\n")
-            .append("durability: {sync: ").append(s.sync()).append(", snapshotInterval: 30s}\n")
-            .append("security: {clusterSecret: \"").append(HexFormat.of().formatHex(secret)).append("\"")
-            .append(tls ? devTls(dir) : "").append("}\n")
-            .append("fabric: {kind: tcp, requestTimeout: ").append(s.requestTimeout())
-            .append(", connectTimeout: 500ms, reconnectBackoff: 200ms, inboxBytes: 4MiB, ioThreads: 1}\n");
-        if (zookeeper != null) {
-            y.append("membership: {zookeeper: \"").append(zookeeper).append("\", sessionTimeout: ")
-                .append(s.sessionTimeout()).append("}\n");
-        }
-        if (!s.sections().containsKey("metrics")) {
-            // Machine I serves GET /metrics on this port + I: a run of free ports, as the other ports are free ones.
-            y.append("metrics: {port: ").append(freePortRun(s.machines(), ports)).append("}\n");
-        }
-        s.sections().forEach((key, flowMap) -> y.append(key).append(": ").append(flowMap).append("\n"));
-        // Checked before anything is written: a bad setting leaves no half-made cluster behind.
-        ClusterConfig.parse(y.toString(), file.toString(), dir.toAbsolutePath());
-        try {
-            Files.createDirectories(dir);
-            PrivateFiles.writeString(file, y.toString()); // it holds the cluster secret
-            Files.writeString(dir.resolve("jvm-args"), String.join("\n", s.jvmArgs()), StandardCharsets.UTF_8);
-            if (s.zookeeper().equals(Settings.LOCAL_ZOOKEEPER)) {
-                Files.writeString(dir.resolve(ZOOKEEPER_CONFIG), "tickTime=200\nminSessionTimeout=400\n"
-                    + "dataDir=" + dir.toAbsolutePath().resolve("zookeeper") + "\nclientPort=" + zookeeperPort
-                    + "\nclientPortAddress=127.0.0.1\nmaxClientCnxns=100\nadmin.enableServer=false\n",
-                    StandardCharsets.UTF_8);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
+        ClusterFiles.write(dir, s, tls);
         return new LocalCluster(dir);
-    }
-
-    /** Makes the throwaway CA and node certificate; the {@code tls} entry of the security section that uses them. */
-    private static String devTls(Path dir) {
-        Path tlsDir = dir.toAbsolutePath().resolve("tls");
-        try {
-            DevCertificates.create(tlsDir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot make the cluster's TLS certificates in " + tlsDir + ": "
-                + e.getMessage(), e);
-        }
-        return ", tls: {certificate: tls/node.pem, key: tls/node-key.pem, trust: tls/ca.pem}";
     }
 
     /**
@@ -347,21 +272,13 @@ public final class LocalCluster {
         return config.machineCount();
     }
 
-    private static String name(int i) {
-        return i == ZOOKEEPER ? "zookeeper" : i == SUPERVISOR ? "supervisor" : "machine-" + i;
-    }
-
     public Path log(int i) {
-        return dir.resolve(name(i) + ".log");
-    }
-
-    private Path pidFile(int i) {
-        return dir.resolve(name(i) + ".pid");
+        return processes.log(i);
     }
 
     /** Present while the CLI restarts machine {@code i} itself: the {@link Supervisor} leaves it alone. */
     Path holdFile(int i) {
-        return dir.resolve(name(i) + ".hold");
+        return processes.holdFile(i);
     }
 
     /** Whether this directory runs its own ZooKeeper (else an external one, or none). */
@@ -374,16 +291,7 @@ public final class LocalCluster {
         if (i >= 0) {
             config.machine(i);
         }
-        try {
-            Path p = pidFile(i);
-            if (!Files.exists(p)) {
-                return Optional.empty();
-            }
-            long pid = Long.parseLong(Files.readString(p).trim());
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
-        } catch (IOException | NumberFormatException e) {
-            return Optional.empty();
-        }
+        return processes.process(i);
     }
 
     /**
@@ -391,102 +299,19 @@ public final class LocalCluster {
      * stops by itself when this JVM exits (tests); otherwise it outlives the CLI. Returns the new process.
      */
     public Process start(int i, boolean tiedToThisProcess) {
-        if (process(i).isPresent()) {
-            throw new IllegalStateException(name(i) + " already runs (pid " + process(i).get().pid() + ")");
-        }
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(moduleOptions());
-        try {
-            if (i == SUPERVISOR) {
-                // It only watches processes: a small heap, whatever the machines get.
-                cmd.addAll(List.of("-Xmx48m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-            } else {
-                for (String a : Files.readAllLines(dir.resolve("jvm-args"))) {
-                    if (!a.isBlank()) {
-                        cmd.add(a.trim());
-                    }
-                }
-            }
-        } catch (IOException e) {
-            // No extra options recorded: defaults.
-        }
-        if (i == SUPERVISOR) {
-            cmd.addAll(List.of("-cp", absoluteClassPath(), Supervisor.class.getName(), "--dir", dir.toString()));
-        } else if (i == ZOOKEEPER) {
-            cmd.addAll(List.of("-cp", absoluteClassPath(), LocalZooKeeper.class.getName(),
-                dir.resolve(ZOOKEEPER_CONFIG).toString()));
-        } else {
-            cmd.addAll(List.of("-cp", absoluteClassPath(), ServerCommand.class.getName(),
-                "--config", dir.resolve(CONFIG).toString(), "--id", Integer.toString(i)));
-        }
-        if (tiedToThisProcess) {
-            cmd.addAll(List.of("--parent-pid", Long.toString(ProcessHandle.current().pid())));
-        }
-        try {
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i).toFile())).start();
-            Files.writeString(pidFile(i), Long.toString(p.pid()));
-            return p;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + name(i) + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** This JVM's class path with every entry absolute: servers run in the cluster directory. */
-    private static String absoluteClassPath() {
-        List<String> out = new ArrayList<>();
-        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-            if (!e.isEmpty()) {
-                out.add(Path.of(e).toAbsolutePath().toString());
-            }
-        }
-        return String.join(java.io.File.pathSeparator, out);
-    }
-
-    /** The --add-opens / --add-exports this JVM runs with: the servers need the same (Agrona, Netty). */
-    private static List<String> moduleOptions() {
-        List<String> in = ManagementFactory.getRuntimeMXBean().getInputArguments();
-        List<String> out = new ArrayList<>();
-        for (int k = 0; k < in.size(); k++) {
-            String a = in.get(k);
-            if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
-                out.add(a);
-                if (!a.contains("=") && k + 1 < in.size()) {
-                    out.add(in.get(++k));
-                }
-            }
-        }
-        return out;
+        return processes.launch(i, tiedToThisProcess);
     }
 
     /** Waits until machine {@code i} answers PING on its client port; fails at once if its process died. */
     public MachineClient.Status awaitServing(int i, long timeoutMillis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        try (MachineClient c = new MachineClient(clientAddress(i), 1_000, config.secret(), config.tls())) {
-            while (true) {
-                try {
-                    return c.ping();
-                } catch (ClientException e) {
-                    if (process(i).isEmpty()) {
-                        throw new IllegalStateException("machine " + i + " exited before serving; the end of "
-                            + log(i) + ":\n" + tail(log(i), 20));
-                    }
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("machine " + i + " did not serve within " + timeoutMillis
-                            + " ms; the end of " + log(i) + ":\n" + tail(log(i), 20));
-                    }
-                    sleep(50);
-                }
-            }
-        }
+        return ClusterReadiness.awaitServing(this, i, timeoutMillis);
     }
 
     /** Starts the local ZooKeeper (if this directory has one) and every machine that is not running; waits for all. */
     public void startAll(boolean tiedToThisProcess, long timeoutMillis) {
         if (hasLocalZooKeeper() && process(ZOOKEEPER).isEmpty()) {
             start(ZOOKEEPER, tiedToThisProcess);
-            awaitZooKeeper(timeoutMillis);
+            ClusterReadiness.awaitZooKeeper(this, timeoutMillis);
         }
         for (int i = 0; i < machineCount(); i++) {
             if (process(i).isEmpty()) {
@@ -522,7 +347,7 @@ public final class LocalCluster {
         try {
             Files.writeString(hold, "restarted by the CLI");
             // The supervisor may be starting it right now: one poll later it has either done so or seen the hold.
-            sleep(2 * Supervisor.POLL_MILLIS);
+            ClusterReadiness.sleep(2 * Supervisor.POLL_MILLIS);
             if (process(i).isPresent()) {
                 stop(i);
             }
@@ -577,55 +402,9 @@ public final class LocalCluster {
         stop(ZOOKEEPER);
     }
 
-    /** Waits until the local ZooKeeper accepts connections on its client port. */
-    private void awaitZooKeeper(long timeoutMillis) {
-        String connect = config.membership().zookeeper();
-        int port = Integer.parseInt(connect.substring(connect.lastIndexOf(':') + 1));
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (true) {
-            try (java.net.Socket s = new java.net.Socket()) {
-                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-                return;
-            } catch (IOException e) {
-                if (process(ZOOKEEPER).isEmpty() || System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the local ZooKeeper did not serve on port " + port + "; the end"
-                        + " of " + log(ZOOKEEPER) + ":\n" + tail(log(ZOOKEEPER), 20));
-                }
-                sleep(50);
-            }
-        }
-    }
-
     /** One line per machine: pid, running or not, and what PING answers. */
     public List<String> status() {
-        List<String> lines = new ArrayList<>();
-        if (hasLocalZooKeeper()) {
-            lines.add("zookeeper " + config.membership().zookeeper() + ": " + process(ZOOKEEPER)
-                .map(p -> "pid " + p.pid() + " running").orElse("not running"));
-        } else if (config.membership().enabled()) {
-            lines.add("zookeeper " + config.membership().zookeeper() + " (external)");
-        }
-        lines.add("supervisor: " + process(SUPERVISOR).map(p -> "pid " + p.pid() + " running (restarts machines that"
-            + " exit; log " + log(SUPERVISOR) + ")").orElse("not running (machines that exit stay down)"));
-        for (int i = 0; i < machineCount(); i++) {
-            Optional<ProcessHandle> p = process(i);
-            String line = "machine " + i + ": " + (p.isPresent() ? "pid " + p.get().pid() + " running" : "not running");
-            if (p.isPresent()) {
-                try (MachineClient c = new MachineClient(clientAddress(i), 2_000, config.secret(), config.tls())) {
-                    MachineClient.Status s = c.ping();
-                    line += ", serving clients on " + clientAddress(i) + ", " + s.homeKeys() + " home keys, "
-                        + s.restoredValues() + " values restored after peers' crashes, " + (config.machine(i)
-                        .gremlinPort() == MachineConfig.NO_GREMLIN_PORT ? "no gremlinPort" : "gremlinPort "
-                        + config.machine(i).gremlinPort() + " (served when pragh-gremlin is on the class path)")
-                        + (config.metrics().port(i) == 0 ? "" : ", metrics http://127.0.0.1:"
-                        + config.metrics().port(i) + "/metrics");
-                } catch (ClientException e) {
-                    line += ", not answering on " + clientAddress(i) + " (" + e.getMessage() + ")";
-                }
-            }
-            lines.add(line);
-        }
-        return lines;
+        return ClusterStatus.lines(this);
     }
 
     public InetSocketAddress clientAddress(int i) {
@@ -646,72 +425,8 @@ public final class LocalCluster {
         return new ClusterClient(clientAddresses(), timeoutMillis, config.secret(), config.tls());
     }
 
-    /** The first of {@code n} consecutive loopback ports that were all free just now and are none of {@code taken}. */
-    private static int freePortRun(int n, int[] taken) {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int first = freePorts(1)[0];
-            if (first + n - 1 > 65535 || java.util.Arrays.stream(taken).anyMatch(p -> p >= first && p < first + n)) {
-                continue;
-            }
-            List<ServerSocket> held = new ArrayList<>();
-            try {
-                for (int i = 0; i < n; i++) {
-                    held.add(new ServerSocket(first + i, 1, InetAddress.getLoopbackAddress()));
-                }
-                return first;
-            } catch (IOException inUse) {
-                // One of the run is in use: try another start.
-            } finally {
-                for (ServerSocket socket : held) {
-                    try {
-                        socket.close();
-                    } catch (IOException ignored) {
-                        // The port is free again either way.
-                    }
-                }
-            }
-        }
-        throw new IllegalStateException("cannot find " + n + " consecutive free loopback ports for metrics");
-    }
-
-    private static int[] freePorts(int n) {
-        List<ServerSocket> held = new ArrayList<>();
-        int[] ports = new int[n];
-        try {
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                held.add(s);
-                ports[i] = s.getLocalPort();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot find free loopback ports: " + e.getMessage(), e);
-        } finally {
-            for (ServerSocket s : held) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // The port is free again either way.
-                }
-            }
-        }
-        return ports;
-    }
-
+    /** The last {@code lines} lines of a process's log, or why it cannot be read. */
     static String tail(Path file, int lines) {
-        try {
-            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException e) {
-            return "(cannot read " + file + ": " + e.getMessage() + ")";
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the cluster", e);
-        }
+        return ClusterReadiness.tail(file, lines);
     }
 }

@@ -2,7 +2,10 @@
  * Command lines: {@code ./pragh server} runs one machine from a cluster file ({@link ServerCommand});
  * {@code ./pragh cluster} runs a local multi-process cluster on 127.0.0.1 ({@link ClusterCommand}) through
  * {@link LocalCluster}, which owns a cluster directory (config, pid files, logs) and the server processes in it, and
- * whose {@link Supervisor} process restarts machines that exit ({@link RestartBackoff} says when); {@code ./pragh
+ * whose {@link Supervisor} process restarts machines that exit ({@link RestartBackoff} says when). Behind
+ * {@link LocalCluster}, one duty each: {@code ClusterFiles} writes a new directory ({@code FreePorts} finds its
+ * ports), {@code ClusterProcesses} launches the processes and tracks their pid files and logs,
+ * {@code ClusterReadiness} waits until they serve, {@code ClusterStatus} describes them; {@code ./pragh
  * doctor} reports the fabrics this host can run ({@link DoctorCommand}).
  * May depend on everything in {@code io.pragh.server}; nothing depends on it.
  */

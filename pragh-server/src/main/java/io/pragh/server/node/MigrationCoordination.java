@@ -8,7 +8,6 @@ import io.pragh.coordinator.Decisions;
 import io.pragh.coordinator.Mechanism;
 import io.pragh.fabric.FabricException;
 import io.pragh.migration.Migrator;
-import io.pragh.monitor.KeyRate;
 import io.pragh.monitor.Monitor;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.monitor.MonitorReport;
@@ -21,13 +20,11 @@ import io.pragh.store.MachineStore;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -37,8 +34,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * in ZooKeeper, or machine 0 without membership. The coordinator feeds them to a {@link Coordinator} and carries out
  * its decisions: for each approval it first records the target in ZooKeeper (paper section 5: a new coordinator
  * must know where values went), then tells the target to MIGRATE; tracking requests go to the machines asked to
- * count local accesses. A machine that becomes coordinator starts from empty state; reports sent to a former one
- * are lost, which costs one interval.
+ * count local accesses ({@code DecisionDelivery}). A machine that becomes coordinator starts from empty state but
+ * for the recorded targets ({@code ApprovalRecovery}); reports sent to a former one are lost, which costs one
+ * interval.
  *
  * <p>With the policy's trigger {@code manual} nothing happens by itself: clients drive the phases through the client
  * RPC ({@link MigrationDriver}): {@link #startMonitoring} on every machine, load, {@link #endInterval} on every
@@ -46,8 +44,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * machine's report and decides. Instant reports are not polled then. Every MIGRATE this machine's migration thread is
  * handed, by a decision or by a client, goes through {@link #migrate} and is counted there.
  *
- * <p>Messages (extension types): REPORT {@code | 18 | instant (1) | count (4) | count x (key 8, host 4, rate 8,
- * tracked 1) |}, DECISION {@code | 19 | kind (1): 0 migrate here, 1 track, 2 untrack | key (8) |}.
+ * <p>Its messages between machines, REPORT and DECISION ({@code DecisionKind}), are encoded and checked by
+ * {@code PolicyMessages}.
  *
  * <pre>{@code
  * MigrationCoordination c = new MigrationCoordination(machine, policy, membership, maxMessageBytes);
@@ -55,11 +53,6 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class MigrationCoordination implements MigrationDriver, AutoCloseable {
-    public static final int REPORT = 18;
-    public static final int DECISION = 19;
-    private static final int REPORT_HEADER = 6;
-    private static final int KEY_RATE_BYTES = 21;
-    private static final int DECISION_LENGTH = 10;
     private static final long POLL_MILLIS = 100;
     /** How often a waiting DECIDE looks for the reports it still misses. */
     private static final long DECIDE_POLL_MILLIS = 10;
@@ -67,6 +60,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private final Machine machine;
     private final MachineStore store;
     private final ZooKeeperMembership membership;
+    private final ApprovalRecovery recovery;
     private final Monitor monitor;
     private final CoordinatorConfig coordinatorConfig;
     private final long intervalMillis;
@@ -76,16 +70,12 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private final ScheduledExecutorService control;
     private final Thread ticker;
     private final List<MonitorReport> periodic = new ArrayList<>();
-    private final AtomicLong approvals = new AtomicLong();
-    private final AtomicLong migrationsRequested = new AtomicLong();
-    private final AtomicLong migrationsDone = new AtomicLong();
-    private final AtomicLong valuesMigrated = new AtomicLong();
-    private final AtomicLong migrationsFailed = new AtomicLong();
+    private final CountedMigrations migrations;
+    private final DecisionDelivery delivery;
     /** The coordinator's decisions, one log line per interval (on the control thread, as the coordinator). */
     private final DecisionLog decisionLog = new DecisionLog();
     /** Manual trigger: whether a MONITOR_START has started the monitor (written and read on the control thread). */
     private boolean monitoring;
-    private volatile long seededTargets = -1;
     private Coordinator coordinator;
     private volatile boolean closed;
 
@@ -94,6 +84,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         this.machine = machine;
         this.store = machine.store();
         this.membership = membership;
+        this.recovery = new ApprovalRecovery(store.id(), membership);
+        this.migrations = new CountedMigrations(machine);
         this.intervalMillis = policy.reportInterval().toMillis();
         this.trigger = policy.trigger();
         double instant = policy.instantReportRate() == 0 ? Double.MAX_VALUE : policy.instantReportRate();
@@ -102,10 +94,11 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         MonitorConfig mc = MonitorConfig.defaults().withIntervalMillis(intervalMillis)
             .withRates(instant, Math.min(policy.minimumRate(), instant));
         this.monitor = new Monitor(store.id(), store.placement(), store.cache(), mc);
+        this.delivery = new DecisionDelivery(store, monitor, migrations, recovery, decisionLog);
         this.coordinatorConfig = CoordinatorConfig.defaults().withMargin(policy.thresholdMargin())
             .withMechanism(policy.mode() == MigrationPolicy.Mode.EAGER ? Mechanism.EAGER : Mechanism.DEFERRED)
             .withMinRate(policy.minimumRate());
-        this.maxKeysPerReport = Math.max(1, (maxMessageBytes - REPORT_HEADER) / KEY_RATE_BYTES);
+        this.maxKeysPerReport = PolicyMessages.maxKeysPerReport(maxMessageBytes);
         this.control = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "m" + store.id() + "-coordinator");
             t.setDaemon(true);
@@ -113,8 +106,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         });
         this.ticker = new Thread(this::tick, "m" + store.id() + "-monitor");
         ticker.setDaemon(true);
-        store.registerHandler(REPORT, this::onReport);
-        store.registerHandler(DECISION, this::onDecision);
+        store.registerHandler(PolicyMessages.REPORT, this::onReport);
+        store.registerHandler(PolicyMessages.DECISION, delivery::onDecision);
     }
 
     /**
@@ -133,41 +126,32 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     /** Migrations this machine approved while it was the coordinator and carried out or sent to their targets. */
     @Override
     public long approvals() {
-        return approvals.get();
+        return delivery.approvals();
     }
 
     @Override
     public CompletableFuture<Migrator.Outcome> migrate(long key) {
-        migrationsRequested.incrementAndGet();
-        // The returned stage completes after the counts: whoever awaits the outcome sees it counted.
-        return machine.migrateAsync(key).whenComplete((outcome, failure) -> {
-            if (outcome == Migrator.Outcome.MIGRATED) {
-                valuesMigrated.incrementAndGet();
-            } else if (failure != null) {
-                migrationsFailed.incrementAndGet();
-            }
-            migrationsDone.incrementAndGet();
-        });
+        return migrations.migrate(key);
     }
 
     @Override
     public long migrationsRequested() {
-        return migrationsRequested.get();
+        return migrations.requested();
     }
 
     @Override
     public long migrationsDone() {
-        return migrationsDone.get();
+        return migrations.done();
     }
 
     @Override
     public long valuesMigrated() {
-        return valuesMigrated.get();
+        return migrations.migrated();
     }
 
     /** MIGRATEs handed to this machine's migration thread that ended with an error rather than an outcome. */
     public long migrationsFailed() {
-        return migrationsFailed.get();
+        return migrations.failed();
     }
 
     @Override
@@ -256,7 +240,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             List<MonitorReport> reports = new ArrayList<>(periodic);
             periodic.clear();
             Decisions d = coordinator.endInterval(reports);
-            int sent = apply(d);
+            int sent = delivery.apply(d);
             decisionLog.endInterval(coordinator.interval(), Double.NaN);
             decided.complete(new Decided(sent, d.track().size(), d.untrack().size()));
         } catch (RuntimeException e) {
@@ -280,7 +264,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
      * has not coordinated yet.
      */
     public long seededTargets() {
-        return seededTargets;
+        return recovery.seededTargets();
     }
 
     private int coordinatorId() {
@@ -320,25 +304,13 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         if (to < 0) {
             return;
         }
-        List<KeyRate> keys = r.keys();
-        int n = Math.min(keys.size(), maxKeysPerReport);
-        UnsafeBuffer msg = new UnsafeBuffer(new byte[REPORT_HEADER + n * KEY_RATE_BYTES]);
-        msg.putByte(0, (byte) REPORT);
-        msg.putByte(1, (byte) (r.instant() ? 1 : 0));
-        msg.putInt(2, n);
-        for (int i = 0; i < n; i++) {
-            KeyRate k = keys.get(i);
-            int at = REPORT_HEADER + i * KEY_RATE_BYTES;
-            msg.putLong(at, k.key());
-            msg.putInt(at + 8, k.host());
-            msg.putDouble(at + 12, k.rate());
-            msg.putByte(at + 20, (byte) (k.tracked() ? 1 : 0));
-        }
+        int n = Math.min(r.keys().size(), maxKeysPerReport);
         if (to == store.id()) {
-            MonitorReport copy = new MonitorReport(store.id(), r.instant(), keys.subList(0, n));
+            MonitorReport copy = new MonitorReport(store.id(), r.instant(), r.keys().subList(0, n));
             control.execute(() -> absorb(copy));
             return;
         }
+        UnsafeBuffer msg = PolicyMessages.report(r, n);
         try {
             store.send(to, msg, 0, msg.capacity());
         } catch (FabricException e) {
@@ -347,22 +319,13 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     }
 
     private void onReport(int from, DirectBuffer msg, int off, int len) {
-        int n = len >= REPORT_HEADER ? msg.getInt(off + 2) : -1;
-        if (n < 0 || len != REPORT_HEADER + (long) n * KEY_RATE_BYTES) {
-            System.err.println("pragh: machine " + store.id() + " dropped a malformed REPORT from machine " + from);
+        MonitorReport r;
+        try {
+            r = PolicyMessages.readReport(from, msg, off, len, store.machineCount());
+        } catch (IllegalArgumentException e) {
+            System.err.println("pragh: machine " + store.id() + " dropped " + e.getMessage() + " from machine " + from);
             return;
         }
-        List<KeyRate> keys = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            int at = off + REPORT_HEADER + i * KEY_RATE_BYTES;
-            int host = msg.getInt(at + 8);
-            if (host < 0 || host >= store.machineCount()) {
-                System.err.println("pragh: machine " + store.id() + " dropped a REPORT naming machine " + host);
-                return;
-            }
-            keys.add(new KeyRate(msg.getLong(at), host, msg.getDouble(at + 12), msg.getByte(at + 20) != 0));
-        }
-        MonitorReport r = new MonitorReport(from, msg.getByte(off + 1) != 0, keys);
         control.execute(() -> absorb(r));
     }
 
@@ -382,28 +345,16 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             }
         }
         if (r.instant()) {
-            apply(coordinator.onInstantReport(r));
+            delivery.apply(coordinator.onInstantReport(r));
         } else {
             periodic.add(r);
         }
     }
 
-    /**
-     * A coordinator that knows where every value went: seeded with the targets its predecessors recorded in
-     * ZooKeeper, so it never weighs a key against (or approves moving it from) a host the value already left.
-     */
+    /** A coordinator that knows where every value went ({@code ApprovalRecovery.seed}). */
     private Coordinator newCoordinator() {
-        Coordinator c = new Coordinator(store.machineCount(), store.placement(), coordinatorConfig);
-        if (membership != null) {
-            Map<Long, Integer> recorded = membership.recordedTargets();
-            recorded.forEach((key, target) -> apply(c.seedHost(key, target)));
-            seededTargets = recorded.size();
-            if (!recorded.isEmpty()) {
-                System.err.println("pragh: machine " + store.id() + " coordinates, seeded with " + recorded.size()
-                    + " recorded migration targets");
-            }
-        }
-        return c;
+        return recovery.seed(new Coordinator(store.machineCount(), store.placement(), coordinatorConfig),
+            delivery::apply);
     }
 
     private void endIntervalIfCoordinator() {
@@ -413,73 +364,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         }
         List<MonitorReport> reports = new ArrayList<>(periodic);
         periodic.clear();
-        apply(coordinator.endInterval(reports));
+        delivery.apply(coordinator.endInterval(reports));
         decisionLog.endInterval(coordinator.interval(), Double.NaN);
-    }
-
-    /** Carries the decisions out; returns how many approvals it sent (an approval ZooKeeper did not record is not). */
-    private int apply(Decisions d) {
-        int sent = 0;
-        for (Decisions.Track t : d.track()) {
-            decide(t.machine(), 1, t.key());
-        }
-        for (Decisions.Track t : d.untrack()) {
-            decide(t.machine(), 2, t.key());
-        }
-        for (Decisions.Approval a : d.approvals()) {
-            if (membership != null) {
-                try {
-                    membership.recordMigration(a.key(), a.target());
-                } catch (RuntimeException e) {
-                    System.err.println("pragh: not approving key " + a.key() + ": " + e.getMessage());
-                    continue;
-                }
-            }
-            // Counted once it reached its target: a waiter compares approvals with the MIGRATEs targets received.
-            if (decide(a.target(), 0, a.key())) {
-                approvals.incrementAndGet();
-                decisionLog.add(a);
-                sent++;
-            }
-        }
-        return sent;
-    }
-
-    /** Carries a decision out here or sends it to {@code machineId}; returns whether it was carried out or sent. */
-    private boolean decide(int machineId, int kind, long key) {
-        if (machineId == store.id()) {
-            carryOut(kind, key);
-            return true;
-        }
-        UnsafeBuffer msg = new UnsafeBuffer(new byte[DECISION_LENGTH]);
-        msg.putByte(0, (byte) DECISION);
-        msg.putByte(1, (byte) kind);
-        msg.putLong(2, key);
-        try {
-            store.send(machineId, msg, 0, msg.capacity());
-            return true;
-        } catch (FabricException e) {
-            System.err.println("pragh: machine " + machineId + " did not get a decision on key " + key + ": "
-                + e.getMessage());
-            return false;
-        }
-    }
-
-    private void onDecision(int from, DirectBuffer msg, int off, int len) {
-        int kind = len == DECISION_LENGTH ? msg.getByte(off + 1) : -1;
-        if (kind < 0 || kind > 2) {
-            System.err.println("pragh: machine " + store.id() + " dropped a malformed DECISION from machine " + from);
-            return;
-        }
-        carryOut(kind, msg.getLong(off + 2));
-    }
-
-    private void carryOut(int kind, long key) {
-        switch (kind) {
-            case 0 -> migrate(key);
-            case 1 -> monitor.track(key);
-            default -> monitor.untrack(key);
-        }
     }
 
     @Override

@@ -3,23 +3,16 @@ package io.pragh.server.rpc;
 import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.migration.Migrator;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
-import java.io.IOException;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.util.Objects;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A blocking connection to one machine's client port. Thread-safe (one request at a time); reconnects on the next
- * request after a broken connection. Every call is bounded: connecting by the timeout, each answer by the timeout.
- * Each connection first proves the cluster secret to the machine and checks the machine's proof in return (inside
- * mutual TLS when {@code tls} is given); a refusal is a non-retryable {@link ClientException}.
+ * A blocking client of one machine's client port: the protocol's operations as methods, and an extension's
+ * operations as requests it builds ({@link #extension}). The connection below ({@code MachineConnection}) is
+ * thread-safe (one request at a time) and reconnects on the next request after a broken connection; every call is
+ * bounded: connecting by the timeout, each answer by the timeout. Each connection first proves the cluster secret to
+ * the machine and checks the machine's proof in return (inside mutual TLS when {@code tls} is given); a refusal is a
+ * non-retryable {@link ClientException}.
  *
  * <pre>{@code
  * try (MachineClient m = new MachineClient(new InetSocketAddress("127.0.0.1", 7500), 5_000, secret, null)) {
@@ -34,14 +27,7 @@ public final class MachineClient implements AutoCloseable {
     }
 
     private final InetSocketAddress address;
-    /** How connection failures name the machine: "machine 2 (127.0.0.1:7401)", or the address alone. */
-    private final String name;
-    private final int timeoutMillis;
-    private final ClusterSecret secret;
-    private final ClusterTls tls;
-    private Socket socket;
-    private DataInputStream in;
-    private DataOutputStream out;
+    private final MachineConnection connection;
 
     /**
      * @param secret the cluster's secret, proven to the machine before any request
@@ -56,10 +42,8 @@ public final class MachineClient implements AutoCloseable {
                          ClusterTls tls) {
         this.address = address;
         String hostPort = address.getHostString() + ":" + address.getPort();
-        this.name = machine < 0 ? hostPort : "machine " + machine + " (" + hostPort + ")";
-        this.timeoutMillis = timeoutMillis;
-        this.secret = Objects.requireNonNull(secret, "secret");
-        this.tls = tls;
+        this.connection = new MachineConnection(address, machine < 0 ? hostPort : "machine " + machine + " ("
+            + hostPort + ")", timeoutMillis, secret, tls);
     }
 
     public InetSocketAddress address() {
@@ -97,53 +81,8 @@ public final class MachineClient implements AutoCloseable {
      * client.putAll(keys, values, 0, keys.length, 64);
      * }</pre>
      */
-    public synchronized void putAll(long[] keys, byte[][] values, int from, int count, int window) {
-        if (window < 1) {
-            throw new IllegalArgumentException("window must be >= 1, got " + window);
-        }
-        ClientException refused = null;
-        int sent = 0;
-        int answered = 0;
-        try {
-            connect();
-            while (answered < count) {
-                while (sent < count && sent - answered < window) {
-                    byte[] request = putRequest(keys[from + sent], values[from + sent]);
-                    out.writeInt(request.length);
-                    out.write(request);
-                    sent++;
-                }
-                out.flush();
-                // Read half a window before sending more, so that sending and reading alternate in large steps.
-                do {
-                    ClientException e = failure(frame(), ClientProtocol.PUT);
-                    if (e != null && refused == null) {
-                        refused = e;
-                    }
-                    answered++;
-                } while (answered < sent && sent - answered > window / 2);
-            }
-        } catch (IOException e) {
-            disconnect();
-            throw new ClientException("PUT to " + name + " failed after " + answered + " of " + count
-                + " pipelined PUTs were acknowledged: " + reason(e) + "; retry once the machine is back", true, e);
-        }
-        if (refused != null) {
-            throw refused;
-        }
-    }
-
-    /** The refusal an answer carries, or null for OK. */
-    private ClientException failure(byte[] answer, byte op) {
-        byte status = answer[0];
-        if (status == ClientProtocol.OK) {
-            return null;
-        }
-        if (status == ClientProtocol.RETRY || status == ClientProtocol.ERROR) {
-            return new ClientException(ClientProtocol.name(op) + " on " + address + ": "
-                + new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8), status == ClientProtocol.RETRY);
-        }
-        return new ClientException("unknown answer status " + status + " from " + address, false);
+    public void putAll(long[] keys, byte[][] values, int from, int count, int window) {
+        connection.pipeline("PUT", i -> putRequest(keys[from + i], values[from + i]), count, window);
     }
 
     /** The key's value, or null when it has none. */
@@ -255,7 +194,7 @@ public final class MachineClient implements AutoCloseable {
             throw new IllegalArgumentException(name + ": an extension's request starts with a code from "
                 + ClientProtocol.FIRST_EXTENSION_OP + " to " + ClientProtocol.LAST_EXTENSION_OP);
         }
-        return call(name, request, false, 0);
+        return connection.call(name, request, false, 0);
     }
 
     private UnsafeBuffer sized(UnsafeBuffer answer, int bytes, String op) {
@@ -288,144 +227,11 @@ public final class MachineClient implements AutoCloseable {
     }
 
     private UnsafeBuffer call(byte[] request, boolean absentOk, long waitMillis) {
-        return call(ClientProtocol.name(request[0]), request, absentOk, waitMillis);
-    }
-
-    /**
-     * Sends one request and returns the body of an OK answer (null for ABSENT when {@code absentOk}), waiting
-     * {@code waitMillis} past the timeout for a request that waits by design.
-     */
-    private synchronized UnsafeBuffer call(String op, byte[] request, boolean absentOk, long waitMillis) {
-        byte[] answer;
-        try {
-            connect();
-            out.writeInt(request.length);
-            out.write(request);
-            out.flush();
-            if (waitMillis > 0) {
-                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis + waitMillis));
-            }
-            try {
-                answer = frame();
-            } finally {
-                if (waitMillis > 0 && socket != null) {
-                    socket.setSoTimeout(timeoutMillis);
-                }
-            }
-        } catch (IOException e) {
-            disconnect();
-            throw new ClientException(op + " to " + name + " failed: " + reason(e)
-                + "; retry once the machine is back", true, e);
-        }
-        byte status = answer[0];
-        switch (status) {
-            case ClientProtocol.OK:
-                return new UnsafeBuffer(java.util.Arrays.copyOfRange(answer, 1, answer.length));
-            case ClientProtocol.ABSENT:
-                if (absentOk) {
-                    return null;
-                }
-                throw new ClientException("unexpected ABSENT answer to " + op, false);
-            case ClientProtocol.RETRY:
-            case ClientProtocol.ERROR:
-                throw new ClientException(op + " on " + address + ": "
-                    + new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8), status == ClientProtocol.RETRY);
-            default:
-                disconnect();
-                throw new ClientException("unknown answer status " + status + " from " + address, false);
-        }
-    }
-
-    /** What went wrong with the connection, in words rather than a Java class name. */
-    private String reason(IOException e) {
-        if (e instanceof EOFException) {
-            return "the machine closed the connection";
-        }
-        if (e instanceof java.net.ConnectException) {
-            return "connection refused";
-        }
-        if (e instanceof java.net.SocketTimeoutException) {
-            return "no answer within " + timeoutMillis + " ms";
-        }
-        return e.getMessage() == null ? "connection failed" : e.getMessage();
-    }
-
-    private void connect() throws IOException {
-        if (socket != null) {
-            return;
-        }
-        Socket s = new Socket();
-        try {
-            s.setTcpNoDelay(true);
-            s.connect(address, timeoutMillis);
-            s.setSoTimeout(timeoutMillis);
-            if (tls != null) {
-                s = tls.wrap(s, address);
-            }
-            in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-            out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-            authenticate();
-            socket = s;
-        } catch (IOException | RuntimeException e) {
-            s.close();
-            throw e;
-        }
-    }
-
-    /** The handshake of {@link ClientProtocol}: prove the secret, then check the machine's proof. */
-    private void authenticate() throws IOException {
-        byte[] hello = frame();
-        String notHello = ClientProtocol.checkHello(hello);
-        if (notHello != null) {
-            throw new ClientException(address + " is not a Pragh client port: it sent " + notHello, false);
-        }
-        int machine = ClientProtocol.helloMachine(hello);
-        byte[] auth = ClientProtocol.auth(secret, hello);
-        out.writeInt(auth.length);
-        out.write(auth);
-        out.flush();
-        byte[] answer;
-        try {
-            answer = frame();
-        } catch (EOFException e) {
-            // A refusal comes as an ERROR answer; a close without one is a machine that died, restarted or gave up
-            // waiting for this handshake, which a later attempt may pass.
-            throw new ClientException("machine " + machine + " at " + address + " closed the connection during the"
-                + " handshake", true, e);
-        }
-        if (answer[0] == ClientProtocol.ERROR) {
-            throw new ClientException("machine " + machine + " at " + address + " refused this client: "
-                + new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8), false);
-        }
-        if (!ClientProtocol.serverProved(secret, hello, auth, answer)) {
-            throw new ClientException(address + " did not prove it holds the cluster secret", false);
-        }
-    }
-
-    /** One length-prefixed frame from the machine. */
-    private byte[] frame() throws IOException {
-        int len = in.readInt();
-        if (len < 1 || len > (1 << 30)) {
-            throw new IOException("answer of " + len + " bytes");
-        }
-        byte[] b = new byte[len];
-        in.readFully(b);
-        return b;
-    }
-
-    private void disconnect() {
-        if (socket != null) {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // Already broken; the caller gets the original failure.
-            }
-            socket = null;
-        }
+        return connection.call(ClientProtocol.name(request[0]), request, absentOk, waitMillis);
     }
 
     @Override
-    public synchronized void close() {
-        disconnect();
+    public void close() {
+        connection.close();
     }
 }

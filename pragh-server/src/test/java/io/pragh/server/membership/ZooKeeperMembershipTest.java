@@ -26,7 +26,9 @@ class ZooKeeperMembershipTest {
     @BeforeEach
     void start() {
         zk = LoopbackZooKeeper.start();
-        config = new MembershipConfig(zk.connectString(), Duration.ofSeconds(2), "/pragh-test");
+        // The longest session the test ZooKeeper grants: nothing here waits for one to expire, and a loaded host must
+        // not lose one mid-test (nor take longer than a short session's timeout to connect at all, as one did at 2 s).
+        config = new MembershipConfig(zk.connectString(), Duration.ofSeconds(10), "/pragh-test");
     }
 
     @AfterEach

@@ -1,0 +1,104 @@
+package io.pragh.server.node;
+
+import io.pragh.coordinator.DecisionLog;
+import io.pragh.coordinator.Decisions;
+import io.pragh.fabric.FabricException;
+import io.pragh.monitor.Monitor;
+import io.pragh.store.MachineStore;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Carries a coordinator's decisions out: each goes to the machine it concerns as a DECISION message
+ * ({@link PolicyMessages}), or runs here when that machine is this one; an approval is first recorded
+ * ({@link ApprovalRecovery#record}) and is not sent when it could not be. The receiving side too: a DECISION from
+ * the coordinator becomes a counted MIGRATE or a change of what the monitor tracks.
+ *
+ * <pre>{@code
+ * DecisionDelivery delivery = new DecisionDelivery(store, monitor, migrations, recovery, decisionLog);
+ * store.registerHandler(PolicyMessages.DECISION, delivery::onDecision);
+ * int sent = delivery.apply(coordinator.endInterval(reports));   // on the control thread
+ * }</pre>
+ */
+final class DecisionDelivery {
+    private final MachineStore store;
+    private final Monitor monitor;
+    private final CountedMigrations migrations;
+    private final ApprovalRecovery recovery;
+    /** The coordinator's decisions, one log line per interval (written on the control thread only). */
+    private final DecisionLog decisionLog;
+    private final AtomicLong approvals = new AtomicLong();
+
+    DecisionDelivery(MachineStore store, Monitor monitor, CountedMigrations migrations, ApprovalRecovery recovery,
+                     DecisionLog decisionLog) {
+        this.store = store;
+        this.monitor = monitor;
+        this.migrations = migrations;
+        this.recovery = recovery;
+        this.decisionLog = decisionLog;
+    }
+
+    /** Approvals carried out here or sent to their targets since this machine started. */
+    long approvals() {
+        return approvals.get();
+    }
+
+    /** Carries the decisions out; returns how many approvals it sent (an approval not recorded is not). */
+    int apply(Decisions d) {
+        int sent = 0;
+        for (Decisions.Track t : d.track()) {
+            deliver(t.machine(), DecisionKind.TRACK, t.key());
+        }
+        for (Decisions.Track t : d.untrack()) {
+            deliver(t.machine(), DecisionKind.UNTRACK, t.key());
+        }
+        for (Decisions.Approval a : d.approvals()) {
+            if (!recovery.record(a)) {
+                continue;
+            }
+            // Counted once it reached its target: a waiter compares approvals with the MIGRATEs targets received.
+            if (deliver(a.target(), DecisionKind.MIGRATE_HERE, a.key())) {
+                approvals.incrementAndGet();
+                decisionLog.add(a);
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /** Carries a decision out here or sends it to {@code machineId}; returns whether it was carried out or sent. */
+    private boolean deliver(int machineId, DecisionKind kind, long key) {
+        if (machineId == store.id()) {
+            carryOut(kind, key);
+            return true;
+        }
+        UnsafeBuffer msg = PolicyMessages.decision(kind, key);
+        try {
+            store.send(machineId, msg, 0, msg.capacity());
+            return true;
+        } catch (FabricException e) {
+            System.err.println("pragh: machine " + machineId + " did not get a decision on key " + key + ": "
+                + e.getMessage());
+            return false;
+        }
+    }
+
+    /** The store's handler of DECISION messages: a malformed one is dropped with one log line. */
+    void onDecision(int from, DirectBuffer msg, int off, int len) {
+        DecisionKind kind = PolicyMessages.decisionKind(msg, off, len);
+        if (kind == null) {
+            System.err.println("pragh: machine " + store.id() + " dropped a malformed DECISION from machine " + from);
+            return;
+        }
+        carryOut(kind, PolicyMessages.decisionKey(msg, off));
+    }
+
+    private void carryOut(DecisionKind kind, long key) {
+        switch (kind) {
+            case MIGRATE_HERE -> migrations.migrate(key);
+            case TRACK -> monitor.track(key);
+            case UNTRACK -> monitor.untrack(key);
+        }
+    }
+}

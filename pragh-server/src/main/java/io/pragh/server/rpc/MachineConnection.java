@@ -1,0 +1,242 @@
+package io.pragh.server.rpc;
+
+import io.pragh.fabric.tcp.ClusterSecret;
+import io.pragh.fabric.tcp.ClusterTls;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.function.IntFunction;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The client side of one machine's client port, below any operation: the socket, the cluster-secret handshake of
+ * {@link ClientProtocol} (inside mutual TLS when {@code tls} is given), and frames out and answers back, one request
+ * at a time or pipelined. Thread-safe (one caller at a time); reconnects on the next request after a broken
+ * connection. Every call is bounded: connecting by the timeout, each answer by the timeout. A broken connection is a
+ * retryable {@link ClientException}, a refusal a non-retryable one.
+ *
+ * <pre>{@code
+ * MachineConnection c = new MachineConnection(address, "machine 2 (127.0.0.1:7501)", 5_000, secret, null);
+ * UnsafeBuffer body = c.call("PING", new byte[] {ClientProtocol.PING}, false, 0);
+ * }</pre>
+ */
+final class MachineConnection implements AutoCloseable {
+    private final InetSocketAddress address;
+    /** How connection failures name the machine: "machine 2 (127.0.0.1:7401)", or the address alone. */
+    private final String name;
+    private final int timeoutMillis;
+    private final ClusterSecret secret;
+    private final ClusterTls tls;
+    private Socket socket;
+    private DataInputStream in;
+    private DataOutputStream out;
+
+    MachineConnection(InetSocketAddress address, String name, int timeoutMillis, ClusterSecret secret,
+                      ClusterTls tls) {
+        this.address = address;
+        this.name = name;
+        this.timeoutMillis = timeoutMillis;
+        this.secret = Objects.requireNonNull(secret, "secret");
+        this.tls = tls;
+    }
+
+    InetSocketAddress address() {
+        return address;
+    }
+
+    /**
+     * Sends one request and returns the body of an OK answer (null for ABSENT when {@code absentOk}), waiting
+     * {@code waitMillis} past the timeout for a request that waits by design; {@code op} names it in errors.
+     */
+    synchronized UnsafeBuffer call(String op, byte[] request, boolean absentOk, long waitMillis) {
+        byte[] answer;
+        try {
+            connect();
+            send(request);
+            out.flush();
+            if (waitMillis > 0) {
+                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis + waitMillis));
+            }
+            try {
+                answer = frame();
+            } finally {
+                if (waitMillis > 0 && socket != null) {
+                    socket.setSoTimeout(timeoutMillis);
+                }
+            }
+        } catch (IOException e) {
+            disconnect();
+            throw new ClientException(op + " to " + name + " failed: " + reason(e)
+                + "; retry once the machine is back", true, e);
+        }
+        byte status = answer[0];
+        switch (status) {
+            case ClientProtocol.OK:
+                return new UnsafeBuffer(java.util.Arrays.copyOfRange(answer, 1, answer.length));
+            case ClientProtocol.ABSENT:
+                if (absentOk) {
+                    return null;
+                }
+                throw new ClientException("unexpected ABSENT answer to " + op, false);
+            case ClientProtocol.RETRY:
+            case ClientProtocol.ERROR:
+                throw refusal(op, answer);
+            default:
+                disconnect();
+                throw new ClientException("unknown answer status " + status + " from " + address, false);
+        }
+    }
+
+    /**
+     * Sends {@code count} requests of {@code op} built by {@code request(i)} without waiting for answers, at most
+     * {@code window} unanswered at a time, so the round trips overlap. Every answer is read even when some are
+     * refused (the connection stays usable); the first refusal is thrown once all are in.
+     */
+    synchronized void pipeline(String op, IntFunction<byte[]> request, int count, int window) {
+        if (window < 1) {
+            throw new IllegalArgumentException("window must be >= 1, got " + window);
+        }
+        ClientException refused = null;
+        int sent = 0;
+        int answered = 0;
+        try {
+            connect();
+            while (answered < count) {
+                while (sent < count && sent - answered < window) {
+                    send(request.apply(sent));
+                    sent++;
+                }
+                out.flush();
+                // Read half a window before sending more, so that sending and reading alternate in large steps.
+                do {
+                    byte[] answer = frame();
+                    if (answer[0] != ClientProtocol.OK && refused == null) {
+                        refused = refusal(op, answer);
+                    }
+                    answered++;
+                } while (answered < sent && sent - answered > window / 2);
+            }
+        } catch (IOException e) {
+            disconnect();
+            throw new ClientException(op + " to " + name + " failed after " + answered + " of " + count
+                + " pipelined " + op + "s were acknowledged: " + reason(e) + "; retry once the machine is back", true, e);
+        }
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** The refusal a RETRY or ERROR answer carries; any other status than OK is a protocol fault. */
+    private ClientException refusal(String op, byte[] answer) {
+        byte status = answer[0];
+        if (status == ClientProtocol.RETRY || status == ClientProtocol.ERROR) {
+            return new ClientException(op + " on " + address + ": "
+                + new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8), status == ClientProtocol.RETRY);
+        }
+        return new ClientException("unknown answer status " + status + " from " + address, false);
+    }
+
+    private void send(byte[] request) throws IOException {
+        out.writeInt(request.length);
+        out.write(request);
+    }
+
+    /** What went wrong with the connection, in words rather than a Java class name. */
+    private String reason(IOException e) {
+        if (e instanceof EOFException) {
+            return "the machine closed the connection";
+        }
+        if (e instanceof java.net.ConnectException) {
+            return "connection refused";
+        }
+        if (e instanceof java.net.SocketTimeoutException) {
+            return "no answer within " + timeoutMillis + " ms";
+        }
+        return e.getMessage() == null ? "connection failed" : e.getMessage();
+    }
+
+    private void connect() throws IOException {
+        if (socket != null) {
+            return;
+        }
+        Socket s = new Socket();
+        try {
+            s.setTcpNoDelay(true);
+            s.connect(address, timeoutMillis);
+            s.setSoTimeout(timeoutMillis);
+            if (tls != null) {
+                s = tls.wrap(s, address);
+            }
+            in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+            authenticate();
+            socket = s;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** The handshake of {@link ClientProtocol}: prove the secret, then check the machine's proof. */
+    private void authenticate() throws IOException {
+        byte[] hello = frame();
+        String notHello = ClientProtocol.checkHello(hello);
+        if (notHello != null) {
+            throw new ClientException(address + " is not a Pragh client port: it sent " + notHello, false);
+        }
+        int machine = ClientProtocol.helloMachine(hello);
+        byte[] auth = ClientProtocol.auth(secret, hello);
+        send(auth);
+        out.flush();
+        byte[] answer;
+        try {
+            answer = frame();
+        } catch (EOFException e) {
+            // A refusal comes as an ERROR answer; a close without one is a machine that died, restarted or gave up
+            // waiting for this handshake, which a later attempt may pass.
+            throw new ClientException("machine " + machine + " at " + address + " closed the connection during the"
+                + " handshake", true, e);
+        }
+        if (answer[0] == ClientProtocol.ERROR) {
+            throw new ClientException("machine " + machine + " at " + address + " refused this client: "
+                + new String(answer, 1, answer.length - 1, StandardCharsets.UTF_8), false);
+        }
+        if (!ClientProtocol.serverProved(secret, hello, auth, answer)) {
+            throw new ClientException(address + " did not prove it holds the cluster secret", false);
+        }
+    }
+
+    /** One length-prefixed frame from the machine. */
+    private byte[] frame() throws IOException {
+        int len = in.readInt();
+        if (len < 1 || len > (1 << 30)) {
+            throw new IOException("answer of " + len + " bytes");
+        }
+        byte[] b = new byte[len];
+        in.readFully(b);
+        return b;
+    }
+
+    private void disconnect() {
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // Already broken; the caller gets the original failure.
+            }
+            socket = null;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        disconnect();
+    }
+}
