@@ -2,4 +2,5 @@
  * Pragh's public embedding API and its exceptions. The embedded cluster lives in {@code io.pragh.cluster}.
  * May depend on nothing but the JDK.
  */
+@MayDependOn({})
 package io.pragh;

@@ -8,7 +8,12 @@
  * {@link ChaosValues} makes every written value say which write produced it.
  *
  * <p>In pragh-core's main code, next to the checker and the fault fabric it uses, because both the core's
- * consistency tests and pragh-bench's soak benchmark run it. May depend on {@code io.pragh.cluster},
- * {@code io.pragh.fabric.fault}, {@code io.pragh.linearizability} and the store's public API.
+ * consistency tests and pragh-bench's soak benchmark run it. May depend on {@code io.pragh}, {@code io.pragh.cluster},
+ * the core packages it drives (fabric, fault fabric, keys, migration, reclaim, store) and
+ * {@code io.pragh.linearizability}.
  */
+@MayDependOn({"io.pragh", "io.pragh.cluster", "io.pragh.fabric", "io.pragh.fabric.fault", "io.pragh.keys",
+    "io.pragh.linearizability", "io.pragh.migration", "io.pragh.reclaim", "io.pragh.store"})
 package io.pragh.chaos;
+
+import io.pragh.MayDependOn;

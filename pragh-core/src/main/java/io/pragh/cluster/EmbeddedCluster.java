@@ -32,6 +32,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A whole Pragh cluster inside one JVM: N machines, each with its own off-heap regions, location cache, worker
@@ -54,6 +56,8 @@ import java.util.function.IntFunction;
  * }</pre>
  */
 public final class EmbeddedCluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+
     /** Fabric of each machine; the same instance for every machine unless built with a fabric per machine. */
     private final Fabric[] fabrics;
     private final Machine[] machines;
@@ -212,8 +216,8 @@ public final class EmbeddedCluster implements AutoCloseable {
      * every machine refuses new operations; the fabrics close (operations they hold are let go and fail, their
      * threads are joined); every machine stops and joins its threads and waits for the operations still inside;
      * only then is any memory freed, since a thread of one machine reads and writes the others' memory. A machine
-     * where something still ran after {@link MachineStore#CLOSE_PATIENCE_MILLIS} keeps its memory (a leak, named on
-     * stderr) rather than free it under a running thread.
+     * where something still ran after {@link MachineStore#CLOSE_PATIENCE_MILLIS} keeps its memory (a leak, named in
+     * the log) rather than free it under a running thread.
      */
     @Override
     public void close() {
@@ -239,7 +243,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
         }
         if (!quiet) {
-            System.err.println("pragh: the cluster did not quiesce; its machines' memory stays allocated");
+            LOG.warn("the cluster did not quiesce; its machines' memory stays allocated");
             return;
         }
         for (Machine m : machines) {

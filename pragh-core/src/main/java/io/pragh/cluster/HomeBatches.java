@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Updates of many keys carried to each home machine in one message and acknowledged in one, for loads: the home's
@@ -30,6 +32,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class HomeBatches {
+    private static final Logger LOG = LoggerFactory.getLogger(HomeBatches.class);
+
     /** Extension message types (the server's take 16..19). */
     public static final int BATCH = 20;
     public static final int BATCH_ACK = 21;
@@ -131,8 +135,7 @@ public final class HomeBatches {
     private void onBatch(int from, DirectBuffer msg, int off, int len) {
         String problem = check(msg, off, len);
         if (problem != null) {
-            System.err.println("pragh: machine " + store.id() + " dropped a malformed BATCH from machine " + from + ": "
-                + problem);
+            LOG.warn("machine {} dropped a malformed BATCH from machine {}: {}", store.id(), from, problem);
             return;
         }
         int origin = msg.getInt(off + 1);
@@ -212,8 +215,7 @@ public final class HomeBatches {
 
     private void onAck(int from, DirectBuffer msg, int off, int len) {
         if (len < ACK_HEADER) {
-            System.err.println("pragh: machine " + store.id() + " dropped a BATCH_ACK of " + len + " bytes from machine "
-                + from);
+            LOG.warn("machine {} dropped a BATCH_ACK of {} bytes from machine {}", store.id(), len, from);
             return;
         }
         CompletableFuture<Void> done = pending.remove(msg.getLong(off + 1));

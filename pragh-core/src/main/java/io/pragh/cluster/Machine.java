@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongConsumer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One machine of a Pragh cluster: its store, its worker threads, its migration thread and (inside the store) its GC
@@ -34,6 +36,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class Machine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Machine.class);
+
     private final MachineStore store;
     private final WorkerPool workers;
     private final MigrationThread migration;
@@ -302,7 +306,7 @@ public final class Machine implements AutoCloseable {
     @Override
     public void close() {
         if (!quiesce()) {
-            System.err.println("pragh: machine " + id() + " did not quiesce; its memory stays allocated");
+            LOG.warn("machine {} did not quiesce; its memory stays allocated", id());
             return;
         }
         store.close();

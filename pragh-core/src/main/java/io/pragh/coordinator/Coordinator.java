@@ -14,7 +14,10 @@ import org.agrona.collections.LongHashSet;
 /**
  * The coordinator of split live migration with the paper's threshold policy: a machine's rate of accesses to a key
  * must beat the rate of the machine hosting its value, and that of every other contender, by a margin (default
- * 50%), and pass a minimum rate. When the host's own rate is unknown (the value is at its home, which does not count
+ * 50%). Unlike the paper, no absolute rate is needed by default (a rate that suits one throughput admits nothing, or
+ * everything, at another): a monitor reports only keys read at least twice in its interval, and each interval
+ * approves at most {@link CoordinatorConfig#approvalBudget} migrations per target machine, hottest keys first, leaving
+ * the rest to later intervals; {@link CoordinatorConfig#minRate} restores the paper's threshold as an override. When the host's own rate is unknown (the value is at its home, which does not count
  * local accesses unless asked), {@link Mechanism#EAGER} approves at once and {@link Mechanism#DEFERRED} asks the
  * home to count for one interval and decides at the next. Whenever a value leaves its home, the home is asked to
  * count its accesses so that a later interval can bring the value back; a key approved recently is left alone for
@@ -45,8 +48,11 @@ public final class Coordinator {
     /** This interval's rates so far: key to per-machine rate (NaN where nothing was reported). */
     private final Map<Long, double[]> rates = new HashMap<>();
     private final Map<Long, boolean[]> measured = new HashMap<>();
+    /** Approvals per target machine in this interval, against {@link CoordinatorConfig#approvalBudget}. */
+    private final int[] approvedThisInterval;
     private long interval;
     private long approvals;
+    private long overBudget;
 
     public Coordinator(int machines, Placement placement, CoordinatorConfig config) {
         if (machines < 1) {
@@ -55,6 +61,7 @@ public final class Coordinator {
         this.machines = machines;
         this.placement = placement;
         this.config = config;
+        this.approvedThisInterval = new int[machines];
     }
 
     public CoordinatorConfig config() {
@@ -69,6 +76,11 @@ public final class Coordinator {
     /** Migrations approved so far. */
     public long approvals() {
         return approvals;
+    }
+
+    /** Migrations that passed every rule but were left for a later interval: their target's budget was spent. */
+    public long overBudget() {
+        return overBudget;
     }
 
     /** Machine the last approved migration of {@code key} targeted, or -1 when none was approved. */
@@ -148,14 +160,45 @@ public final class Coordinator {
         LongHashSet keys = new LongHashSet();
         rates.keySet().forEach(keys::add);
         keys.addAll(pending);
-        LongHashSet.LongIterator it = keys.iterator();
-        while (it.hasNext()) {
-            decide(it.nextValue(), true, out);
+        for (long key : hottestFirst(keys)) {
+            decide(key, true, out);
         }
         rates.clear();
         measured.clear();
+        Arrays.fill(approvedThisInterval, 0);
         interval++;
         return out.build();
+    }
+
+    /** The keys by their highest reported rate, highest first: a spent budget leaves the coolest for later. */
+    private long[] hottestFirst(LongHashSet keys) {
+        long[] order = new long[keys.size()];
+        double[] heat = new double[keys.size()];
+        Integer[] index = new Integer[keys.size()];
+        int n = 0;
+        LongHashSet.LongIterator it = keys.iterator();
+        while (it.hasNext()) {
+            long key = it.nextValue();
+            double[] r = rates.get(key);
+            double max = 0;
+            if (r != null) {
+                for (double x : r) {
+                    if (x > max) {
+                        max = x; // NaN (not reported) compares false
+                    }
+                }
+            }
+            order[n] = key;
+            heat[n] = max;
+            index[n] = n;
+            n++;
+        }
+        Arrays.sort(index, (a, b) -> Double.compare(heat[b], heat[a]));
+        long[] sorted = new long[n];
+        for (int i = 0; i < n; i++) {
+            sorted[i] = order[index[i]];
+        }
+        return sorted;
     }
 
     private void absorb(MonitorReport report) {
@@ -232,6 +275,11 @@ public final class Coordinator {
 
     private void approve(long key, int home, int source, int target, double targetRate, double sourceRate,
                          Builder out) {
+        if (approvedThisInterval[target] >= config.approvalBudget()) {
+            overBudget++; // reported again later, it may be approved in an interval with budget left
+            return;
+        }
+        approvedThisInterval[target]++;
         out.approvals.add(new Decisions.Approval(key, source, target, targetRate, sourceRate));
         latestTarget.put(key, target);
         approvedInInterval.put(key, interval);

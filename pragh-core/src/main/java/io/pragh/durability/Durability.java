@@ -9,6 +9,8 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Durability of one machine: recovery from its data directory when it starts, then a write-ahead log of every
@@ -22,6 +24,8 @@ import java.util.function.LongPredicate;
  * }</pre>
  */
 public final class Durability implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Durability.class);
+
     /** How long a read of the durable values waits for the log to write what it accepted before failing. */
     private static final long WRITTEN_WAIT_MILLIS = 30_000;
     private final Path dir;
@@ -147,7 +151,7 @@ public final class Durability implements AutoCloseable {
             if (store.isClosing()) {
                 return; // cut short by the close; the log holds everything the snapshot would have
             }
-            System.err.println("pragh: snapshot of machine " + store.id() + " failed: " + e.getMessage());
+            LOG.warn("snapshot of machine {} failed: {}", store.id(), e.getMessage());
         }
     }
 

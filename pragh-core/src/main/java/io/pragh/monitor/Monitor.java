@@ -123,7 +123,8 @@ public final class Monitor implements AccessObserver {
     }
 
     /**
-     * Periodic report of the interval that ends now: every key at or above the report rate, and every tracked key;
+     * Periodic report of the interval that ends now: every key with at least {@code minAccesses} and at or above the
+     * report rate (none by default), and every tracked key;
      * then the counters decay and the next interval starts.
      */
     public MonitorReport endInterval(long nowMillis) {
@@ -144,7 +145,7 @@ public final class Monitor implements AccessObserver {
         if (!remoteInTable) {
             cache.forEach(nowMillis, (key, address, slot, accesses) -> {
                 double rate = accesses / seconds;
-                if (rate >= minRate && !trackedNow.contains(key)) {
+                if (accesses >= config.minAccesses() && rate >= minRate && !trackedNow.contains(key)) {
                     out.add(new KeyRate(key, Address.host(address, placement.home(key)), rate, false));
                 }
             });
@@ -152,7 +153,7 @@ public final class Monitor implements AccessObserver {
         table.forEach((key, host, count) -> {
             double rate = count / seconds;
             boolean isTracked = trackedNow.contains(key);
-            if (rate >= minRate || (isTracked && minRate <= config.reportRate())) {
+            if ((count >= config.minAccesses() && rate >= minRate) || (isTracked && minRate <= config.reportRate())) {
                 out.add(new KeyRate(key, host, rate, isTracked));
             }
         });

@@ -9,4 +9,8 @@
  * ({@code UpdateProtocol}), values installed outside it ({@code DirectInstalls}) and versions ({@code Incarnations}).
  * Depends on the layers below it: address, memory, keys, values, cache, fabric, reclaim, runtime.
  */
+@MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.cache", "io.pragh.fabric", "io.pragh.keys",
+    "io.pragh.memory", "io.pragh.reclaim", "io.pragh.runtime", "io.pragh.values", "org.agrona.."})
 package io.pragh.store;
+
+import io.pragh.MayDependOn;

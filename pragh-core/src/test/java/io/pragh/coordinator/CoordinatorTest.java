@@ -159,4 +159,38 @@ class CoordinatorTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.seedHost(key, 4));
         assertTrue(e.getMessage().contains("target 4"), e.getMessage());
     }
+    @Test
+    void anIntervalApprovesAtMostItsBudgetPerTargetHottestFirstAndTheRestLater() {
+        Coordinator c = new Coordinator(4, placement, CoordinatorConfig.defaults().withApprovalBudget(2));
+        long cool = keyHomedAt(0);
+        long warm = otherKeyHomedAt(0, cool);
+        long hot = otherKeyHomedAt(0, cool, warm);
+        List<KeyRate> wanted = List.of(new KeyRate(cool, 0, 100, false), new KeyRate(hot, 0, 300, false),
+            new KeyRate(warm, 0, 200, false));
+        Decisions first = c.endInterval(List.of(new MonitorReport(1, false, wanted)));
+        assertEquals(List.of(hot, warm), first.approvals().stream().map(Decisions.Approval::key).toList(),
+            "the budget of 2 goes to the hottest keys");
+        assertEquals(1, c.overBudget());
+        Decisions second = c.endInterval(List.of(new MonitorReport(1, false,
+            List.of(new KeyRate(cool, 0, 100, false)))));
+        assertEquals(List.of(cool), second.approvals().stream().map(Decisions.Approval::key).toList(),
+            "a later interval has budget for the rest");
+    }
+
+    @Test
+    void withoutAMinimumRateEvenARareReaderIsApprovedAndAnOverrideRestoresThePapersThreshold() {
+        Decisions relative = coordinator(Mechanism.EAGER).endInterval(interval(0, false, NO, 0.05, NO, NO));
+        assertEquals(1, relative.approvals().size(), "0.05 reads/s, all from machine 1: worth moving there");
+        Coordinator paper = new Coordinator(4, placement, CoordinatorConfig.defaults().withMinRate(10));
+        assertTrue(paper.endInterval(interval(0, false, NO, 0.05, NO, NO)).approvals().isEmpty());
+    }
+
+    private long otherKeyHomedAt(int home, long... taken) {
+        for (long vid = 1; ; vid++) {
+            long k = KeyLayout.key(vid, 0, KeyLayout.OUT);
+            if (placement.home(k) == home && java.util.Arrays.stream(taken).noneMatch(t -> t == k)) {
+                return k;
+            }
+        }
+    }
 }

@@ -78,6 +78,21 @@ class MonitorTest {
     }
 
     @Test
+    void byDefaultAKeyReadTwiceIsReportedWhateverItsRateAndAKeyReadOnceIsNot() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
+        m.start(0);
+        long once = keyHomedAt(1, 1);
+        long twice = keyHomedAt(1, KeyLayout.vid(once) + 1);
+        cacheAndHit(once, 1, 0);
+        cacheAndHit(twice, 1, 1);
+        // 1 and 2 accesses/s, far below the paper's 10/s: only the count of accesses decides, not a rate tuned to
+        // one throughput.
+        MonitorReport report = m.endInterval(1_000);
+        assertTrue(find(report, once).isEmpty(), "one access says nothing about who reads a key most");
+        assertEquals(2, find(report, twice).orElseThrow().rate(), 1e-9);
+    }
+
+    @Test
     void aKeyPassingTheInstantRateIsReportedOnceAnInterval() {
         Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
         m.start(0);

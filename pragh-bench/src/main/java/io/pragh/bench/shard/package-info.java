@@ -8,4 +8,7 @@
  * {@code ShardRecords} pages. Lives in pragh-bench so that no production module carries it. Depends on core only
  * ({@code io.pragh.cluster}, {@code io.pragh.store}, {@code io.pragh.keys}).
  */
+@MayDependOn({"io.pragh.cache", "io.pragh.cluster", "io.pragh.keys", "io.pragh.store", "org.agrona.."})
 package io.pragh.bench.shard;
+
+import io.pragh.MayDependOn;

@@ -39,7 +39,7 @@ import java.util.Map;
  * @param charts          chart directory, or null
  * @param batchedGets     each hop's GETs as one batch (true) or one at a time (false, the paper's engine)
  * @param minRate         accesses/s from one machine a key needs to be reported and approved (the monitor's report
- *                        rate and the coordinator's minimum rate)
+ *                        rate and the coordinator's minimum rate); 0 for none, the core's relative policy
  * @param fabric          {@value #INPROCESS} (an embedded cluster on one in-process fabric, emulated latency) or
  *                        {@value #TCP} (a cluster of server processes on 127.0.0.1 per mode, as {@code ./pragh cluster
  *                        start} makes, over the TCP fabric with its real loopback latency)
@@ -81,8 +81,10 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "                          or as one batch (two round trips a hop, as the Gremlin provider reads)",
         "  --mechanism eager|deferred  coordinator mechanism (default eager)",
         "  --cache-mb N            location cache per machine in split-cache, MiB (default 128)",
-        "  --min-rate R            accesses/s from one machine a key needs to be reported and approved for migration",
-        "                          (default 10, the core's default; scale it with the cluster's throughput)",
+        "  --min-rate R            accesses/s from one machine a key needs to be reported and approved for migration:",
+        "                          the paper's absolute threshold, an override (default 0: none; the core's relative",
+        "                          policy reports keys read at least twice an interval, approves the hottest first up to",
+        "                          a budget per machine, so the same defaults work at any throughput)",
         "  --json FILE             write the results as JSON",
         "  --charts DIR            write PNG charts (throughput, latency, remote access rate; the paper's beside)");
 
@@ -101,7 +103,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         check(remoteLatencyNs >= 0, "--remote-latency-ns", remoteLatencyNs, ">= 0");
         check(threads >= 1, "--threads", threads, ">= 1");
         check(cacheMb >= 1 && cacheMb <= 1024, "--cache-mb", cacheMb, "1..1024");
-        check(minRate > 0, "--min-rate", minRate, "> 0");
+        check(minRate >= 0, "--min-rate", minRate, ">= 0 (0: the relative policy)");
         check(INPROCESS.equals(fabric) || TCP.equals(fabric), "--fabric", fabric, INPROCESS + " or " + TCP);
         modes = List.copyOf(modes);
     }
@@ -134,7 +136,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--seed", "42");
         v.put("--mechanism", "eager");
         v.put("--cache-mb", "128");
-        v.put("--min-rate", "10");
+        v.put("--min-rate", "0");
         v.put("--json", null);
         v.put("--charts", null);
         v.put("--gets", "one");

@@ -9,4 +9,10 @@
  * composes both. Depends on {@code io.pragh.bench.workload}, {@code io.pragh.bench.traversal.cluster}, the core's
  * keys and store packages, HdrHistogram and Jackson.
  */
+@MayDependOn({"com.fasterxml.jackson..", "io.pragh.bench.charts", "io.pragh.bench.shard",
+    "io.pragh.bench.traversal.cluster", "io.pragh.bench.workload", "io.pragh.coordinator", "io.pragh.fabric",
+    "io.pragh.fabric.inprocess", "io.pragh.keys", "io.pragh.store", "io.pragh.values", "org.HdrHistogram..",
+    "org.agrona.."})
 package io.pragh.bench.traversal;
+
+import io.pragh.MayDependOn;

@@ -58,12 +58,13 @@ class TraversalConfigTest {
     }
 
     @Test
-    void theMigrationRateThresholdDefaultsToTheCoresAndIsRefusedUnlessPositive() {
+    void theMigrationRateThresholdDefaultsToTheCoresRelativePolicyAndIsRefusedWhenNegative() {
         assertEquals(io.pragh.coordinator.CoordinatorConfig.DEFAULT_MIN_RATE, TraversalConfig.defaults().minRate());
         assertEquals(io.pragh.monitor.MonitorConfig.DEFAULT_REPORT_RATE, TraversalConfig.defaults().minRate());
+        assertEquals(0.0, TraversalConfig.defaults().minRate(), "no absolute rate unless asked for");
         assertEquals(0.5, TraversalConfig.parse("--min-rate", "0.5").minRate());
         assertEquals(0.5, TraversalConfig.parse("--min-rate", "0.5").asMap().get("min_rate"));
-        assertTrue(refusal("--min-rate", "0").contains("--min-rate"));
+        assertTrue(refusal("--min-rate", "-1").contains("--min-rate"));
     }
 
     @Test

@@ -5,8 +5,9 @@ import io.pragh.keys.KeyLayout;
 /**
  * The keys of a property graph: a vertex id plus what is asked of it, so every key of one vertex has the vertex's
  * home machine. VERTEX holds the {@link VertexRecord}; OUT and IN, per edge label, the {@link Adjacency}; EDGE, per
- * edge label, the {@link EdgePropertiesRecord} of the vertex's outgoing edges; EDGE_INDEX, keyed by an edge id, the
- * {@link EdgeIndexRecord} that finds the edge; SHARED, the dictionary and the id block counter every graph over the
+ * edge label, the {@link EdgePropertiesRecord} of the vertex's outgoing edges; EDGE_INDEX, keyed by a supplied edge
+ * id, the {@link EdgeIndexRecord} that finds the edge (an edge the graph numbered needs none, see {@link Adjacency});
+ * SHARED, the dictionary and the id block counter every graph over the
  * store agrees on.
  *
  * <p>Example: {@code long k = GraphKeys.out(vid, dictionary.id("knows"));}

@@ -234,6 +234,15 @@ public final class ConfigNode {
 
     /** A number above 0 and at most {@code max}, written as an integer or a decimal ({@code 2.5}). */
     double positiveNumber(String key, double fallback, double max) {
+        return number(key, fallback, false, max);
+    }
+
+    /** A number from 0 to {@code max}, written as an integer or a decimal. */
+    double nonNegativeNumber(String key, double fallback, double max) {
+        return number(key, fallback, true, max);
+    }
+
+    private double number(String key, double fallback, boolean zeroAllowed, double max) {
         JsonNode v = value(key);
         if (v == null) {
             return fallback;
@@ -242,8 +251,9 @@ public final class ConfigNode {
             throw error(key, "expected a number, got " + describe(v));
         }
         double d = v.doubleValue();
-        if (!(d > 0) || d > max) {
-            throw error(key, "must be above 0 and at most " + fmt(max) + ", got " + v.asText());
+        if (!(zeroAllowed ? d >= 0 : d > 0) || d > max) {
+            throw error(key, "must be " + (zeroAllowed ? "at least 0" : "above 0") + " and at most " + fmt(max)
+                + ", got " + v.asText());
         }
         return d;
     }

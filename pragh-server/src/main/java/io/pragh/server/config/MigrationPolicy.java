@@ -12,7 +12,7 @@ import java.util.Map;
  * a report interval (deferred).
  *
  * <pre>{@code
- * MigrationPolicy p = config.policy();   // margin 0.5, report every 10s, instantly above 100/s, eager, auto, 10/s
+ * MigrationPolicy p = config.policy();   // margin 0.5, report every 10s, instantly above 100/s, eager, auto, relative
  * }</pre>
  *
  * @param thresholdMargin   how much more (0.5 = 50% more) the applicant must access a value than its host
@@ -24,7 +24,9 @@ import java.util.Map;
  *                          when clients say so (the client RPC's MONITOR_START, END_INTERVAL and DECIDE), as a
  *                          benchmark that runs the paper's phases needs
  * @param minimumRate       accesses per second one machine must make to a key for a periodic report to name it and
- *                          for the coordinator to approve its migration
+ *                          for the coordinator to approve its migration: the paper's absolute threshold, an override.
+ *                          Unset (0), the policy is relative: a report names the keys read at least twice in its
+ *                          interval and the coordinator approves the hottest first, up to a budget per machine
  */
 public record MigrationPolicy(double thresholdMargin, Duration reportInterval, int instantReportRate, Mode mode,
                               Trigger trigger, double minimumRate) {
@@ -70,7 +72,7 @@ public record MigrationPolicy(double thresholdMargin, Duration reportInterval, i
                 + "one reportInterval (set policy.reportInterval instead)");
         }
         Trigger trigger = n.choice("trigger", DEFAULT.trigger, TRIGGERS);
-        double minimumRate = n.positiveNumber("minimumRate", DEFAULT.minimumRate, MAX_MINIMUM_RATE);
+        double minimumRate = n.nonNegativeNumber("minimumRate", DEFAULT.minimumRate, MAX_MINIMUM_RATE);
         return new MigrationPolicy(margin, report, rate, mode, trigger, minimumRate);
     }
 }

@@ -8,4 +8,7 @@
  * {@code io.pragh.keys}, {@code io.pragh.store}); knows nothing of the wire format ({@code io.pragh.server.rpc} puts
  * the operations in its table).
  */
+@MayDependOn({"io.pragh.cluster", "io.pragh.keys", "io.pragh.server.config", "io.pragh.store", "org.agrona.."})
 package io.pragh.server.extension;
+
+import io.pragh.MayDependOn;

@@ -5,4 +5,8 @@
  * only on {@code io.pragh.server.config} and core ({@code io.pragh.cluster}, {@code io.pragh.store}); knows nothing
  * of Gremlin.
  */
+@MayDependOn({"io.micrometer..", "io.pragh.cluster", "io.pragh.server.config", "io.pragh.server.metrics",
+    "io.pragh.store"})
 package io.pragh.server.frontend;
+
+import io.pragh.MayDependOn;

@@ -12,6 +12,7 @@ import io.pragh.monitor.Monitor;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.monitor.MonitorReport;
 import io.pragh.reclaim.Leases;
+import io.pragh.runtime.DutyExecutor;
 import io.pragh.server.config.MigrationPolicy;
 import io.pragh.server.membership.ZooKeeperMembership;
 import io.pragh.server.rpc.Decided;
@@ -22,11 +23,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The migration policy of paper section 4.4 across processes. Every machine runs a {@link Monitor} and sends its
@@ -53,9 +54,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class MigrationCoordination implements MigrationDriver, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MigrationCoordination.class);
+
     private static final long POLL_MILLIS = 100;
     /** How often a waiting DECIDE looks for the reports it still misses. */
     private static final long DECIDE_POLL_MILLIS = 10;
+    /** How long a close waits for the monitoring thread to end. */
+    private static final long CLOSE_PATIENCE_MILLIS = TimeUnit.MINUTES.toMillis(1);
 
     private final Machine machine;
     private final MachineStore store;
@@ -67,7 +72,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private final int maxKeysPerReport;
     private final MigrationPolicy.Trigger trigger;
     /** Runs everything that touches the monitor's intervals or the coordinator: one thread, so neither locks. */
-    private final ScheduledExecutorService control;
+    private final DutyExecutor control;
     private final Thread ticker;
     private final List<MonitorReport> periodic = new ArrayList<>();
     private final CountedMigrations migrations;
@@ -99,12 +104,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             .withMechanism(policy.mode() == MigrationPolicy.Mode.EAGER ? Mechanism.EAGER : Mechanism.DEFERRED)
             .withMinRate(policy.minimumRate());
         this.maxKeysPerReport = PolicyMessages.maxKeysPerReport(maxMessageBytes);
-        this.control = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "m" + store.id() + "-coordinator");
-            t.setDaemon(true);
-            return t;
-        });
-        this.ticker = new Thread(this::tick, "m" + store.id() + "-monitor");
+        this.control = DutyExecutor.single("m" + store.id() + "-coordinator");
+        this.ticker = new Thread(this::tick, "pragh-m" + store.id() + "-monitor");
         ticker.setDaemon(true);
         store.registerHandler(PolicyMessages.REPORT, this::onReport);
         store.registerHandler(PolicyMessages.DECISION, delivery::onDecision);
@@ -293,7 +294,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
                 return;
             } catch (RuntimeException e) {
                 if (!closed) {
-                    System.err.println("pragh: machine " + store.id() + " monitoring failed: " + e);
+                    LOG.error("machine {} monitoring failed", store.id(), e);
                 }
             }
         }
@@ -323,7 +324,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         try {
             r = PolicyMessages.readReport(from, msg, off, len, store.machineCount());
         } catch (IllegalArgumentException e) {
-            System.err.println("pragh: machine " + store.id() + " dropped " + e.getMessage() + " from machine " + from);
+            LOG.warn("machine {} dropped {} from machine {}", store.id(), e.getMessage(), from);
             return;
         }
         control.execute(() -> absorb(r));
@@ -340,7 +341,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
                 coordinator = newCoordinator();
             } catch (RuntimeException e) {
                 // Without the recorded targets it could approve moves from stale hosts: decide nothing until it can.
-                System.err.println("pragh: machine " + store.id() + " does not coordinate yet: " + e.getMessage());
+                LOG.warn("machine {} does not coordinate yet: {}", store.id(), e.getMessage());
                 return;
             }
         }
@@ -373,6 +374,16 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         closed = true;
         store.setAccessObserver(null);
         ticker.interrupt();
-        control.shutdownNow();
+        control.close();
+        if (ticker.isAlive() && Thread.currentThread() != ticker) {
+            try {
+                ticker.join(CLOSE_PATIENCE_MILLIS);
+                if (ticker.isAlive()) {
+                    LOG.warn("{} did not stop within a minute of being closed", ticker.getName());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

@@ -15,4 +15,9 @@
  * {@code io.pragh.store}, {@code io.pragh.fabric}), {@code io.pragh.server.extension} and Netty; knows nothing of
  * configuration files or processes.
  */
+@MayDependOn({"io.netty..", "io.pragh", "io.pragh.address", "io.pragh.cluster", "io.pragh.fabric",
+    "io.pragh.fabric.tcp", "io.pragh.graph", "io.pragh.keys", "io.pragh.migration", "io.pragh.server.extension",
+    "io.pragh.store", "org.agrona.."})
 package io.pragh.server.rpc;
+
+import io.pragh.MayDependOn;

@@ -254,9 +254,9 @@ class ClusterConfigTest {
         assertEquals(2.5, p.minimumRate());
         assertEquals(40, parse(MINIMAL + "policy: {minimumRate: 40}\n").policy().minimumRate(), "an integer is a rate");
         refused(MINIMAL + "policy: {trigger: sometimes}\n", "policy.trigger", "expected one of auto, manual");
-        refused(MINIMAL + "policy: {minimumRate: 0}\n", "policy.minimumRate",
-            "must be above 0 and at most 1000000000, got 0");
-        refused(MINIMAL + "policy: {minimumRate: -3.5}\n", "policy.minimumRate", "got -3.5");
+        assertEquals(0, parse(MINIMAL + "policy: {minimumRate: 0}\n").policy().minimumRate(), "0: the relative policy");
+        refused(MINIMAL + "policy: {minimumRate: -3.5}\n", "policy.minimumRate",
+            "must be at least 0 and at most 1000000000, got -3.5");
         refused(MINIMAL + "policy: {minimumRate: 2e9}\n", "policy.minimumRate", "at most 1000000000");
         refused(MINIMAL + "policy: {minimumRate: fast}\n", "policy.minimumRate", "expected a number, got");
     }

@@ -17,7 +17,8 @@ import io.pragh.coordinator.Mechanism;
  * @param shardsPerMachine shard placement with this many shards per machine, or {@link #HASHED} for hash placement
  * @param remoteLatencyNs  emulated latency of a remote one-sided operation (the in-process fabric only)
  * @param intervalMillis   monitoring interval of split migration
- * @param minRate          accesses/s from one machine a key needs to be reported and approved
+ * @param minRate          accesses/s from one machine a key needs to be reported and approved; 0: none, the relative
+ *                         policy (the core's default)
  * @param mechanism        coordinator mechanism
  */
 public record ClusterSpec(int machines, long keysPerMachine, long valueBytes, long cacheBytes, int shardsPerMachine,
@@ -26,7 +27,7 @@ public record ClusterSpec(int machines, long keysPerMachine, long valueBytes, lo
 
     public ClusterSpec {
         if (machines < 1 || keysPerMachine < 1 || valueBytes < 1 || cacheBytes < 0 || shardsPerMachine < 0
-            || remoteLatencyNs < 0 || intervalMillis < 1 || !(minRate > 0)) {
+            || remoteLatencyNs < 0 || intervalMillis < 1 || !(minRate >= 0)) {
             throw new IllegalArgumentException("invalid cluster spec " + machines + " machines, " + keysPerMachine
                 + " keys, " + valueBytes + " value bytes, " + cacheBytes + " cache bytes, " + shardsPerMachine
                 + " shards per machine, interval " + intervalMillis + " ms, min rate " + minRate);

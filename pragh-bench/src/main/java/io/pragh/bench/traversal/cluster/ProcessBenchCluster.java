@@ -22,6 +22,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A bench cluster of server processes on 127.0.0.1, one JVM per machine, started as {@code ./pragh cluster start}
@@ -41,6 +43,8 @@ import java.util.stream.Stream;
  * }</pre>
  */
 public final class ProcessBenchCluster implements BenchCluster {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessBenchCluster.class);
+
     /** How long a request may take: the benchmark shares two cores with its servers, so slow is not lost. */
     static final int REQUEST_TIMEOUT_MILLIS = 30_000;
     static final long START_TIMEOUT_MILLIS = 180_000;
@@ -132,8 +136,9 @@ public final class ProcessBenchCluster implements BenchCluster {
             .withRequestTimeout("10s")
             .withJvmArgs(List.of("-Xmx512m"))
             .withSection("extensions", "[" + BenchExtension.NAME + "]")
-            .withSection("policy", String.format(Locale.ROOT, "{trigger: manual, reportInterval: %s, minimumRate: %s,"
-                + " migration: %s}", interval, spec.minRate(), spec.mechanism().name().toLowerCase(Locale.ROOT)));
+            .withSection("policy", String.format(Locale.ROOT, "{trigger: manual, reportInterval: %s,%s migration: %s}",
+                interval, spec.minRate() > 0 ? " minimumRate: " + spec.minRate() + "," : "",
+                spec.mechanism().name().toLowerCase(Locale.ROOT)));
         return spec.sharded()
             ? s.withSection("placement", "{kind: " + BenchExtension.SHARDS + ", shardsPerMachine: "
                 + spec.shardsPerMachine() + "}") : s;
@@ -232,7 +237,7 @@ public final class ProcessBenchCluster implements BenchCluster {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
-            System.err.println("pragh bench: could not remove " + dir + ": " + e.getMessage());
+            LOG.warn("could not remove {}: {}", dir, e.getMessage());
         }
     }
 
@@ -368,7 +373,7 @@ public final class ProcessBenchCluster implements BenchCluster {
                         return;
                     } catch (RuntimeException e) {
                         if (!closed) {
-                            System.err.println("pragh bench: ending a migration interval failed: " + e.getMessage());
+                            LOG.warn("ending a migration interval failed: {}", e.getMessage());
                         }
                     }
                 }

@@ -7,4 +7,9 @@
  * packages, on the benchmark's shard baseline ({@code io.pragh.bench.shard}) and server extension
  * ({@code io.pragh.bench.extension}), and on pragh-server's local cluster and client RPC.
  */
+@MayDependOn({"io.pragh.bench.extension", "io.pragh.bench.shard", "io.pragh.cluster", "io.pragh.coordinator",
+    "io.pragh.fabric", "io.pragh.fabric.tcp", "io.pragh.graph", "io.pragh.keys", "io.pragh.monitor",
+    "io.pragh.server.cli", "io.pragh.server.config", "io.pragh.server.rpc", "io.pragh.store", "org.agrona.."})
 package io.pragh.bench.traversal.cluster;
+
+import io.pragh.MayDependOn;
