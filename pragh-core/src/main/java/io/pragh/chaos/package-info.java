@@ -3,7 +3,8 @@
  * MIGRATE from many client threads against an {@link io.pragh.cluster.EmbeddedCluster} whose machines share a
  * {@link io.pragh.fabric.fault.FaultFabric}, with the faults of a {@link FaultPlan} switched on and off as it goes,
  * and records a {@link io.pragh.linearizability.History} that {@link io.pragh.linearizability.LinearizabilityChecker}
- * then checks; {@link RecordingClient} records single operations for hand-written scenarios, and
+ * then checks (a window's faults in {@code ChaosFaults}, its closing reads in {@code ChaosBarrier}, its failures in
+ * {@code FailureTally}); {@link RecordingClient} records single operations for hand-written scenarios, and
  * {@link ChaosValues} makes every written value say which write produced it.
  *
  * <p>In pragh-core's main code, next to the checker and the fault fabric it uses, because both the core's

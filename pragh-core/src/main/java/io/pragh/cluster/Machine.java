@@ -11,6 +11,7 @@ import io.pragh.runtime.WorkerPool;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import io.pragh.store.Session;
+import io.pragh.store.ValueView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -99,11 +100,24 @@ public final class Machine implements AutoCloseable {
         return store.session();
     }
 
-    /** The key's value, or null when it has none. */
+    /** The key's value, or null when it has none: a copy (see {@link #view} for reading it where it lies). */
     public byte[] get(long key) {
+        ValueView v = view(key);
+        return v == null ? null : v.toBytes();
+    }
+
+    /**
+     * The key's value without a copy: a flyweight over the calling thread's session buffer, valid until that thread's
+     * next GET on this machine; null when the key has none.
+     *
+     * <pre>{@code
+     * ValueView v = machine.view(key);
+     * int entries = v == null ? 0 : v.length() / 16;
+     * }</pre>
+     */
+    public ValueView view(long key) {
         try {
-            var v = store.session().get(key);
-            return v == null ? null : v.toBytes();
+            return store.session().get(key);
         } catch (RuntimeException e) {
             throw closing(e, "a GET of key " + key);
         }

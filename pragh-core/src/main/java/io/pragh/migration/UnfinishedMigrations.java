@@ -176,7 +176,7 @@ final class UnfinishedMigrations {
             return false;
         }
         // Release, as the round's own clear: whoever sees the bit clear sees the source invalid, or unusable.
-        store.casHeader(store.id(), published, header, header & ~ValueRecord.INVALIDATION_PENDING);
+        store.regions().casHeader(store.id(), published, header, header & ~ValueRecord.INVALIDATION_PENDING);
         return true;
     }
 
@@ -216,7 +216,7 @@ final class UnfinishedMigrations {
     /** CAS of the home's word from the old address to the new one, again; whether it took effect now. */
     private boolean casHomeWord(Entry e) {
         try {
-            return store.casAddress(e.home, e.slot, e.oldAddress, e.desired);
+            return store.regions().casAddress(e.home, e.slot, e.oldAddress, e.desired);
         } catch (RuntimeException down) {
             if (e.home != store.id()) {
                 failedThisPass[e.home] = true;

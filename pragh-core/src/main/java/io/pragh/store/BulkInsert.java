@@ -17,7 +17,7 @@ import org.agrona.DirectBuffer;
  *   <li>keys: a key is inserted only where the home's key region has no value for it, atomically with any other
  *       writer (the region's bucket lock and a CAS of the NONE word); when the key has a value already,
  *       {@link #insert} returns false and writes nothing, and the caller goes through the update protocol instead;</li>
- *   <li>versions: each record gets a fresh incarnation's first version ({@link MachineStore#nextFirstVersion}), as
+ *   <li>versions: each record gets a fresh incarnation's first version ({@link Incarnations#nextFirstVersion}), as
  *       an update's first insert of a key does, so later updates and a restart sort after it;</li>
  *   <li>durability: on a machine with a write-ahead log each record is logged as a SET at its version and stays
  *       pending (unreadable) until the log has it, as an update's new record does; {@link #durable} completes when
@@ -72,27 +72,27 @@ public final class BulkInsert {
                 + " the " + store.config().maxValueBytes() + "-byte value limit");
         }
         int stripe = store.session().gateStripe;
-        store.enter(stripe);
+        store.gate().enter(stripe);
         try {
             return insertInside(key, value, offset, length);
         } finally {
-            store.exit(stripe);
+            store.gate().exit(stripe);
         }
     }
 
     private boolean insertInside(long key, DirectBuffer value, int offset, int length) {
         long address = store.values().allocate(ValueRecord.unitsFor(length));
-        long version = store.nextFirstVersion();
+        long version = store.incarnations().nextFirstVersion();
         long slot;
         try {
             // Pending until settled: readers wait for (and the leak scan leaves alone) a record its writer may still
             // publish or, on a durable machine, a record the log does not have yet.
-            store.writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, set, value, offset, -1,
+            store.regions().writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, set, value, offset, -1,
                 value, offset, length);
             // The store's CAS, not the CPU's: the machine may be serving, and a NIC's atomics may not be coherent
             // with this CPU's.
             slot = store.keys().insert(key, address, (s, expected, desired) ->
-                store.casAddress(store.id(), s, expected, desired));
+                store.regions().casAddress(store.id(), s, expected, desired));
         } catch (RuntimeException | Error e) {
             store.values().release(address);
             throw e;
@@ -103,15 +103,15 @@ public final class BulkInsert {
         }
         inserted++;
         bytes += length;
-        CompletableFuture<Void> logged = store.logLoaded(key, version, value, offset, length);
+        CompletableFuture<Void> logged = store.acks().logLoaded(key, version, value, offset, length);
         if (logged.isDone() && !logged.isCompletedExceptionally()) {
-            store.settled(address, length);
+            store.regions().settled(address, length);
             return true;
         }
         notDurable.incrementAndGet();
         logged.whenComplete((ok, failure) -> {
             if (failure == null) {
-                store.settled(address, length);
+                store.regions().settled(address, length);
             } else {
                 logFailure = failure;
             }

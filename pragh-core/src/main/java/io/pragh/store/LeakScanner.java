@@ -137,7 +137,7 @@ public final class LeakScanner extends DutyThread {
         int[] freed = {0};
         long[] skipped = {0};
         long visited = values.forEachRecord((unit, header, key, version) -> {
-            if (ValueRecord.isInvalidationPending(header) || store.copyInFlight(unit)) {
+            if (ValueRecord.isInvalidationPending(header) || store.regions().copyInFlight(unit)) {
                 skipped[0]++; // its operation is still deciding whether it is published
                 return;
             }
@@ -190,7 +190,8 @@ public final class LeakScanner extends DutyThread {
         }
         // Invalidated only if the header is still exactly the one suspected (same allocation, still not pending):
         // readers holding an old address then see it invalid.
-        if (store.casHeader(store.id(), offset, s.header(), ValueRecord.invalidated(s.header())) != s.header()) {
+        long invalidated = ValueRecord.invalidated(s.header());
+        if (store.regions().casHeader(store.id(), offset, s.header(), invalidated) != s.header()) {
             return false;
         }
         long address = ValueRecord.addressOf(s.header(), unit);

@@ -116,7 +116,7 @@ public final class UncertainUpdates extends DutyThread {
             if (outcome == UpdateProtocol.UNKNOWN) {
                 if (!t.answered && System.nanoTime() - t.sinceNanos > ANSWER_WITHIN_NANOS) {
                     t.answered = true;
-                    machine.complete(e.origin(), e.request(), "update of key " + e.key() + " may or may not have"
+                    machine.acks().complete(e.origin(), e.request(), "update of key " + e.key() + " may or may not have"
                         + " taken effect: its home, machine " + e.home() + ", stopped answering during its CAS"
                         + " (it is settled when the home answers again)");
                 }
@@ -128,13 +128,13 @@ public final class UncertainUpdates extends DutyThread {
                 updates.finishWon(e.key(), e.home(), e.slot(), e.expected(), e.desired(), e.fresh(), e.length());
                 // Logged even if the origin was already told "unknown": the update took effect, so it must be durable.
                 UnsafeBuffer arg = new UnsafeBuffer(e.arg());
-                machine.applied(e.home(), e.origin(), e.request(), e.key(), e.version(), e.mutatorId(), arg, 0,
+                machine.acks().applied(e.home(), e.origin(), e.request(), e.key(), e.version(), e.mutatorId(), arg, 0,
                     e.arg().length, UpdateProtocol.published(e.expected(), e.fresh()), e.length());
             } else {
                 updates.undo(e.key(), e.expected(), e.fresh(), e.oldHeader());
                 if (!t.answered) {
-                    machine.completeRetryable(e.origin(), e.request(), "update of key " + e.key() + " did not take"
-                        + " effect: its CAS of the home's address word lost");
+                    machine.acks().completeRetryable(e.origin(), e.request(), "update of key " + e.key()
+                        + " did not take effect: its CAS of the home's address word lost");
                 }
             }
             return true;

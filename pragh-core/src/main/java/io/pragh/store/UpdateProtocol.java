@@ -67,22 +67,23 @@ final class UpdateProtocol {
         try {
             long version = applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
             if (version == NOTHING_CHANGED) {
-                machine.complete(origin, request, null);
+                machine.acks().complete(origin, request, null);
             } else if (version != FORWARDED && version != HANDED_OFF) {
-                machine.applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen, s.published,
-                    s.publishedLength);
+                machine.acks().applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen,
+                    s.published, s.publishedLength);
             }
         } catch (FabricException e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
             if (e.retryable()) {
                 // A machine the update needs is down (the host it must be forwarded to, or the home its LOG goes
                 // to): refuse it back to its origin, which may retry once recovery is done, rather than drop it.
-                machine.completeRetryable(origin, request, "update of key " + key + " was not acknowledged: " + why);
+                machine.acks().completeRetryable(origin, request, "update of key " + key + " was not acknowledged: "
+                    + why);
             } else {
-                machine.complete(origin, request, why);
+                machine.acks().complete(origin, request, why);
             }
         } catch (RuntimeException e) {
-            machine.complete(origin, request, e.getMessage() == null ? e.toString() : e.getMessage());
+            machine.acks().complete(origin, request, e.getMessage() == null ? e.toString() : e.getMessage());
         }
     }
 
@@ -161,14 +162,14 @@ final class UpdateProtocol {
         }
         checkValueLength(key, length);
         long address = machine.values().allocate(ValueRecord.unitsFor(length));
-        long version = machine.nextFirstVersion();
+        long version = machine.incarnations().nextFirstVersion();
         long slot;
         try {
             // Pending until named, so that the leak scan leaves it alone while this thread may still publish it.
-            machine.writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, mutator, EMPTY, 0,
-                -1, arg, argOff, argLen);
+            machine.regions().writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, mutator,
+                EMPTY, 0, -1, arg, argOff, argLen);
             slot = machine.keys().insert(key, absent, address,
-                (at, expected, desired) -> machine.casAddress(machine.id(), at, expected, desired));
+                (at, expected, desired) -> machine.regions().casAddress(machine.id(), at, expected, desired));
         } catch (RuntimeException | Error e) {
             // A mutator that failed, or a full key region: the record was never named, and being pending, the leak
             // scan would never take it.
@@ -179,8 +180,8 @@ final class UpdateProtocol {
             machine.values().release(address);
             return FORWARDED;
         }
-        if (!machine.durable()) {
-            machine.settled(address, length); // a durable one settles once its home's log has it
+        if (!machine.acks().durable()) {
+            machine.regions().settled(address, length); // a durable one settles once its home's log has it
         }
         s.published = address;
         s.publishedLength = length;
@@ -199,7 +200,7 @@ final class UpdateProtocol {
         long offset = Address.byteOffset(tombstone);
         long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
         while (true) {
-            long header = machine.readHeader(host, offset);
+            long header = machine.regions().readHeader(host, offset);
             if (!ValueRecord.isLive(header) || ValueRecord.generationOf(header) != Address.generation(tombstone)) {
                 return;
             }
@@ -240,7 +241,8 @@ final class UpdateProtocol {
             // Flagged before the CAS: from the CAS on the key reads absent at its home while this record stays valid
             // until invalidated below, so a GET reaching it through a cached address must wait, not return it. The
             // flag also keeps every other update and migration of the record off it until this one is settled.
-            if (machine.casHeader(self, oldOffset, header, header | ValueRecord.INVALIDATION_PENDING) != header) {
+            long pendingHeader = header | ValueRecord.INVALIDATION_PENDING;
+            if (machine.regions().casHeader(self, oldOffset, header, pendingHeader) != header) {
                 return FORWARDED; // replaced meanwhile by an update on another thread: start again
             }
             desired = Address.tombstone(address);
@@ -248,8 +250,8 @@ final class UpdateProtocol {
             checkValueLength(key, length);
             fresh = machine.values().allocate(ValueRecord.unitsFor(length));
             try {
-                machine.writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING, mutator, chunk,
-                    curOff, curLen, arg, argOff, argLen);
+                machine.regions().writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING, mutator,
+                    chunk, curOff, curLen, arg, argOff, argLen);
             } catch (RuntimeException | Error e) {
                 machine.values().release(fresh); // never named, and pending: the leak scan would never take it
                 throw e;
@@ -258,7 +260,7 @@ final class UpdateProtocol {
         }
         int outcome;
         try {
-            outcome = machine.casAddress(home, s.slot, address, desired) ? WON : LOST;
+            outcome = machine.regions().casAddress(home, s.slot, address, desired) ? WON : LOST;
         } catch (FabricException uncertain) {
             // The CAS may have taken effect (a reply lost on the way back): ask the word again.
             outcome = recas(home, s.slot, address, desired);
@@ -314,7 +316,7 @@ final class UpdateProtocol {
      */
     void finishWon(long key, int home, long slot, long address, long desired, long fresh, int length) {
         int self = machine.id();
-        if (fresh == Address.NONE && machine.durable()) {
+        if (fresh == Address.NONE && machine.acks().durable()) {
             // A durable DELETE: the removed record stays valid and pending until the home has logged the DELETE; the
             // home then invalidates it, hands it to this machine's GC and prunes the tombstone (MachineStore#applied).
             machine.fence().await(key);
@@ -329,10 +331,10 @@ final class UpdateProtocol {
         // Stamped before the bit clears: from then on the new record may be replaced and invalidated, and a cache
         // entry stamped later than that would outlive the record.
         long stampMillis = Leases.nowMillis();
-        if (fresh != Address.NONE && !machine.durable()) {
+        if (fresh != Address.NONE && !machine.acks().durable()) {
             // Release: whoever sees the bit clear (and may then replace the new record) sees the old one invalid.
             // A durable update's record stays pending until its home's log has it (MachineStore#applied).
-            machine.settled(fresh, length);
+            machine.regions().settled(fresh, length);
         }
         if (invalidatedHere) {
             machine.reclaimRings().post(self, address);
@@ -345,7 +347,7 @@ final class UpdateProtocol {
             } else {
                 machine.cache().invalidate(key, address);
                 try {
-                    machine.sendPrune(home, key, desired);
+                    machine.router().sendPrune(home, key, desired);
                 } catch (FabricException homeUnreachable) {
                     // The delete took effect; only the slot stays until the next insert replaces the tombstone.
                 }
@@ -360,8 +362,8 @@ final class UpdateProtocol {
         if (fresh != Address.NONE) {
             machine.values().release(fresh);
         } else {
-            machine.casHeader(machine.id(), Address.byteOffset(address), header | ValueRecord.INVALIDATION_PENDING,
-                header);
+            machine.regions().casHeader(machine.id(), Address.byteOffset(address),
+                header | ValueRecord.INVALIDATION_PENDING, header);
         }
     }
 
@@ -402,6 +404,6 @@ final class UpdateProtocol {
             throw new PraghException("update of key " + key + " was forwarded " + hops + " times without finding its"
                 + " value; giving up");
         }
-        machine.sendUpdate(target, origin, request, key, mutatorId, arg, argOff, argLen, hops + 1);
+        machine.router().sendUpdate(target, origin, request, key, mutatorId, arg, argOff, argLen, hops + 1);
     }
 }

@@ -88,10 +88,14 @@ public final class ClusterGraphStore implements GraphStore {
     }
 
     @Override
-    public void getAll(final long[] keys, final int count, final IndexedValues visitor) {
+    public boolean contains(final long key) {
+        return degraded(() -> machine.view(key) != null);
+    }
+
+    @Override
+    public void getAllViews(final long[] keys, final int count, final IndexedViews visitor) {
         degraded(() -> {
-            machine.session().getAll(keys, 0, count,
-                (index, key, value) -> visitor.accept(index, value == null ? null : value.toBytes()));
+            machine.session().getAll(keys, 0, count, (index, key, value) -> visitor.accept(index, value));
             return null;
         });
     }

@@ -54,18 +54,30 @@ public final class Adjacency {
 
     /** Entries in {@code value}; zero for an absent (null) value. */
     public static int count(final byte[] value) {
-        if (value == null) {
-            return 0;
-        }
-        if (value.length % ENTRY_BYTES != 0) {
-            throw new CorruptRecordException("adjacency value of " + value.length + " bytes is not a whole number of "
+        return value == null ? 0 : countOfLength(value.length);
+    }
+
+    /**
+     * Entries in a value of {@code bytes} bytes: what a reader of the value where it lies (a flyweight over the GET's
+     * buffer) counts without copying it.
+     *
+     * @throws CorruptRecordException when {@code bytes} is not a whole number of entries
+     */
+    public static int countOfLength(final int bytes) {
+        if (bytes % ENTRY_BYTES != 0) {
+            throw new CorruptRecordException("adjacency value of " + bytes + " bytes is not a whole number of "
                 + ENTRY_BYTES + "-byte entries");
         }
-        return value.length / ENTRY_BYTES;
+        return bytes / ENTRY_BYTES;
+    }
+
+    /** Where entry {@code index}'s neighbour id (a little-endian long) starts, from the value's first byte. */
+    public static int neighbourOffset(final int index) {
+        return index * ENTRY_BYTES;
     }
 
     public static long neighbour(final byte[] value, final int index) {
-        return ByteReader.longAt(value, index * ENTRY_BYTES);
+        return ByteReader.longAt(value, neighbourOffset(index));
     }
 
     public static long edgeId(final byte[] value, final int index) {

@@ -105,9 +105,13 @@ public final class EmbeddedGraphStore implements GraphStore {
     }
 
     @Override
-    public void getAll(final long[] keys, final int count, final IndexedValues visitor) {
-        machine().session().getAll(keys, 0, count,
-            (index, key, value) -> visitor.accept(index, value == null ? null : value.toBytes()));
+    public boolean contains(final long key) {
+        return machine().view(key) != null;
+    }
+
+    @Override
+    public void getAllViews(final long[] keys, final int count, final IndexedViews visitor) {
+        machine().session().getAll(keys, 0, count, (index, key, value) -> visitor.accept(index, value));
     }
 
     @Override

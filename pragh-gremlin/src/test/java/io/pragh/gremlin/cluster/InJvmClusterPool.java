@@ -106,6 +106,16 @@ public final class InJvmClusterPool {
         }
 
         @Override
+        public void getAllViews(final long[] keys, final int count, final IndexedViews visitor) {
+            store.getAllViews(keys, count, visitor);
+        }
+
+        @Override
+        public boolean contains(final long key) {
+            return store.contains(key);
+        }
+
+        @Override
         public void put(final long key, final byte[] value) {
             store.put(key, value);
         }

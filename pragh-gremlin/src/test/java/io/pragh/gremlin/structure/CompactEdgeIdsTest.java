@@ -134,6 +134,18 @@ class CompactEdgeIdsTest {
         }
 
         @Override
+        public void getAllViews(final long[] keys, final int count, final IndexedViews visitor) {
+            reads.incrementAndGet();
+            store.getAllViews(keys, count, visitor);
+        }
+
+        @Override
+        public boolean contains(final long key) {
+            reads.incrementAndGet();
+            return store.contains(key);
+        }
+
+        @Override
         public void put(final long key, final byte[] value) {
             store.put(key, value);
         }
