@@ -120,8 +120,12 @@ class DegradedClusterTest {
             }
             assertTrue(named, "no retryable message names machine " + KILLED + " and its address: "
                 + result.get("retryableMessages"));
-            assertTrue(result.get("maxLatencySeconds").asDouble() < 2.0, "a request waited "
-                + result.get("maxLatencySeconds") + " s; the slowest: " + result.get("slowest"));
+            // Failing fast means not waiting out the 30 s evaluation timeout a request stuck on the dead machine
+            // would: half of it tells the two apart at any machine speed (a loaded host has taken 7 s for the first
+            // requests of a run, before the kill; a quiet one answers within about 1 s, printed above).
+            assertTrue(result.get("maxLatencySeconds").asDouble() < 15.0, "a request waited "
+                + result.get("maxLatencySeconds") + " s, as if it waited for the evaluation timeout; the slowest: "
+                + result.get("slowest"));
             assertEquals(0, result.get("lostCount").asInt(), "acknowledged writes lost: " + result.get("lost"));
             assertEquals(0, result.get("wrongReads").size(), "reads of another value: " + result.get("wrongReads"));
             assertTrue(result.get("acknowledgedWhileDown").asInt() > 0, "writes homed on live machines kept flowing"
