@@ -12,6 +12,7 @@ import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -143,28 +144,50 @@ final class Edges {
     /** Removes every edge of a vertex, in and out, and its own adjacency and edge property records. */
     void removeAllOf(final long vid) {
         final GraphStore store = graph.store();
-        for (final int label : graph.names().edgeLabels()) {
-            final byte[] out = store.get(GraphKeys.out(vid, label));
+        final int[] labels = graph.names().edgeLabels();
+        // Both lists of every label in one batched GET, and the neighbours' entries removed in one batch: a graph
+        // with many edge labels would otherwise pay two round trips per label for a vertex that has few of them.
+        final long[] keys = new long[2 * labels.length];
+        for (int l = 0; l < labels.length; l++) {
+            keys[2 * l] = GraphKeys.out(vid, labels[l]);
+            keys[2 * l + 1] = GraphKeys.in(vid, labels[l]);
+        }
+        final byte[][] lists = getAll(keys);
+        final UpdateBatch neighbours = new UpdateBatch();
+        final List<Long> indexEntries = new ArrayList<>();
+        for (int l = 0; l < labels.length; l++) {
+            final int label = labels[l];
+            final byte[] out = lists[2 * l];
             for (int i = 0, n = Adjacency.count(out); i < n; i++) {
                 final long number = Adjacency.edgeId(out, i);
-                store.update(GraphKeys.in(Adjacency.neighbour(out, i), label), GraphMutations.REMOVE_EDGE,
+                neighbours.add(GraphKeys.in(Adjacency.neighbour(out, i), label), GraphMutations.REMOVE_EDGE,
                     numberArgument(number));
-                deleteIndex(store, number);
+                indexEntries.add(number);
             }
-            if (out != null) {
-                store.delete(GraphKeys.out(vid, label));
-                store.delete(GraphKeys.edgeProperties(vid, label));
-            }
-            final byte[] in = store.get(GraphKeys.in(vid, label));
+            final byte[] in = lists[2 * l + 1];
             for (int i = 0, n = Adjacency.count(in); i < n; i++) {
                 final long number = Adjacency.edgeId(in, i);
                 final long from = Adjacency.neighbour(in, i);
-                store.update(GraphKeys.out(from, label), GraphMutations.REMOVE_EDGE, numberArgument(number));
-                store.update(GraphKeys.edgeProperties(from, label), GraphMutations.EDGE_PROPERTIES, EdgeOps.drop(number));
-                deleteIndex(store, number);
+                // Removals of different edges from one list commute, as UpdateBatch asks.
+                neighbours.add(GraphKeys.out(from, label), GraphMutations.REMOVE_EDGE, numberArgument(number));
+                neighbours.add(GraphKeys.edgeProperties(from, label), GraphMutations.EDGE_PROPERTIES,
+                    EdgeOps.drop(number));
+                indexEntries.add(number);
             }
-            if (in != null) {
-                store.delete(GraphKeys.in(vid, label));
+        }
+        if (!neighbours.isEmpty()) {
+            store.updateAll(neighbours);
+        }
+        for (final long number : indexEntries) {
+            deleteIndex(store, number);
+        }
+        for (int l = 0; l < labels.length; l++) {
+            if (lists[2 * l] != null) {
+                store.delete(GraphKeys.out(vid, labels[l]));
+                store.delete(GraphKeys.edgeProperties(vid, labels[l]));
+            }
+            if (lists[2 * l + 1] != null) {
+                store.delete(GraphKeys.in(vid, labels[l]));
             }
         }
     }
@@ -188,40 +211,54 @@ final class Edges {
         });
     }
 
-    /** Edges of one vertex, in the given direction, for the given label ids. */
+    /** Edges of one vertex, in the given direction, for the given label ids: one batched GET of their lists. */
     void collect(final long vid, final Direction direction, final int[] labels, final List<Edge> into) {
-        for (final int label : labels) {
-            if (direction != Direction.IN) {
-                final byte[] out = graph.store().get(GraphKeys.out(vid, label));
-                for (int i = 0, n = Adjacency.count(out); i < n; i++) {
-                    into.add(new PraghEdge(graph, Adjacency.edgeId(out, i), vid, label, Adjacency.neighbour(out, i)));
-                }
-            }
-            if (direction != Direction.OUT) {
-                final byte[] in = graph.store().get(GraphKeys.in(vid, label));
-                for (int i = 0, n = Adjacency.count(in); i < n; i++) {
-                    into.add(new PraghEdge(graph, Adjacency.edgeId(in, i), Adjacency.neighbour(in, i), label, vid));
-                }
+        final long[] keys = listKeys(vid, direction, labels);
+        final byte[][] lists = getAll(keys);
+        for (int k = 0; k < keys.length; k++) {
+            final int label = GraphKeys.label(keys[k]);
+            final boolean out = GraphKeys.kind(keys[k]) == GraphKeys.OUT;
+            final byte[] list = lists[k];
+            for (int i = 0, n = Adjacency.count(list); i < n; i++) {
+                final long other = Adjacency.neighbour(list, i);
+                into.add(out ? new PraghEdge(graph, Adjacency.edgeId(list, i), vid, label, other)
+                    : new PraghEdge(graph, Adjacency.edgeId(list, i), other, label, vid));
             }
         }
     }
 
     /** Neighbours of one vertex along its edges in the given direction and label ids, one per edge. */
     void collectNeighbours(final long vid, final Direction direction, final int[] labels, final List<Vertex> into) {
-        for (final int label : labels) {
-            if (direction != Direction.IN) {
-                final byte[] out = graph.store().get(GraphKeys.out(vid, label));
-                for (int i = 0, n = Adjacency.count(out); i < n; i++) {
-                    into.add(new PraghVertex(graph, Adjacency.neighbour(out, i), null));
-                }
-            }
-            if (direction != Direction.OUT) {
-                final byte[] in = graph.store().get(GraphKeys.in(vid, label));
-                for (int i = 0, n = Adjacency.count(in); i < n; i++) {
-                    into.add(new PraghVertex(graph, Adjacency.neighbour(in, i), null));
-                }
+        final byte[][] lists = getAll(listKeys(vid, direction, labels));
+        for (final byte[] list : lists) {
+            for (int i = 0, n = Adjacency.count(list); i < n; i++) {
+                into.add(new PraghVertex(graph, Adjacency.neighbour(list, i), null));
             }
         }
+    }
+
+    /** The values of {@code keys} (null where a key has none) by one batched GET, in the keys' order. */
+    private byte[][] getAll(final long[] keys) {
+        final byte[][] values = new byte[keys.length][];
+        graph.store().getAll(keys, keys.length, (i, value) -> values[i] = value);
+        return values;
+    }
+
+    /** The keys of a vertex's lists in the given direction, label by label (OUT before IN for BOTH). */
+    private static long[] listKeys(final long vid, final Direction direction, final int[] labels) {
+        final boolean out = direction != Direction.IN;
+        final boolean in = direction != Direction.OUT;
+        final long[] keys = new long[(out && in ? 2 : 1) * labels.length];
+        int k = 0;
+        for (final int label : labels) {
+            if (out) {
+                keys[k++] = GraphKeys.out(vid, label);
+            }
+            if (in) {
+                keys[k++] = GraphKeys.in(vid, label);
+            }
+        }
+        return keys;
     }
 
     /** The argument of {@link GraphMutations#REMOVE_EDGE}: the edge number. */

@@ -23,5 +23,5 @@ import org.junit.runner.RunWith;
         PraghFeatureTest.FEATURES + "/filter/HasId.feature",
         PraghFeatureTest.FEATURES + "/filter/Drop.feature"},
     plugin = {"summary", "junit:target/cucumber-store-over-tcp.xml"})
-public class PraghStoreFeaturesOverTcpTest {
+public class PraghStoreFeaturesOverTcpSuite {
 }
