@@ -51,6 +51,7 @@ public final class MachineStore implements AutoCloseable {
     private final InvalidationFence fence = new InvalidationFence();
     private final UpdateProtocol updates = new UpdateProtocol(this);
     private final UncertainUpdates uncertainUpdates = new UncertainUpdates(this, updates);
+    private final DeferredUpdates deferredUpdates = new DeferredUpdates(this, updates);
     private final UpdateAcknowledgements acks;
     private final MessageRouter router;
     private final DirectInstalls installs;
@@ -164,6 +165,11 @@ public final class MachineStore implements AutoCloseable {
     /** Updates whose CAS outcome is still unknown because their home stopped answering (see {@link UpdateProtocol}). */
     public UncertainUpdates uncertainUpdates() {
         return uncertainUpdates;
+    }
+
+    /** Updates delivered by message that had to wait, applied again off the delivery thread. */
+    public DeferredUpdates deferredUpdates() {
+        return deferredUpdates;
     }
 
     /** The background leak scan (its thread runs only when {@link StoreConfig#leakScanMillis} is above 0). */
@@ -423,6 +429,8 @@ public final class MachineStore implements AutoCloseable {
         }
         // Its thread settles uncertain CASes against this store's memory: stopped before anything is freed.
         uncertainUpdates.close();
+        // Its updates hold the gate while they wait: stopped before the gate is drained (the rest are refused).
+        deferredUpdates.close();
         quiet &= gate.awaitDrained(CLOSE_PATIENCE_MILLIS);
         acks.failPending(); // registered by operations admitted before the gate closed
         return quiet;

@@ -68,6 +68,11 @@ public final class Session {
     long slot;
     long obtainedAtMillis;
     boolean fromCache;
+    /**
+     * Set while this session applies an update a message delivered: its thread also delivers the messages (a LOG, a
+     * settle) that end an update's waits, so such an update is handed to {@link DeferredUpdates} instead of waiting.
+     */
+    boolean delivering;
 
     /** The record the last update on this session published ({@link Address#NONE}: none, e.g. a delete), and its
      *  payload length: a durable update settles it once logged. */

@@ -68,6 +68,8 @@ final class UpdateProtocol {
             long version = applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
             if (version == NOTHING_CHANGED) {
                 machine.acks().complete(origin, request, null);
+            } else if (version == DEFERRED) {
+                machine.deferredUpdates().defer(origin, request, key, mutatorId, arg, argOff, argLen, hops);
             } else if (version != FORWARDED && version != HANDED_OFF) {
                 machine.acks().applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen,
                     s.published, s.publishedLength);
@@ -91,14 +93,16 @@ final class UpdateProtocol {
     private static final long NOTHING_CHANGED = -2;
     /** The CAS's outcome is unknown: {@link UncertainUpdates} completes the update once it is known. */
     private static final long HANDED_OFF = -3;
+    /** Nothing happened: the update must wait, and its thread delivers messages, so {@link DeferredUpdates} runs it. */
+    private static final long DEFERRED = -4;
 
     static final int WON = 0;
     static final int LOST = 1;
     static final int UNKNOWN = 2;
 
     /**
-     * @return the version the update produced here, {@link #FORWARDED}, {@link #NOTHING_CHANGED} or
-     *     {@link #HANDED_OFF}
+     * @return the version the update produced here, {@link #FORWARDED}, {@link #NOTHING_CHANGED},
+     *     {@link #HANDED_OFF} or {@link #DEFERRED}
      */
     private long applyOrForward(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg,
                                 int argOff, int argLen, int hops) {
@@ -146,14 +150,17 @@ final class UpdateProtocol {
      * the word is taken over only once its DELETE has invalidated the record it removed ({@link #deleteFinished}):
      * until then the deleter may still need the tombstone to tell that its CAS took effect.
      *
-     * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, or {@link #FORWARDED} (reused
-     *     here to mean "lost a race, retry")
+     * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, {@link #DEFERRED}, or
+     *     {@link #FORWARDED} (reused here to mean "lost a race, retry")
      */
     private long insertAtHome(Session s, long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
         long absent = s.slot >= 0 ? s.address : Address.NONE;
         if (Address.isTombstone(absent)) {
             // Also before answering a DELETE "nothing changed": on a durable cluster the previous DELETE may not be
             // logged yet, and a restart could still bring the value back.
+            if (s.delivering && !deleteFinished(absent)) {
+                return DEFERRED; // the LOG that finishes it may be queued behind this very message
+            }
             awaitDeleteFinished(key, absent);
         }
         int length = mutator.newLength(EMPTY, 0, -1, arg, argOff, argLen);
@@ -196,27 +203,30 @@ final class UpdateProtocol {
      * @throws InvalidationPendingException (retryable: the insert did not take effect) when that takes too long
      */
     private void awaitDeleteFinished(long key, long tombstone) {
-        int host = Address.host(tombstone, machine.id());
-        long offset = Address.byteOffset(tombstone);
         long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
-        while (true) {
-            long header = machine.regions().readHeader(host, offset);
-            if (!ValueRecord.isLive(header) || ValueRecord.generationOf(header) != Address.generation(tombstone)) {
-                return;
-            }
+        while (!deleteFinished(tombstone)) {
             if (System.nanoTime() > deadline) {
                 throw new InvalidationPendingException("insert of key " + key + " found its previous DELETE (of the"
-                    + " record on machine " + host + " at offset " + offset + ") still not finished after "
+                    + " record on machine " + Address.host(tombstone, machine.id()) + " at offset "
+                    + Address.byteOffset(tombstone) + ") still not finished after "
                     + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
             }
             Thread.yield();
         }
     }
 
+    /** Whether the DELETE that installed {@code tombstone} has invalidated the record it removed (or it was reused). */
+    private boolean deleteFinished(long tombstone) {
+        long header = machine.regions().readHeader(Address.host(tombstone, machine.id()),
+            Address.byteOffset(tombstone));
+        return !ValueRecord.isLive(header) || ValueRecord.generationOf(header) != Address.generation(tombstone);
+    }
+
     /**
      * The value lives here: replace it by CAS on the home's address word.
      *
-     * @return the new version (a delete's too), {@link #FORWARDED} (here: lost a race, retry) or {@link #HANDED_OFF}
+     * @return the new version (a delete's too), {@link #FORWARDED} (here: lost a race, retry), {@link #HANDED_OFF}
+     *     or {@link #DEFERRED}
      */
     private long replaceHere(Session s, int origin, long request, long key, int home, long address, int mutatorId,
                              ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
@@ -225,6 +235,9 @@ final class UpdateProtocol {
         long oldOffset = Address.byteOffset(address);
         UnsafeBuffer chunk = values.chunkFor(oldOffset);
         int index = values.indexInChunk(oldOffset);
+        if (s.delivering && predecessorPending(address, chunk, index)) {
+            return DEFERRED; // what clears it (a LOG's settle, an invalidation) may need this thread
+        }
         long header = awaitPredecessorInvalidated(key, address, chunk, index);
         if (!ValueRecord.isLiveAt(header, address) || chunk.getLong(index + ValueRecord.KEY_OFFSET) != key) {
             s.dropCached(key, address);
@@ -373,6 +386,11 @@ final class UpdateProtocol {
      * more write, so this wait is short unless its thread died or its home stopped answering
      * ({@link UncertainUpdates}). A slot that no longer holds the allocation {@code address} names is not waited for.
      */
+    private static boolean predecessorPending(long address, UnsafeBuffer chunk, int index) {
+        long header = chunk.getLongVolatile(index);
+        return ValueRecord.isInvalidationPending(header) && ValueRecord.isLiveAt(header, address);
+    }
+
     private static long awaitPredecessorInvalidated(long key, long address, UnsafeBuffer chunk, int index) {
         long header = chunk.getLongVolatile(index);
         long deadline = 0;
