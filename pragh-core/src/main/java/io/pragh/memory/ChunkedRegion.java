@@ -232,10 +232,21 @@ public final class ChunkedRegion implements AutoCloseable {
 
     /**
      * Copies out of the region. Unsafe.copyMemory copies aligned 8-byte words atomically, which is what a reader
-     * needs to see a header word either before or after an invalidation, never torn.
+     * needs to see a header word either before or after an invalidation, never torn. An aligned copy reads its first
+     * word first, with acquire semantics, and the rest after: a copy of a value record then holds every payload byte
+     * below the length its header states, even while the record grows in place (see {@code ValueRecord}, "Appends in
+     * place"). A plain copy may read its words in any order.
      */
     public void getBytes(long offset, MutableDirectBuffer dst, int dstIndex, int length) {
-        dst.putBytes(dstIndex, chunkFor(offset), indexInChunk(offset), length);
+        UnsafeBuffer chunk = chunkFor(offset);
+        int index = indexInChunk(offset);
+        if (length < 8 || (offset & 7) != 0) {
+            dst.putBytes(dstIndex, chunk, index, length);
+            return;
+        }
+        long first = chunk.getLongVolatile(index);
+        dst.putBytes(dstIndex + 8, chunk, index + 8, length - 8);
+        dst.putLong(dstIndex, first);
     }
 
     public void putBytes(long offset, DirectBuffer src, int srcIndex, int length) {

@@ -79,8 +79,9 @@ final class MigrationRound {
     /**
      * Whether the source record of won key {@code i} is invalid after stage 3: its header CAS found the header copied
      * (and replaced it), or a header that is no longer that live allocation (the leak scan invalidated it, and
-     * posted it itself). A header that changed only by a local DELETE's pending flag (set after this migration read
-     * the source, before its CAS won) is invalidated with one more CAS.
+     * posted it itself). A header that changed while staying that live record (an append in place grew it after the
+     * copy, or a local update holds its lock, to find its own CAS lost) goes through {@link SourceInvalidation}:
+     * invalidated once no update holds it, with the appended bytes carried over to the new record.
      */
     boolean sourceInvalid(int i, OpBatch batch) {
         long witness = batch.casResult(invalidations[i]);
@@ -88,7 +89,11 @@ final class MigrationRound {
             return true;
         }
         try {
-            if (store.invalidate(sources[i], addresses[i])) {
+            int outcome = SourceInvalidation.invalidate(store, sources[i], addresses[i], desired[i], witness);
+            if (outcome == SourceInvalidation.BUSY) {
+                return false; // the settle pass tries again shortly
+            }
+            if (outcome == SourceInvalidation.INVALIDATED) {
                 // The ring entry of the batch may have reached the GC while the record was still live, and been
                 // dropped (see Reclaimer): post it again, now that it is invalid.
                 store.reclaimRings().post(sources[i], addresses[i]);

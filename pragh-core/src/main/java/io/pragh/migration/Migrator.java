@@ -26,7 +26,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * </ol>
  * No lease is checked before the CAS: the old address names the source record's allocation by its generation, so a
  * CAS that lands late, after the source was replaced, freed and its memory reused, fails, and a CAS that wins proves
- * the copy was taken from the live record (which nothing changes while it is named).
+ * the copy was taken from the live record (which nothing changes while it is named, but appends in place: those
+ * that land after the copy are carried over when the source is invalidated, see {@link SourceInvalidation}).
  * A lost CAS means a concurrent update won; that key goes round again on the newer value. A key stays inside the
  * invalidation fence from before its CAS until its invalidation completed, so updates of migrated values are
  * acknowledged only once no stale copy can be read. The new record is published with
@@ -363,7 +364,9 @@ public final class Migrator {
             if (round.won[i]) {
                 long key = keys[base + i];
                 // The source is invalid, so whoever sees the pending bit clear may move the value on.
-                store.regions().settled(round.desired[i], ValueRecord.payloadLengthOf(round.sourceHeaders[i]));
+                // With the new record's own length: appends carried over from the source may have grown it.
+                long header = store.values().region().getLongVolatile(Address.byteOffset(round.desired[i]));
+                store.regions().settled(round.desired[i], ValueRecord.payloadLengthOf(header));
                 store.fence().exit(key);
                 round.fenced[i] = false;
                 if (round.homes[i] != self) {

@@ -27,9 +27,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  *       pending bit: the source could still serve the old value to a reader holding its address. When the home still
  *       names the new record and the source answers, the old record is invalidated directly: a CAS of its header
  *       that succeeds only while it is still the allocation copied (same generation) and live, then a post to the
- *       source's reclaim ring. Failing that, the bit is cleared once the cache and reclaim leases have passed since the
- *       CAS, because no reader acts on an address older than that ({@code Leases#addressHolds}); the old record is
- *       then the source's leak scan's to reclaim.</li>
+ *       source's reclaim ring, after the appends made in place on the source since the copy are carried over
+ *       ({@link SourceInvalidation}). Failing that, the bit is cleared once the cache and reclaim leases have passed
+ *       since the CAS, because no reader acts on an address older than that ({@code Leases#addressHolds}); the old
+ *       record is then the source's leak scan's to reclaim. Not so for a record with room to grow: an appender that
+ *       found the source through an address read before the CAS may have grown it and been acknowledged, so the
+ *       key waits (its GETs and updates fail retryably) until the source answers, or its home names another
+ *       record.</li>
  * </ul>
  * Every free here is generation-checked: a record the leak scan or anyone else already invalidated, or whose slot
  * holds another allocation now, is left alone.
@@ -172,9 +176,14 @@ final class UnfinishedMigrations {
             || values.getLong(published + ValueRecord.KEY_OFFSET) != e.key) {
             return true; // crash recovery took the record back (its home reloaded the key): nothing left to guard
         }
-        if (store.config().leases().addressHolds(e.sinceMillis) && !invalidatedSource(e)) {
+        boolean leasesPassed = !store.config().leases().addressHolds(e.sinceMillis);
+        // A source with room to grow may have taken appends in place after the CAS: however long its machine takes
+        // to answer, they are carried over before the bit clears, unless the home no longer names the new record.
+        boolean mayHaveGrown = ValueRecord.capacityOf(header) > ValueRecord.payloadLengthOf(header);
+        if ((!leasesPassed || (mayHaveGrown && homeWord(e) == e.desired)) && !invalidatedSource(e)) {
             return false;
         }
+        header = values.getLongVolatile(published); // appends carried over from the source may have grown it
         // Release, as the round's own clear: whoever sees the bit clear sees the source invalid, or unusable.
         store.regions().casHeader(store.id(), published, header, header & ~ValueRecord.INVALIDATION_PENDING);
         return true;
@@ -195,14 +204,18 @@ final class UnfinishedMigrations {
         if (homeWord(e) != e.desired) {
             return false;
         }
-        boolean invalidated;
+        int outcome;
         try {
-            invalidated = store.invalidate(source, e.oldAddress);
-        } catch (RuntimeException down) {
+            // Carries over what appends in place added to the source since the copy, before the bit clears.
+            outcome = SourceInvalidation.invalidate(store, source, e.oldAddress, e.desired, 0);
+        } catch (io.pragh.fabric.FabricException down) {
             failedThisPass[source] = true;
             throw down;
         }
-        if (invalidated) {
+        if (outcome == SourceInvalidation.BUSY) {
+            return false;
+        }
+        if (outcome == SourceInvalidation.INVALIDATED) {
             try {
                 store.reclaimRings().post(source, e.oldAddress);
             } catch (PraghException ringFullOrSourceGone) {

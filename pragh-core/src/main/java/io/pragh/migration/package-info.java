@@ -1,6 +1,7 @@
 /**
  * The migration protocol: unilateral, target-only MIGRATE over one-sided operations, and the migration thread that
- * runs it. Monitoring and the coordinator's policies build on it. Depends on {@code io.pragh.store} and the layers
+ * runs it, with the finishing of rounds left half done and the invalidation of a source that grew in place after it
+ * was copied. Monitoring and the coordinator's policies build on it. Depends on {@code io.pragh.store} and the layers
  * below it.
  */
 @MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.cache", "io.pragh.fabric", "io.pragh.keys",

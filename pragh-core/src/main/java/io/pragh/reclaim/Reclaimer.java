@@ -5,6 +5,7 @@ import io.pragh.memory.ChunkedRegion;
 import io.pragh.runtime.DutyThread;
 import io.pragh.values.ValueRegion;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The GC thread of one machine: drains the reclaim rings in its RECLAIM region and the records this machine retired
@@ -38,6 +39,7 @@ public final class Reclaimer extends DutyThread {
     private volatile long pendingBytes;
     /** Records retired by this machine's own threads, not yet taken by the GC thread; guarded by itself. */
     private final RetiredQueue retired = new RetiredQueue();
+    private final LongAdder retiredRecords = new LongAdder();
 
     public Reclaimer(int machine, ChunkedRegion rings, int machines, int slots, ValueRegion values, Leases leases) {
         super("m" + machine + "-gc", pollNanosFor(leases));
@@ -78,7 +80,16 @@ public final class Reclaimer extends DutyThread {
      * failed an update that took effect.
      */
     public void retire(long address) {
+        retiredRecords.increment();
         retired.add(address, Address.byteSize(address));
+    }
+
+    /**
+     * Records this machine's own writers have handed to the GC since it started (superseded by an update, removed
+     * by a delete): the garbage its updates made. An append in place makes none.
+     */
+    public long retiredRecords() {
+        return retiredRecords.sum();
     }
 
     /**

@@ -184,7 +184,7 @@ public final class LeakScanner extends DutyThread {
         ChunkedRegion region = store.values().region();
         long offset = unit << 3;
         if (region.getLong(offset + ValueRecord.KEY_OFFSET) != s.key()
-            || region.getLong(offset + ValueRecord.VERSION_OFFSET) != s.version()
+            || ValueRecord.versionOf(s.header(), region.getLong(offset + ValueRecord.VERSION_OFFSET)) != s.version()
             || named(unit, s.header(), s.key())) {
             return false;
         }

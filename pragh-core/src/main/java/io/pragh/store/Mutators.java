@@ -87,6 +87,16 @@ public final class Mutators {
             }
             dst.putBytes(dstOff + Math.max(curLen, 0), arg, argOff, argLen);
         }
+
+        @Override
+        public int appendedLength(DirectBuffer arg, int argOff, int argLen) {
+            return argLen;
+        }
+
+        @Override
+        public void writeAppended(DirectBuffer arg, int argOff, int argLen, MutableDirectBuffer dst, int dstOff) {
+            dst.putBytes(dstOff, arg, argOff, argLen);
+        }
     }
 
     private static final class RemoveLong implements ValueMutator {

@@ -229,8 +229,9 @@ public final class Session {
 
     /** Hands out an accepted record copied at {@code at}: {@code into} wraps its payload; the observer is told. */
     ValueView deliver(ValueView into, DirectBuffer copy, int at, long key, int keyHome, int host) {
-        into.wrap(copy, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(copy.getLong(at)),
-            copy.getLong(at + ValueRecord.VERSION_OFFSET));
+        long header = copy.getLong(at);
+        into.wrap(copy, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(header),
+            ValueRecord.version(copy, at, header));
         AccessObserver observer = machine.accessObserver();
         if (observer != null) {
             observer.onAccess(key, keyHome, host);
@@ -344,7 +345,8 @@ public final class Session {
         long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
         for (int round = 0; ; round++) {
             long header = readHeader(key, host, offset);
-            if (header == expected) {
+            // The lock bit says an update here has not taken effect yet: the record still holds what was copied.
+            if ((header & ~ValueRecord.LOCKED) == expected) {
                 return addressHolds();
             }
             if (!ValueRecord.isInvalidationPending(header)) {

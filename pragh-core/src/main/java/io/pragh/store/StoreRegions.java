@@ -173,7 +173,7 @@ public final class StoreRegions {
         UnsafeBuffer chunk = region.chunkFor(offset);
         int index = region.indexInChunk(offset);
         chunk.putLong(index + ValueRecord.KEY_OFFSET, key);
-        chunk.putLong(index + ValueRecord.VERSION_OFFSET, version);
+        chunk.putLong(index + ValueRecord.VERSION_OFFSET, ValueRecord.versionWord(version, length));
         if (length > 0) {
             mutator.write(cur, curOff, curLen, arg, argOff, argLen, chunk, index + ValueRecord.HEADER_BYTES);
         }

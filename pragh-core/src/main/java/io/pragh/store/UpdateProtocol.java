@@ -21,6 +21,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * No lease is checked before the CAS: the expected word names the old record's allocation by its generation, so a
  * CAS that lands however late cannot succeed once that record was replaced, freed and its memory reused.
  *
+ * <p>The host locks the record before it reads it ({@link ValueRecord#LOCKED}, set by CAS):
+ * updates of one record at its host run one at a time, so the value a replacement was computed from is the one its
+ * CAS replaces. An append that fits the record's slack is then written in place ({@link InPlaceAppend}) and needs no
+ * CAS of the home's word; one that does not fit moves the list into a record twice its length
+ * ({@link #grownCapacity}), so appends cost O(1) amortized.
+ *
  * <p>An update is acknowledged to its origin only after (a) its CAS succeeded, (b) the record it replaced is
  * invalidated, and (c) that record's own predecessor was invalid before the CAS (the record is not replaced while
  * its {@link ValueRecord#INVALIDATION_PENDING} bit is set; the fence orders this machine's own migrations too), so
@@ -53,9 +59,11 @@ final class UpdateProtocol {
     private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
 
     private final MachineStore machine;
+    private final InPlaceAppend appends;
 
     UpdateProtocol(MachineStore machine) {
         this.machine = machine;
+        this.appends = new InPlaceAppend(machine);
     }
 
     /**
@@ -89,7 +97,7 @@ final class UpdateProtocol {
         }
     }
 
-    private static final long FORWARDED = -1;
+    static final long FORWARDED = -1;
     private static final long NOTHING_CHANGED = -2;
     /** The CAS's outcome is unknown: {@link UncertainUpdates} completes the update once it is known. */
     private static final long HANDED_OFF = -3;
@@ -243,33 +251,49 @@ final class UpdateProtocol {
             s.dropCached(key, address);
             return FORWARDED;
         }
-        int curLen = ValueRecord.payloadLengthOf(header);
-        long version = chunk.getLong(index + ValueRecord.VERSION_OFFSET) + 1;
-        int curOff = index + ValueRecord.HEADER_BYTES;
-        machine.stats().local(curLen + ValueRecord.HEADER_BYTES);
-        int length = mutator.newLength(chunk, curOff, curLen, arg, argOff, argLen);
-        long desired;
+        // Locked before it is read (ValueRecord#LOCKED): the record's other updaters here (an append in place among
+        // them) wait until this one is settled, so the value computed below is the one the CAS replaces.
+        if (machine.regions().casHeader(self, oldOffset, header, header | ValueRecord.LOCKED) != header) {
+            return FORWARDED; // replaced or locked meanwhile by an update on another thread: start again
+        }
         long fresh = Address.NONE;
-        if (length == ValueMutator.DELETE) {
-            // Flagged before the CAS: from the CAS on the key reads absent at its home while this record stays valid
-            // until invalidated below, so a GET reaching it through a cached address must wait, not return it. The
-            // flag also keeps every other update and migration of the record off it until this one is settled.
-            long pendingHeader = header | ValueRecord.INVALIDATION_PENDING;
-            if (machine.regions().casHeader(self, oldOffset, header, pendingHeader) != header) {
-                return FORWARDED; // replaced meanwhile by an update on another thread: start again
+        long desired;
+        int length;
+        long version;
+        try {
+            int curLen = ValueRecord.payloadLengthOf(header);
+            version = ValueRecord.version(chunk, index, header) + 1;
+            int curOff = index + ValueRecord.HEADER_BYTES;
+            machine.stats().local(curLen + ValueRecord.HEADER_BYTES);
+            int appended = mutator.appendedLength(arg, argOff, argLen);
+            if (appended >= 0 && curLen + (long) appended <= ValueRecord.capacityOf(header)) {
+                checkValueLength(key, curLen + appended);
+                return appends.append(s, key, address, chunk, index, header, mutator, arg, argOff, argLen);
             }
-            desired = Address.tombstone(address);
-        } else {
-            checkValueLength(key, length);
-            fresh = machine.values().allocate(ValueRecord.unitsFor(length));
-            try {
-                machine.regions().writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING, mutator,
-                    chunk, curOff, curLen, arg, argOff, argLen);
-            } catch (RuntimeException | Error e) {
-                machine.values().release(fresh); // never named, and pending: the leak scan would never take it
-                throw e;
+            length = mutator.newLength(chunk, curOff, curLen, arg, argOff, argLen);
+            if (length == ValueMutator.DELETE) {
+                // Flagged before the CAS: from the CAS on the key reads absent at its home while this record stays
+                // valid until invalidated below, so a GET reaching it through a cached address must wait, not
+                // return it. The flag also keeps migrations off it until this delete is settled.
+                long locked = header | ValueRecord.LOCKED;
+                if (machine.regions().casHeader(self, oldOffset, locked, locked | ValueRecord.INVALIDATION_PENDING)
+                    != locked) {
+                    return FORWARDED; // invalidated meanwhile by a migration that moved it on: start again
+                }
+                desired = Address.tombstone(address);
+            } else {
+                checkValueLength(key, length);
+                int capacity = appended >= 0 ? grownCapacity(curLen, length) : length;
+                fresh = machine.values().allocate(ValueRecord.unitsFor(capacity));
+                machine.regions().writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING,
+                    mutator, chunk, curOff, curLen, arg, argOff, argLen);
+                desired = Address.at(self, home, fresh);
             }
-            desired = Address.at(self, home, fresh);
+        } catch (RuntimeException | Error e) {
+            // A mutator that failed, or a full region: nothing was published. The new record, never named and
+            // pending, would never be taken by the leak scan.
+            undo(key, address, fresh, header);
+            throw e;
         }
         int outcome;
         try {
@@ -294,6 +318,16 @@ final class UpdateProtocol {
         s.published = published(address, fresh);
         s.publishedLength = length;
         return version;
+    }
+
+    /**
+     * Payload bytes to allocate for an appended value of {@code length} bytes that no longer fits its record of
+     * {@code curLen}: twice the old length (within the configured maximum), so that a list of n entries has moved
+     * O(log n) times and copied O(n) bytes in all, and each append costs O(1) amortized.
+     */
+    int grownCapacity(int curLen, int length) {
+        long doubled = Math.min(2L * curLen, machine.config().maxValueBytes());
+        return (int) Math.max(length, doubled);
     }
 
     /**
@@ -338,7 +372,7 @@ final class UpdateProtocol {
             }
             return;
         }
-        // Generation-checked: if the leak scan took the superseded record meanwhile, it is invalid already and the
+        // Generation-checked (and whatever its lock): if the leak scan took the superseded record meanwhile, it is invalid already and the
         // scan handed it to the GC, so it is not handed over twice.
         boolean invalidatedHere = machine.invalidate(self, address);
         // Stamped before the bit clears: from then on the new record may be replaced and invalidated, and a cache
@@ -370,31 +404,43 @@ final class UpdateProtocol {
         }
     }
 
-    /** After a lost CAS: the new record was never published; a delete's flag comes off the record it kept. */
+    /**
+     * After a lost CAS (or a failure before it): the new record was never published; the update's lock, and a
+     * delete's pending flag, come off the record it kept, unless a migration invalidated that meanwhile.
+     */
     void undo(long key, long address, long fresh, long header) {
         if (fresh != Address.NONE) {
             machine.values().release(fresh);
-        } else {
-            machine.regions().casHeader(machine.id(), Address.byteOffset(address),
-                header | ValueRecord.INVALIDATION_PENDING, header);
+        }
+        long offset = Address.byteOffset(address);
+        long locked = header | ValueRecord.LOCKED;
+        if (machine.regions().casHeader(machine.id(), offset, locked, header) != locked) {
+            machine.regions().casHeader(machine.id(), offset, locked | ValueRecord.INVALIDATION_PENDING, header);
         }
     }
 
     /**
-     * The header of the local record at {@code index} once the operation that published it has invalidated the
-     * record it replaced ({@link ValueRecord#INVALIDATION_PENDING}); that operation is past its CAS and needs one
-     * more write, so this wait is short unless its thread died or its home stopped answering
-     * ({@link UncertainUpdates}). A slot that no longer holds the allocation {@code address} names is not waited for.
+     * Whether {@link #awaitPredecessorInvalidated} would wait: the record is pending or locked by another update. An
+     * update on a delivery thread is deferred instead ({@link DeferredUpdates}).
      */
     private static boolean predecessorPending(long address, UnsafeBuffer chunk, int index) {
         long header = chunk.getLongVolatile(index);
-        return ValueRecord.isInvalidationPending(header) && ValueRecord.isLiveAt(header, address);
+        return (header & (ValueRecord.INVALIDATION_PENDING | ValueRecord.LOCKED)) != 0
+            && ValueRecord.isLiveAt(header, address);
     }
 
+    /**
+     * The header of the local record at {@code index} once the operation that published it has invalidated the
+     * record it replaced ({@link ValueRecord#INVALIDATION_PENDING}) and no other update holds it
+     * ({@link ValueRecord#LOCKED}); either is one operation's last steps, so this wait is short unless its thread
+     * died or its home stopped answering ({@link UncertainUpdates}). A slot that no longer holds the allocation
+     * {@code address} names is not waited for.
+     */
     private static long awaitPredecessorInvalidated(long key, long address, UnsafeBuffer chunk, int index) {
         long header = chunk.getLongVolatile(index);
         long deadline = 0;
-        while (ValueRecord.isInvalidationPending(header) && ValueRecord.isLiveAt(header, address)) {
+        while ((header & (ValueRecord.INVALIDATION_PENDING | ValueRecord.LOCKED)) != 0
+            && ValueRecord.isLiveAt(header, address)) {
             long now = System.nanoTime();
             if (deadline == 0) {
                 deadline = now + PENDING_PATIENCE_NANOS;

@@ -35,4 +35,19 @@ public interface ValueMutator {
     /** Writes exactly {@link #newLength} bytes of the new value at {@code dst[dstOff]}. */
     void write(DirectBuffer cur, int curOff, int curLen, DirectBuffer arg, int argOff, int argLen,
                MutableDirectBuffer dst, int dstOff);
+
+    /**
+     * How many bytes this update appends to any current value, which it leaves unchanged before them, or -1 (the
+     * default) when it may rewrite the value. An appending mutator's value can be grown in place, into the slack of
+     * its record (see {@code ValueRecord}, "Appends in place"), and is given slack to grow into when it must move:
+     * an edge insert then costs O(1) amortized instead of a copy of the whole list.
+     */
+    default int appendedLength(DirectBuffer arg, int argOff, int argLen) {
+        return -1;
+    }
+
+    /** Writes the {@link #appendedLength} bytes this update appends at {@code dst[dstOff]}. */
+    default void writeAppended(DirectBuffer arg, int argOff, int argLen, MutableDirectBuffer dst, int dstOff) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not append");
+    }
 }

@@ -1,6 +1,7 @@
 /**
  * The data plane of one machine: GET (LOOKUP, cache, header check), updates with check-and-forward (PUT and any
- * read-modify-write through a {@link io.pragh.store.ValueMutator}), the store's two-sided messages, the atomic
+ * read-modify-write through a {@link io.pragh.store.ValueMutator}; appends written in place into a record's slack,
+ * see {@code InPlaceAppend}), the store's two-sided messages, the atomic
  * restore of a value lost with its host, the retryable failures of operations that need an unreachable machine, and
  * the background {@link io.pragh.store.LeakScanner}. {@link io.pragh.store.MachineStore} puts one machine together
  * and owns its lifecycle; each duty lives in its own class: the memory and its word-level operations

@@ -9,11 +9,11 @@ import org.agrona.DirectBuffer;
  * Layout of a value record in a value region, 8-byte aligned:
  * <pre>
  *  word 0, the header:
- *    bit 63             32   31   30   29  28    22 21            8 7          0
- *       | payload length | P  | L  | F  | unused | generation: 14 | class: 8   |
+ *    bit 63             32   31   30   29   28   27    22 21            8 7          0
+ *       | payload length | P  | L  | F  | K  | unused | generation: 14 | class: 8   |
  *  word 1: owning key (while free: the next free record of the class)
- *  word 2: version: | incarnation: 32 bits | updates since: 32 bits |
- *  payload, padded to 8 bytes
+ *  word 2: version base: the version minus the payload length (see "Appends in place" below)
+ *  payload: length bytes, then slack up to the size class's capacity
  * </pre>
  * The generation and the size class are those of the allocation, and stay in the header for as long as the slot
  * exists: free, allocated, live or invalidated. The flags say which:
@@ -24,6 +24,9 @@ import org.agrona.DirectBuffer;
  *       generation, so an address of the record that was freed never matches the slot again
  *       ({@link Address#nextGeneration}).</li>
  *   <li><b>P</b> ({@link #INVALIDATION_PENDING}): see below.</li>
+ *   <li><b>K</b> ({@link #LOCKED}): an update at the record's host holds it, from before it reads the value until
+ *       it has published its result or given up: updates of one record run one at a time (below). Readers and
+ *       migrations do not wait for it.</li>
  * </ul>
  * A reader that fetched a record through an address accepts it only when it is live, its generation and class are the
  * address's, and word 1 is the key it asked for ({@link #isValid}); anything else means the address is stale (the
@@ -41,6 +44,48 @@ import org.agrona.DirectBuffer;
  * could still find the predecessor valid meanwhile), and the leak scan never takes a record with the bit set for
  * leaked: its operation is still deciding whether the record is published. A DELETE sets the bit on the record it
  * removes before its CAS, for the same reasons.
+ *
+ * <p>{@link #LOCKED} serialises the updates of a record at its host: each sets it by CAS (from a header with
+ * neither bit) before it reads the value, so the value a replacement is computed from is the value its CAS of the
+ * home's word replaces, and nothing grows the record in place meanwhile. A replacement that wins leaves it set until
+ * the record is invalidated; one that loses clears it. A migration ignores it: if its CAS wins, the holder's CAS
+ * loses (or its append's publishing CAS finds the record invalidated), so the holder's update never takes effect.
+ *
+ * <h2>Appends in place</h2>
+ * A record's size class may hold more than its payload (an adjacency list is given room to grow, doubling each time
+ * it must move), and an APPEND that fits is written into that slack instead of a new record
+ * ({@code io.pragh.store.InPlaceAppend}). The address word does not change, so readers that copy the record while
+ * it grows, through a local copy or a one-sided READ, must never see a torn value. The ordering that ensures it:
+ * <ol>
+ *   <li>The appender locks the record: CAS of the header from {@code H} (live, neither pending nor locked) to
+ *       {@code H|K}. Other updaters at the host wait; a GET or a migration that copies it meanwhile takes the value
+ *       of length {@code L} that {@code H} states, which is still the current value.</li>
+ *   <li>It writes the appended bytes at {@code [length, length + n)}: beyond the length any published header
+ *       states, so no reader uses them yet.</li>
+ *   <li>It publishes the new length with a CAS (release) from {@code H|K} to {@code H'} ({@code H'|P} on a durable
+ *       cluster, until the key's home has logged the append). A CAS, not a store: if a migration invalidated the
+ *       record meanwhile, the append did not take effect and goes round again on the key's new record.</li>
+ * </ol>
+ * Every copy of a record reads the header word first, with acquire semantics, and then the rest
+ * ({@code ChunkedRegion#getBytes}, which local copies and the in-process fabric's READs go through, and the TCP
+ * fabric's server side; the verbs fabric assumes what RDMA NICs do, not what the verbs specification promises: that
+ * a READ fetches its bytes in ascending order). So a copy whose header says length {@code L} holds every byte below
+ * {@code L} as published: those bytes were written before the header that covers them, and no byte below a published
+ * length is ever written again while the allocation lives (appends write only above it; any other update makes a new
+ * record). A copy taken before step 3 has the old length and ignores the new bytes. Versions must not tear either:
+ * word 2 is never written in place. It holds the version minus the payload length ({@link #version}), so an append
+ * of {@code n} bytes advances the key's version by {@code n}, and a copy's version always matches its length. (An
+ * incarnation's lower 32 bits then count bytes appended plus updates: at most 4 GiB of appends to one key between
+ * two deletes.)
+ *
+ * <p>A migration copies the record without locking it, so an append can land on the source after the copy was
+ * taken and even after the migration's CAS of the home's word (the appender found the record through an address
+ * read before that CAS). The migration's invalidation of the source, a CAS expecting the header it copied, then
+ * fails: it invalidates the header it finds instead (waiting while that is pending, not while it is locked: an
+ * append still unpublished then finds its CAS failed and goes round again), and copies the bytes between
+ * the two lengths onto its new record before clearing the new record's pending bit, so no acknowledged append is
+ * left behind on the source ({@code io.pragh.migration.SourceInvalidation}). If the source does not answer, a new
+ * record with room to grow stays pending until it does ({@code io.pragh.migration.UnfinishedMigrations}).
  */
 public final class ValueRecord {
     public static final int HEADER_BYTES = 24;
@@ -48,6 +93,8 @@ public final class ValueRecord {
     public static final int VERSION_OFFSET = 16;
     /** Header bit: the operation that published this record has not yet invalidated the one it replaced. */
     public static final long INVALIDATION_PENDING = 1L << 31;
+    /** Header bit: an update at the record's host holds it (see the class comment). */
+    public static final long LOCKED = 1L << 28;
     /** Header bit: the record holds a value (not invalidated, not free). */
     public static final long LIVE = 1L << 30;
     /** Header bit: the slot is on its class's free list. */
@@ -145,6 +192,29 @@ public final class ValueRecord {
      */
     public static long addressOf(long headerWord, long offsetUnits) {
         return Address.local(sizeClassOf(headerWord), generationOf(headerWord), offsetUnits);
+    }
+
+    /** Bytes of payload a record of this header's size class holds: its length plus its slack. */
+    public static int capacityOf(long headerWord) {
+        return (int) ((unitsOf(headerWord) << 3) - HEADER_BYTES);
+    }
+
+    /**
+     * The version of the record at {@code index} whose header is {@code headerWord} (the copy's own header, read
+     * first): word 2 plus the payload length, so that appends in place never write word 2 (see the class comment).
+     */
+    public static long version(DirectBuffer record, int index, long headerWord) {
+        return versionOf(headerWord, record.getLong(index + VERSION_OFFSET));
+    }
+
+    /** The version a header and a word 2 stand for. */
+    public static long versionOf(long headerWord, long versionWord) {
+        return versionWord + payloadLengthOf(headerWord);
+    }
+
+    /** Word 2 of a record of {@code version} with {@code payloadLength} bytes. */
+    public static long versionWord(long version, int payloadLength) {
+        return version - payloadLength;
     }
 
     /** First version of a key's incarnation number {@code incarnation}. */

@@ -373,7 +373,7 @@ public final class ValueRegion implements AutoCloseable {
                 long header = region.getLongVolatile(offset);
                 if (ValueRecord.isLive(header)) {
                     visitor.visit(unit, header, region.getLong(offset + ValueRecord.KEY_OFFSET),
-                        region.getLong(offset + ValueRecord.VERSION_OFFSET));
+                        ValueRecord.versionOf(header, region.getLong(offset + ValueRecord.VERSION_OFFSET)));
                     visited++;
                 }
             }

@@ -128,9 +128,9 @@ class ValueRegionTest {
     private static void writeRecord(ValueRegion values, long address, long key, long version) {
         long off = Address.byteOffset(address);
         values.region().putLong(off + ValueRecord.KEY_OFFSET, key);
-        values.region().putLong(off + ValueRecord.VERSION_OFFSET, version);
-        values.region().putLongVolatile(off,
-            ValueRecord.headerWord(Address.byteSize(address) - ValueRecord.HEADER_BYTES, address));
+        int length = (int) Address.byteSize(address) - ValueRecord.HEADER_BYTES;
+        values.region().putLong(off + ValueRecord.VERSION_OFFSET, ValueRecord.versionWord(version, length));
+        values.region().putLongVolatile(off, ValueRecord.headerWord(length, address));
     }
 
     @Test

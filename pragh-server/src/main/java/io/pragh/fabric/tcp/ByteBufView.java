@@ -2,9 +2,11 @@ package io.pragh.fabric.tcp;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeAccess;
+import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * Copies between Netty buffers and Agrona buffers (user buffers, region chunks) without intermediate arrays:
@@ -14,6 +16,7 @@ import org.agrona.UnsafeAccess;
  */
 final class ByteBufView {
     private static final long ARRAY_BASE = UnsafeAccess.UNSAFE.arrayBaseOffset(byte[].class);
+    private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private ByteBufView() {
     }
@@ -23,6 +26,29 @@ final class ByteBufView {
         buf.ensureWritable(length);
         int at = buf.writerIndex();
         copy(src, srcOffset, buf, at, length);
+        buf.writerIndex(at + length);
+    }
+
+    /**
+     * Appends {@code length} bytes of a region chunk, as a READ returns them: like {@code ChunkedRegion.getBytes},
+     * the first aligned word is read first, with acquire semantics, and the rest after, so a copy of a value record
+     * holds every byte below the length its header states even while the record grows in place ({@code ValueRecord},
+     * "Appends in place").
+     */
+    static void appendRegionFrom(ByteBuf buf, AtomicBuffer chunk, int index, int length) {
+        if (length < 8 || ((chunk.addressOffset() + index) & 7) != 0) {
+            appendFrom(buf, chunk, index, length);
+            return;
+        }
+        buf.ensureWritable(length);
+        int at = buf.writerIndex();
+        long first = chunk.getLongVolatile(index);
+        copy(chunk, index + 8, buf, at + 8, length - 8);
+        if (NATIVE_LITTLE_ENDIAN) {
+            buf.setLongLE(at, first);
+        } else {
+            buf.setLong(at, first);
+        }
         buf.writerIndex(at + length);
     }
 

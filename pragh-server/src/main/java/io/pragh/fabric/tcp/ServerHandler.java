@@ -119,7 +119,7 @@ final class ServerHandler extends FramedHandler {
         }
         ByteBuf buf = ctx.alloc().ioBuffer(FrameWriter.readOkSize(length));
         FrameWriter.readOkHeader(buf, id, length);
-        ByteBufView.appendFrom(buf, r.chunkFor(offset), r.indexInChunk(offset), length);
+        ByteBufView.appendRegionFrom(buf, r.chunkFor(offset), r.indexInChunk(offset), length);
         ctx.write(buf, ctx.voidPromise());
     }
 

@@ -1,0 +1,111 @@
+package io.pragh.migration;
+
+import io.pragh.PraghException;
+import io.pragh.address.Address;
+import io.pragh.fabric.Region;
+import io.pragh.memory.ChunkedRegion;
+import io.pragh.store.MachineStore;
+import io.pragh.values.ValueRecord;
+
+/**
+ * The last step of a migration whose CAS of the home's word won: invalidate the source record, and carry over to the
+ * new record whatever appends in place added to the source after the migration copied it. Such an append is possible
+ * because a migration copies without locking the source: an appender that found the source through an address read
+ * before the migration's CAS may still grow it (see {@link ValueRecord}, "Appends in place"), and it acknowledges
+ * its append once the length is published. The new record is still pending meanwhile (no GET returns it, nothing
+ * updates it), so once the source is invalid, and the bytes between the copied length and the source's last length
+ * are copied over, the new record holds every acknowledged append and may be settled.
+ *
+ * <p>A source that is pending is not invalidated (a durable append waits for its log, or a delete for its CAS): it
+ * is waited for a while, then the caller is told to try again later (the settle pass of
+ * {@link UnfinishedMigrations}). A source that is only locked is: its update has not taken effect, and now never
+ * will (a replacement's CAS of the home's word loses, an append's publishing CAS finds the record invalid). A source that is no
+ * longer that live allocation was invalidated by someone else (the leak scan, which takes only a record unchanged
+ * for twice the reclaim lease, long after any appender could still find it).
+ *
+ * <pre>{@code
+ * int outcome = SourceInvalidation.invalidate(store, source, oldAddress, newAddress, witnessOrZero);
+ * }</pre>
+ */
+final class SourceInvalidation {
+    /** This call invalidated the source; the new record has everything it held. */
+    static final int INVALIDATED = 0;
+    /** The source was no longer that live allocation: someone else invalidated it. */
+    static final int ALREADY_INVALID = 1;
+    /** The source is pending (an update holds it): try again later. */
+    static final int BUSY = 2;
+
+    /** How long a pending source is waited for before the caller is told to come back later. */
+    private static final long BUSY_PATIENCE_NANOS = 100_000_000L;
+
+    private SourceInvalidation() {
+    }
+
+    /**
+     * @param header the source's header as last seen (a failed CAS's witness), or 0 to read it
+     * @return {@link #INVALIDATED}, {@link #ALREADY_INVALID} or {@link #BUSY}
+     * @throws io.pragh.fabric.FabricException when the source does not answer
+     */
+    static int invalidate(MachineStore store, int source, long oldAddress, long newAddress, long header) {
+        long offset = Address.byteOffset(oldAddress);
+        if (header == 0) {
+            header = store.regions().readHeader(source, offset);
+        }
+        long deadline = 0;
+        while (true) {
+            if (!ValueRecord.isLiveAt(header, oldAddress)) {
+                return ALREADY_INVALID;
+            }
+            if (ValueRecord.isInvalidationPending(header)) {
+                // Never waits for this migration: a delete finding its CAS lost, or a durable append waiting for its
+                // log. The first is short; give up on the second after a while.
+                long now = System.nanoTime();
+                if (deadline == 0) {
+                    deadline = now + BUSY_PATIENCE_NANOS;
+                } else if (now > deadline) {
+                    return BUSY;
+                }
+                Thread.yield();
+                header = store.regions().readHeader(source, offset);
+                continue;
+            }
+            long witness = store.regions().casHeader(source, offset, header, ValueRecord.invalidated(header));
+            if (witness == header) {
+                carryOver(store, source, oldAddress, newAddress, ValueRecord.payloadLengthOf(header));
+                return INVALIDATED;
+            }
+            header = witness;
+        }
+    }
+
+    /**
+     * Copies the source's bytes above the new record's length, up to {@code finalLength}, onto the new record (still
+     * pending, so nobody reads it yet), then gives the new record that length.
+     */
+    private static void carryOver(MachineStore store, int source, long oldAddress, long newAddress, int finalLength) {
+        ChunkedRegion values = store.values().region();
+        long at = Address.byteOffset(newAddress);
+        long header = values.getLongVolatile(at);
+        int copied = ValueRecord.payloadLengthOf(header);
+        if (finalLength <= copied) {
+            return;
+        }
+        if (!ValueRecord.isLiveAt(header, newAddress) || !ValueRecord.isInvalidationPending(header)) {
+            throw new PraghException("migration's new record at " + at + " is no longer pending while its source"
+                + " still had appends to carry over");
+        }
+        int from = ValueRecord.HEADER_BYTES + copied;
+        long payloadAt = at + from;
+        store.endpoint().read(source, Region.VALUES, Address.byteOffset(oldAddress) + from,
+            values.chunkFor(payloadAt), values.indexInChunk(payloadAt), finalLength - copied);
+        // The source is invalid but not yet reusable (its reclaim lease runs from now): check that it still was
+        // that allocation once the READ landed, as any reader does.
+        long after = store.regions().readHeader(source, Address.byteOffset(oldAddress));
+        if (!ValueRecord.isSameAllocation(after, oldAddress) || ValueRecord.isFree(after)) {
+            throw new PraghException("a migration's source was reused while its last appends were copied over");
+        }
+        // Release: the carried bytes before the length that covers them; still pending until the caller settles.
+        values.putLongVolatile(at, ValueRecord.headerWord(finalLength, newAddress)
+            | ValueRecord.INVALIDATION_PENDING);
+    }
+}
