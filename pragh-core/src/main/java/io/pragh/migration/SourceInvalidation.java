@@ -11,17 +11,24 @@ import io.pragh.values.ValueRecord;
  * The last step of a migration whose CAS of the home's word won: invalidate the source record, and carry over to the
  * new record whatever appends in place added to the source after the migration copied it. Such an append is possible
  * because a migration copies without locking the source: an appender that found the source through an address read
- * before the migration's CAS may still grow it (see {@link ValueRecord}, "Appends in place"), and it acknowledges
- * its append once the length is published. The new record is still pending meanwhile (no GET returns it, nothing
- * updates it), so once the source is invalid, and the bytes between the copied length and the source's last length
- * are copied over, the new record holds every acknowledged append and may be settled.
+ * before the migration's CAS (or a cached one) may still grow it (see {@link ValueRecord}, "Appends in place"), and
+ * it acknowledges its append once the length is published. The new record is still pending meanwhile (no GET returns
+ * it, nothing updates it), so once the source is invalid and the new record holds the source's last length, it holds
+ * every acknowledged append and may be settled.
+ *
+ * <p>Carried first, invalidated after: the bytes above the new record's length are read from the source, the source's
+ * header is read again and must still be the one whose length they complete (no byte below a published length is
+ * written again while the allocation lives, and a reused slot has another generation), the new record takes that
+ * length, and only then does a CAS invalidate the source, expecting that same header. So whatever becomes of the CAS
+ * (won, lost to a further append and tried again, or taking effect with its reply lost), the new record already holds
+ * everything the source held when it was invalidated, and a later pass that finds the source invalid has nothing left
+ * to carry. No one but this migration invalidates a source whose new record is pending: the leak scan counts such a
+ * source as named ({@code io.pragh.store.LeakScanner}).
  *
  * <p>A source that is pending is not invalidated (a durable append waits for its log, or a delete for its CAS): it
  * is waited for a while, then the caller is told to try again later (the settle pass of
  * {@link UnfinishedMigrations}). A source that is only locked is: its update has not taken effect, and now never
- * will (a replacement's CAS of the home's word loses, an append's publishing CAS finds the record invalid). A source that is no
- * longer that live allocation was invalidated by someone else (the leak scan, which takes only a record unchanged
- * for twice the reclaim lease, long after any appender could still find it).
+ * will (a replacement's CAS of the home's word loses, an append's publishing CAS finds the record invalid).
  *
  * <pre>{@code
  * int outcome = SourceInvalidation.invalidate(store, source, oldAddress, newAddress, witnessOrZero);
@@ -30,7 +37,7 @@ import io.pragh.values.ValueRecord;
 final class SourceInvalidation {
     /** This call invalidated the source; the new record has everything it held. */
     static final int INVALIDATED = 0;
-    /** The source was no longer that live allocation: someone else invalidated it. */
+    /** The source was no longer that live allocation: invalidated earlier, by a CAS of this migration's. */
     static final int ALREADY_INVALID = 1;
     /** The source is pending (an update holds it): try again later. */
     static final int BUSY = 2;
@@ -44,7 +51,8 @@ final class SourceInvalidation {
     /**
      * @param header the source's header as last seen (a failed CAS's witness), or 0 to read it
      * @return {@link #INVALIDATED}, {@link #ALREADY_INVALID} or {@link #BUSY}
-     * @throws io.pragh.fabric.FabricException when the source does not answer
+     * @throws io.pragh.fabric.FabricException when the source does not answer (nothing is lost: the next pass
+     *     carries and invalidates again)
      */
     static int invalidate(MachineStore store, int source, long oldAddress, long newAddress, long header) {
         long offset = Address.byteOffset(oldAddress);
@@ -69,9 +77,13 @@ final class SourceInvalidation {
                 header = store.regions().readHeader(source, offset);
                 continue;
             }
+            long seen = carryOver(store, source, oldAddress, newAddress, header);
+            if (seen != header) {
+                header = seen; // grew (or was locked, or invalidated) while its bytes were read: again
+                continue;
+            }
             long witness = store.regions().casHeader(source, offset, header, ValueRecord.invalidated(header));
             if (witness == header) {
-                carryOver(store, source, oldAddress, newAddress, ValueRecord.payloadLengthOf(header));
                 return INVALIDATED;
             }
             header = witness;
@@ -79,18 +91,21 @@ final class SourceInvalidation {
     }
 
     /**
-     * Copies the source's bytes above the new record's length, up to {@code finalLength}, onto the new record (still
-     * pending, so nobody reads it yet), then gives the new record that length.
+     * Gives the new record (still pending, so nobody reads it yet) the source's bytes and length as {@code header}
+     * states them, if the source is still at {@code header} once they are read.
+     *
+     * @return the source's header after the bytes were read: {@code header} when the new record now holds them
      */
-    private static void carryOver(MachineStore store, int source, long oldAddress, long newAddress, int finalLength) {
+    private static long carryOver(MachineStore store, int source, long oldAddress, long newAddress, long header) {
         ChunkedRegion values = store.values().region();
         long at = Address.byteOffset(newAddress);
-        long header = values.getLongVolatile(at);
-        int copied = ValueRecord.payloadLengthOf(header);
+        long fresh = values.getLongVolatile(at);
+        int copied = ValueRecord.payloadLengthOf(fresh);
+        int finalLength = ValueRecord.payloadLengthOf(header);
         if (finalLength <= copied) {
-            return;
+            return header;
         }
-        if (!ValueRecord.isLiveAt(header, newAddress) || !ValueRecord.isInvalidationPending(header)) {
+        if (!ValueRecord.isLiveAt(fresh, newAddress) || !ValueRecord.isInvalidationPending(fresh)) {
             throw new PraghException("migration's new record at " + at + " is no longer pending while its source"
                 + " still had appends to carry over");
         }
@@ -98,14 +113,12 @@ final class SourceInvalidation {
         long payloadAt = at + from;
         store.endpoint().read(source, Region.VALUES, Address.byteOffset(oldAddress) + from,
             values.chunkFor(payloadAt), values.indexInChunk(payloadAt), finalLength - copied);
-        // The source is invalid but not yet reusable (its reclaim lease runs from now): check that it still was
-        // that allocation once the READ landed, as any reader does.
         long after = store.regions().readHeader(source, Address.byteOffset(oldAddress));
-        if (!ValueRecord.isSameAllocation(after, oldAddress) || ValueRecord.isFree(after)) {
-            throw new PraghException("a migration's source was reused while its last appends were copied over");
+        if ((after & ~ValueRecord.LOCKED) != (header & ~ValueRecord.LOCKED)) {
+            return after;
         }
         // Release: the carried bytes before the length that covers them; still pending until the caller settles.
-        values.putLongVolatile(at, ValueRecord.headerWord(finalLength, newAddress)
-            | ValueRecord.INVALIDATION_PENDING);
+        values.putLongVolatile(at, ValueRecord.headerWord(finalLength, newAddress) | ValueRecord.INVALIDATION_PENDING);
+        return header;
     }
 }

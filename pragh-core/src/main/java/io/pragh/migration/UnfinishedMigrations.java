@@ -30,10 +30,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  *       source's reclaim ring, after the appends made in place on the source since the copy are carried over
  *       ({@link SourceInvalidation}). Failing that, the bit is cleared once the cache and reclaim leases have passed
  *       since the CAS, because no reader acts on an address older than that ({@code Leases#addressHolds}); the old
- *       record is then the source's leak scan's to reclaim. Not so for a record with room to grow: an appender that
- *       found the source through an address read before the CAS may have grown it and been acknowledged, so the
- *       key waits (its GETs and updates fail retryably) until the source answers, or its home names another
- *       record.</li>
+ *       record is then the source's leak scan's to reclaim. Not so for a source at the key's home with room to grow:
+ *       an appender there that found it through an address read before the CAS may have grown it and been
+ *       acknowledged, so the key waits (its GETs and updates fail retryably) until the home answers, or names
+ *       another record (a home that restarted reloaded the key from its log, those appends included).</li>
  * </ul>
  * Every free here is generation-checked: a record the leak scan or anyone else already invalidated, or whose slot
  * holds another allocation now, is left alone.
@@ -177,9 +177,12 @@ final class UnfinishedMigrations {
             return true; // crash recovery took the record back (its home reloaded the key): nothing left to guard
         }
         boolean leasesPassed = !store.config().leases().addressHolds(e.sinceMillis);
-        // A source with room to grow may have taken appends in place after the CAS: however long its machine takes
-        // to answer, they are carried over before the bit clears, unless the home no longer names the new record.
-        boolean mayHaveGrown = ValueRecord.capacityOf(header) > ValueRecord.payloadLengthOf(header);
+        // A source at the key's home with room to grow may have taken appends in place after the CAS: however long
+        // the home takes to answer, they are carried over before the bit clears, unless the home no longer names the
+        // new record (it restarted and reloaded the key from its log, appends included). A source elsewhere never
+        // grows.
+        boolean mayHaveGrown = e.source() == e.home
+            && ValueRecord.capacityOf(header) > ValueRecord.payloadLengthOf(header);
         if ((!leasesPassed || (mayHaveGrown && homeWord(e) == e.desired)) && !invalidatedSource(e)) {
             return false;
         }

@@ -26,7 +26,9 @@ import org.agrona.collections.Long2ObjectHashMap;
  * whose outcome is in doubt keeps that mark until it is settled ({@link UncertainUpdates},
  * {@code io.pragh.migration.UnfinishedMigrations}). The scan skips marked records, so it never races a CAS, however
  * late the CAS lands: no lease argument is needed. A record that lost its word (superseded, or a migration's source)
- * will never be named again, since no word returns to an allocation it left. Superseding operations invalidate their
+ * will never be named again, since no word returns to an allocation it left; but while the record its key's word
+ * names is pending, it counts as named: a migration's source can still grow by appends in place until that migration
+ * has carried them over and invalidated it itself. Superseding operations invalidate their
  * old record themselves; the grace period (twice the reclaim lease) only leaves them the time to do so before the
  * scan does it for them, and if both try, the CAS on the header lets one of them win. Invalidated and free records
  * are not visited at all. When a home cannot be asked (unreachable), its records count as named.
@@ -171,8 +173,16 @@ public final class LeakScanner extends DutyThread {
                 return false;
             }
             long address = session.address();
-            return Address.host(address, session.home()) == store.id() && Address.offsetUnits(address) == unit
-                && Address.generation(address) == ValueRecord.generationOf(header);
+            int host = Address.host(address, session.home());
+            if (host == store.id() && Address.offsetUnits(address) == unit
+                && Address.generation(address) == ValueRecord.generationOf(header)) {
+                return true;
+            }
+            // The record the word names is still settling: if a migration published it, this record may be its
+            // source, which appends in place can still grow and which the migration alone may invalidate, once it
+            // has carried those appends over (io.pragh.migration.SourceInvalidation).
+            long named = store.regions().readHeader(host, Address.byteOffset(address));
+            return ValueRecord.isLiveAt(named, address) && ValueRecord.isInvalidationPending(named);
         } catch (FabricException e) {
             return true;
         } catch (PraghException | IllegalArgumentException e) {

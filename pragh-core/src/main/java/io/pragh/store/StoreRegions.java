@@ -114,14 +114,14 @@ public final class StoreRegions {
 
     /**
      * CAS of the header word of a value record on {@code host} (this machine or a peer): a CPU CAS here, a one-sided
-     * CAS on a peer. Returns the word it found. A CPU CAS is enough here even on a NIC whose atomics are not coherent
-     * with the CPU's: the only one-sided CAS of a header is a migration invalidating its source (after its CAS of the
-     * home's word won), and the local CASes that can meet it are the leak scan's (which writes the same invalidated
-     * header, so either order is fine) and a DELETE's pending flag (whose own CAS of the home's word then fails, and
-     * which then finds the record invalidated).
+     * CAS on a peer. Returns the word it found. A migration CASes its source's header one-sidedly (its invalidation)
+     * while the source's host may CAS the same header with the CPU (an update's lock, an append's publishing CAS, a
+     * DELETE's pending flag): on a NIC whose atomics are not coherent with the CPU's both could take effect, and an
+     * append acknowledged on a source its migration believes invalidated would be lost. So, as for address words
+     * ({@link #casAddress}), such a machine CASes its own headers through the fabric too (a loopback CAS).
      */
     public long casHeader(int host, long byteOffset, long expected, long desired) {
-        if (host == id) {
+        if (host == id && localCasAllowed()) {
             return values.region().compareAndExchangeLong(byteOffset, expected, desired);
         }
         return endpoint.compareAndSwap(host, Region.VALUES, byteOffset, expected, desired);
@@ -162,7 +162,11 @@ public final class StoreRegions {
      */
     public void settled(long address, int length) {
         long header = ValueRecord.headerWord(length, address);
-        casHeader(id, Address.byteOffset(address), header | ValueRecord.INVALIDATION_PENDING, header);
+        // A CPU CAS whatever the NIC: the only one-sided CAS that can meet it is a home's settling of the same bit
+        // (a durable update's), which writes the same word, so either order is fine; and a load settles its records
+        // before the machine serves, when no loopback CAS may be possible yet.
+        values.region().compareAndExchangeLong(Address.byteOffset(address),
+            header | ValueRecord.INVALIDATION_PENDING, header);
     }
 
     /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated address. */

@@ -149,8 +149,9 @@ final class UpdateAcknowledgements {
             }
             try {
                 long header = store.values().region().getLongVolatile(Address.byteOffset(fresh));
-                if (!ValueRecord.isInvalidationPending(header) || !ValueRecord.isLiveAt(header, fresh)) {
-                    return;
+                if (!ValueRecord.isInvalidationPending(header) || !ValueRecord.isLiveAt(header, fresh)
+                    || (length != ValueMutator.DELETE && ValueRecord.payloadLengthOf(header) != length)) {
+                    return; // settled; or grown in place since, pending for a later append whose own LOG settles it
                 }
                 try {
                     store.endpoint().send(home, msg, 0, msg.capacity());

@@ -25,7 +25,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * updates of one record at its host run one at a time, so the value a replacement was computed from is the one its
  * CAS replaces. An append that fits the record's slack is then written in place ({@link InPlaceAppend}) and needs no
  * CAS of the home's word; one that does not fit moves the list into a record twice its length
- * ({@link #grownCapacity}), so appends cost O(1) amortized.
+ * ({@link #grownCapacity}), so appends cost O(1) amortized. Only at the key's home: a value migrated elsewhere is
+ * appended to by writing a new record, as any update.
  *
  * <p>An update is acknowledged to its origin only after (a) its CAS succeeded, (b) the record it replaced is
  * invalidated, and (c) that record's own predecessor was invalid before the CAS (the record is not replaced while
@@ -265,7 +266,9 @@ final class UpdateProtocol {
             version = ValueRecord.version(chunk, index, header) + 1;
             int curOff = index + ValueRecord.HEADER_BYTES;
             machine.stats().local(curLen + ValueRecord.HEADER_BYTES);
-            int appended = mutator.appendedLength(arg, argOff, argLen);
+            // Grown in place only at the key's home (see ValueRecord, "Appends in place": what can grow a migration's
+            // source then dies with the word that names its successor); elsewhere an append writes a new record.
+            int appended = home == self ? mutator.appendedLength(arg, argOff, argLen) : -1;
             if (appended >= 0 && curLen + (long) appended <= ValueRecord.capacityOf(header)) {
                 checkValueLength(key, curLen + appended);
                 return appends.append(s, key, address, chunk, index, header, mutator, arg, argOff, argLen);
@@ -372,8 +375,8 @@ final class UpdateProtocol {
             }
             return;
         }
-        // Generation-checked (and whatever its lock): if the leak scan took the superseded record meanwhile, it is invalid already and the
-        // scan handed it to the GC, so it is not handed over twice.
+        // Generation-checked (and whatever its lock): if the leak scan took the superseded record meanwhile, it is
+        // invalid already and the scan handed it to the GC, so it is not handed over twice.
         boolean invalidatedHere = machine.invalidate(self, address);
         // Stamped before the bit clears: from then on the new record may be replaced and invalidated, and a cache
         // entry stamped later than that would outlive the record.

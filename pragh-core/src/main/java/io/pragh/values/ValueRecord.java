@@ -54,8 +54,13 @@ import org.agrona.DirectBuffer;
  * <h2>Appends in place</h2>
  * A record's size class may hold more than its payload (an adjacency list is given room to grow, doubling each time
  * it must move), and an APPEND that fits is written into that slack instead of a new record
- * ({@code io.pragh.store.InPlaceAppend}). The address word does not change, so readers that copy the record while
- * it grows, through a local copy or a one-sided READ, must never see a torn value. The ordering that ensures it:
+ * ({@code io.pragh.store.InPlaceAppend}), on the key's home machine only: a value migrated elsewhere is appended to
+ * by a new record, as any update. So the only source a migration may find grown after its copy is on the machine
+ * that holds the key's address word: if that machine stops, the word goes with it (a restart reloads the key from
+ * its log, every acknowledged append included), and a migration never waits on a source that outlived the word, nor
+ * loses appends acknowledged on a machine that crashed. The address word does not change, so readers that copy the
+ * record while it grows, through a local copy or a one-sided READ, must never see a torn value. The ordering that
+ * ensures it:
  * <ol>
  *   <li>The appender locks the record: CAS of the header from {@code H} (live, neither pending nor locked) to
  *       {@code H|K}. Other updaters at the host wait; a GET or a migration that copies it meanwhile takes the value
@@ -80,12 +85,15 @@ import org.agrona.DirectBuffer;
  *
  * <p>A migration copies the record without locking it, so an append can land on the source after the copy was
  * taken and even after the migration's CAS of the home's word (the appender found the record through an address
- * read before that CAS). The migration's invalidation of the source, a CAS expecting the header it copied, then
- * fails: it invalidates the header it finds instead (waiting while that is pending, not while it is locked: an
- * append still unpublished then finds its CAS failed and goes round again), and copies the bytes between
- * the two lengths onto its new record before clearing the new record's pending bit, so no acknowledged append is
- * left behind on the source ({@code io.pragh.migration.SourceInvalidation}). If the source does not answer, a new
- * record with room to grow stays pending until it does ({@code io.pragh.migration.UnfinishedMigrations}).
+ * read before that CAS, or a cached one). The migration's invalidation of the source, a CAS expecting the header it
+ * copied, then fails: it carries the bytes between the two lengths over to its new record (still pending, so nobody
+ * reads it), checks that the source still states the length it carried, and only then invalidates the source, with a
+ * CAS expecting that header (waiting while it is pending, not while it is locked: an append still unpublished then
+ * finds its CAS failed and goes round again). Whatever becomes of that CAS, the new record already holds every append
+ * the source took, and it settles with its own length ({@code io.pragh.migration.SourceInvalidation}). Nobody else
+ * invalidates such a source meanwhile: the leak scan counts a record as named while its key's word names a pending
+ * record. If the source does not answer, a new record with room to grow stays pending until it does
+ * ({@code io.pragh.migration.UnfinishedMigrations}).
  */
 public final class ValueRecord {
     public static final int HEADER_BYTES = 24;
