@@ -24,8 +24,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>The host locks the record before it reads it ({@link ValueRecord#LOCKED}, set by CAS):
  * updates of one record at its host run one at a time, so the value a replacement was computed from is the one its
  * CAS replaces. An append that fits the record's slack is then written in place ({@link InPlaceAppend}) and needs no
- * CAS of the home's word; one that does not fit moves the list into a record twice its length
- * ({@link #grownCapacity}), so appends cost O(1) amortized. Only at the key's home: a value migrated elsewhere is
+ * CAS of the home's word; one that does not fit moves the list into a record of the next power-of-two size
+ * ({@link #grownUnits}), so appends cost O(1) amortized. Only at the key's home: a value migrated elsewhere is
  * appended to by writing a new record, as any update.
  *
  * <p>An update is acknowledged to its origin only after (a) its CAS succeeded, (b) the record it replaced is
@@ -286,8 +286,7 @@ final class UpdateProtocol {
                 desired = Address.tombstone(address);
             } else {
                 checkValueLength(key, length);
-                int capacity = appended >= 0 ? grownCapacity(curLen, length) : length;
-                fresh = machine.values().allocate(ValueRecord.unitsFor(capacity));
+                fresh = machine.values().allocate(appended >= 0 ? grownUnits(length) : ValueRecord.unitsFor(length));
                 machine.regions().writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING,
                     mutator, chunk, curOff, curLen, arg, argOff, argLen);
                 desired = Address.at(self, home, fresh);
@@ -324,13 +323,16 @@ final class UpdateProtocol {
     }
 
     /**
-     * Payload bytes to allocate for an appended value of {@code length} bytes that no longer fits its record of
-     * {@code curLen}: twice the old length (within the configured maximum), so that a list of n entries has moved
-     * O(log n) times and copied O(n) bytes in all, and each append costs O(1) amortized.
+     * Record units to allocate for an appended value of {@code length} bytes that no longer fits its record: the
+     * smallest power of two that holds it (within the configured maximum), so a list of n entries has moved O(log n)
+     * times and copied O(n) bytes in all, and each append costs O(1) amortized. Powers of two rather than twice the
+     * old length: every list grows through the same few size classes, whose superseded records the next lists reuse;
+     * sizes that depended on each list's history would scatter them over classes nobody else asks for.
      */
-    int grownCapacity(int curLen, int length) {
-        long doubled = Math.min(2L * curLen, machine.config().maxValueBytes());
-        return (int) Math.max(length, doubled);
+    long grownUnits(int length) {
+        long units = ValueRecord.unitsFor(length);
+        long powerOfTwo = Long.highestOneBit(units - 1) << 1;
+        return Math.max(units, Math.min(powerOfTwo, ValueRecord.unitsFor(machine.config().maxValueBytes())));
     }
 
     /**

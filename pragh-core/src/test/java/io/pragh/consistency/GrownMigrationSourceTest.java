@@ -31,7 +31,7 @@ class GrownMigrationSourceTest {
     private static final int HOME = 0;
     private static final int TARGET = 1;
 
-    /** Appends ids 1..n at the home: from the third on the list has room to grow in place (records double). */
+    /** Appends ids 1..n at the home: from the second on the list has room to grow in place (power-of-two records). */
     private static long listHomedAt(EmbeddedCluster c, RecordingClient client, int n) {
         long key = Scenarios.keyHomedAt(c, HOME, 1);
         for (int i = 1; i <= n; i++) {
@@ -47,6 +47,19 @@ class GrownMigrationSourceTest {
         }
     }
 
+    /** A MIGRATE to the target that has copied the value and whose CAS of the home's word is held. */
+    private record HeldMigration(HoldRule homeWord, long invoked, CompletableFuture<Migrator.Outcome> outcome) {
+    }
+
+    private static HeldMigration copiedThenHeld(EmbeddedCluster c, FaultFabric fabric, long key)
+        throws InterruptedException {
+        HoldRule homeWord = fabric.when().cas().batched().from(TARGET).to(HOME).region(Region.KEYS).times(1).hold();
+        long invoked = System.nanoTime();
+        CompletableFuture<Migrator.Outcome> outcome = c.machine(TARGET).migrateAsync(key);
+        Scenarios.awaitTrue(() -> homeWord.everHeld() == 1, "the migration copied the list and CASes the word");
+        return new HeldMigration(homeWord, invoked, outcome);
+    }
+
     @Test
     void anAppendOnTheSourceAfterItWasCopiedSurvivesTheHomesLeakScan() throws Exception {
         FaultFabric fabric = Scenarios.fabric(3, SEED);
@@ -55,14 +68,10 @@ class GrownMigrationSourceTest {
         RecordingClient migrator = new RecordingClient(history.recorder(2));
         long reclaimed;
         try (EmbeddedCluster c = Scenarios.cluster(fabric, 3, 10_000, 20, 0).build()) {
-            // Three ids: 24 bytes in a record of 32, so one more fits in place.
+            // Three ids: 24 bytes in a record that holds 40, so one more fits in place.
             long key = listHomedAt(c, client, 3);
 
-            HoldRule homeWord = fabric.when().cas().batched().from(TARGET).to(HOME).region(Region.KEYS).times(1)
-                .hold();
-            long t0 = System.nanoTime();
-            CompletableFuture<Migrator.Outcome> migration = c.machine(TARGET).migrateAsync(key);
-            Scenarios.awaitTrue(() -> homeWord.everHeld() == 1, "the migration copied the list and CASes the word");
+            HeldMigration m = copiedThenHeld(c, fabric, key);
             // Copied, not yet moved: the home still names its own record, which grows in place, acknowledged.
             client.append(c.machine(HOME), key, ChaosValues.append(1, 4));
 
@@ -70,8 +79,8 @@ class GrownMigrationSourceTest {
             // every settle pass fail until the rules go.
             FaultRule cas = fabric.when().cas().from(TARGET).to(HOME).region(Region.VALUES).refuse();
             FaultRule reads = fabric.when().reads().single().from(TARGET).to(HOME).region(Region.VALUES).refuse();
-            homeWord.release();
-            assertThrows(PraghException.class, () -> migrator.awaitMigration(key, TARGET, t0, migration, 20_000),
+            m.homeWord().release();
+            assertThrows(PraghException.class, () -> migrator.awaitMigration(key, TARGET, m.invoked(), m.outcome(), 20_000),
                 "the migration whose source does not answer its invalidation fails");
             assertEquals(1, c.machine(TARGET).migrationThread().migrator().unfinishedMigrations(),
                 "the migration won the home's word and waits to invalidate its source");
@@ -96,27 +105,23 @@ class GrownMigrationSourceTest {
         RecordingClient client = new RecordingClient(history.recorder(1));
         RecordingClient migrator = new RecordingClient(history.recorder(2));
         try (EmbeddedCluster c = Scenarios.cluster(fabric, 3, 10_000, 20, 0).build()) {
-            // Five ids: 40 bytes in a record of 64, so two more fit in place.
-            long key = listHomedAt(c, client, 5);
+            // Six ids: 48 bytes in a record that holds 104, so two more fit in place.
+            long key = listHomedAt(c, client, 6);
 
-            HoldRule homeWord = fabric.when().cas().batched().from(TARGET).to(HOME).region(Region.KEYS).times(1)
-                .hold();
-            long t0 = System.nanoTime();
-            CompletableFuture<Migrator.Outcome> migration = c.machine(TARGET).migrateAsync(key);
-            Scenarios.awaitTrue(() -> homeWord.everHeld() == 1, "the migration copied the list and CASes the word");
+            HeldMigration m = copiedThenHeld(c, fabric, key);
             // Copied, not yet moved: the home still names its own record, which grows in place by 16 bytes.
-            client.append(c.machine(HOME), key, ChaosValues.append(1, 6));
             client.append(c.machine(HOME), key, ChaosValues.append(1, 7));
+            client.append(c.machine(HOME), key, ChaosValues.append(1, 8));
 
             FaultRule carry = fabric.when().reads().single().from(TARGET).to(HOME).region(Region.VALUES).length(16)
                 .refuse();
-            homeWord.release();
-            migrator.awaitMigration(key, TARGET, t0, migration, 20_000);
+            m.homeWord().release();
+            migrator.awaitMigration(key, TARGET, m.invoked(), m.outcome(), 20_000);
             Scenarios.awaitTrue(() -> carry.fired() >= 1, "the migration tried to carry the two appends over");
             carry.remove();
             Scenarios.awaitTrue(() -> c.machine(TARGET).migrationThread().migrator().unfinishedMigrations() == 0,
                 "the migration settles once the carry-over reads");
-            assertEveryMachineReads(c, client, key, 7);
+            assertEveryMachineReads(c, client, key, 8);
         }
         Scenarios.assertLinearizable("appends carried over through a failed READ", SEED, history.drain());
     }
