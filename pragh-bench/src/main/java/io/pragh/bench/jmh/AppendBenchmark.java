@@ -1,7 +1,7 @@
 package io.pragh.bench.jmh;
 
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.keys.KeyLayout;
 import io.pragh.store.Mutators;
 import io.pragh.store.ValueMutator;
