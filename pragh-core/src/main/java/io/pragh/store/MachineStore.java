@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The data plane of one machine, and its lifecycle: attaching to a fabric, admitting operations through its gate and
@@ -35,6 +37,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class MachineStore implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MachineStore.class);
+
     /**
      * How long closing waits for operations and threads to leave the memory it frees: longer than any bounded wait
      * inside an operation (a pending invalidation's 5 s, a full region's back-pressure), so only a stuck thread
@@ -416,7 +420,7 @@ public final class MachineStore implements AutoCloseable {
      * waits until every admitted operation has left (a thread held in the fabric is let go when its fabric closes).
      *
      * @return true when nothing can touch this store's memory any more; false when a thread or an operation was
-     *     still inside after {@link #CLOSE_PATIENCE_MILLIS} (it is named on stderr)
+     *     still inside after {@link #CLOSE_PATIENCE_MILLIS} (it is named in the log)
      */
     public boolean quiesce() {
         beginClose();
@@ -440,7 +444,7 @@ public final class MachineStore implements AutoCloseable {
      * Closes the store: {@link #quiesce}, then frees its regions. Close the fabric it is attached to first (or
      * between {@link #beginClose} and this): a fabric whose peers or I/O threads still reach this memory must not
      * outlive it. Memory that a thread may still touch is never freed: if quiescing timed out, the regions are left
-     * allocated (a leak, named on stderr) rather than freed under a running thread.
+     * allocated (a leak, named in the log) rather than freed under a running thread.
      */
     @Override
     public void close() {
@@ -448,8 +452,7 @@ public final class MachineStore implements AutoCloseable {
             return;
         }
         if (!quiesce()) {
-            System.err.println("pragh: machine " + id + " leaves its off-heap memory allocated: something still runs"
-                + " in it");
+            LOG.warn("machine {} leaves its off-heap memory allocated: something still runs in it", id);
             return;
         }
         freed = true;
