@@ -1,6 +1,6 @@
 package io.pragh.chaos;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.linearizability.History;
 import io.pragh.linearizability.Operation;
 import java.util.ArrayList;

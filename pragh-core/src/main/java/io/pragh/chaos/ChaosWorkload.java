@@ -1,7 +1,7 @@
 package io.pragh.chaos;
 
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.fabric.Fabric;
 import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.fault.FaultRule;

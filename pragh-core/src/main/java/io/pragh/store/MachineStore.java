@@ -25,7 +25,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * it ({@link StoreRegions}), the acknowledgement of updates and their LOG/settle path ({@code UpdateAcknowledgements}),
  * the routing of two-sided messages ({@code MessageRouter}), the update protocol ({@code UpdateProtocol}) and values
  * installed outside it ({@code DirectInstalls}). Threads (workers, migration, GC) are added around it by
- * {@code io.pragh.cluster.Machine}; this class owns only the GC thread, because reclaiming is part of the store's
+ * {@code io.pragh.embedded.Machine}; this class owns only the GC thread, because reclaiming is part of the store's
  * memory contract.
  *
  * <pre>{@code

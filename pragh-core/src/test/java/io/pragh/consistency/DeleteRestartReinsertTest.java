@@ -2,8 +2,8 @@ package io.pragh.consistency;
 
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.RecordingClient;
-import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.durability.SyncPolicy;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.linearizability.History;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

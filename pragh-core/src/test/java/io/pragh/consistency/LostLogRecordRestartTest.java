@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.RecordingClient;
-import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.durability.SyncPolicy;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.fault.FaultRule;
 import io.pragh.linearizability.History;

@@ -3,7 +3,7 @@ package io.pragh.durability;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.keys.KeyLayout;
 import io.pragh.store.Mutators;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.keys.KeyLayout;
 import io.pragh.values.ValueRecord;
 import java.io.IOException;

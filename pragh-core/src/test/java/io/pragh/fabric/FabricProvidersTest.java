@@ -156,7 +156,7 @@ class FabricProvidersTest {
             assertEquals(0, fast.remoteLatencyNs());
         }
         assertThrows(IllegalArgumentException.class, () -> new InProcessFabricProvider.RemoteLatency(-1));
-        try (io.pragh.cluster.EmbeddedCluster c = io.pragh.cluster.EmbeddedCluster.builder().machines(2)
+        try (io.pragh.embedded.EmbeddedCluster c = io.pragh.embedded.EmbeddedCluster.builder().machines(2)
                 .workersPerMachine(1).keysPerMachine(1_024).valueBytesPerMachine(1 << 20).cacheBytes(1 << 16)
                 .remoteLatencyNs(123).build()) {
             assertEquals(123, ((InProcessFabric) c.fabric()).remoteLatencyNs(), "the builder's latency reaches it");

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
 import io.pragh.durability.SyncPolicy;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.keys.KeyLayout;
 import io.pragh.values.ValueRecord;
 import java.nio.charset.StandardCharsets;

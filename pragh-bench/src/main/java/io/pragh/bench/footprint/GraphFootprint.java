@@ -2,7 +2,7 @@ package io.pragh.bench.footprint;
 
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.RmatGenerator;
-import io.pragh.cluster.OffHeapUse;
+import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.load.EdgeBuffer;
 import io.pragh.gremlin.structure.BulkLoader;
 import io.pragh.gremlin.structure.PraghGraph;

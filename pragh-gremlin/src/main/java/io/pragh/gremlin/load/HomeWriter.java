@@ -1,6 +1,6 @@
 package io.pragh.gremlin.load;
 
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.Machine;
 import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.EdgeIndexRecord;
 import io.pragh.gremlin.storage.GraphKeys;

@@ -8,7 +8,7 @@
  * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.storage} and pragh-core; the server
  * package's commands depend on it, and {@code PraghGraph.edgeBulkLoad()} is a one-line delegation to it.
  */
-@MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.cluster", "io.pragh.gremlin.storage",
+@MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.embedded", "io.pragh.gremlin.storage",
     "io.pragh.gremlin.structure", "io.pragh.keys", "io.pragh.store", "io.pragh.values", "org.agrona..",
     "org.apache.tinkerpop.."})
 package io.pragh.gremlin.load;

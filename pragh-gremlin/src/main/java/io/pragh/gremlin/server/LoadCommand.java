@@ -1,6 +1,6 @@
 package io.pragh.gremlin.server;
 
-import io.pragh.cluster.OffHeapUse;
+import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
 import org.apache.commons.configuration2.BaseConfiguration;

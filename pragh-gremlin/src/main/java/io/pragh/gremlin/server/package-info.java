@@ -14,9 +14,9 @@
  * keeps Java internals out of error responses.
  *
  * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.load}, gremlin-server and gremlin-core; only
- * {@code io.pragh.gremlin.cluster} depends on it (each cluster machine runs a {@code PraghServer}).
+ * {@code io.pragh.gremlin.distributed} depends on it (each cluster machine runs a {@code PraghServer}).
  */
-@MayDependOn({"io.micrometer..", "io.netty..", "io.pragh", "io.pragh.cluster", "io.pragh.coordinator",
+@MayDependOn({"io.micrometer..", "io.netty..", "io.pragh", "io.pragh.coordinator", "io.pragh.embedded",
     "io.pragh.fabric", "io.pragh.gremlin.load", "io.pragh.gremlin.structure", "io.pragh.server.config",
     "io.pragh.server.metrics", "org.agrona..", "org.antlr..", "org.apache.commons.configuration2..",
     "org.apache.commons.text..", "org.apache.tinkerpop.."})

@@ -1,10 +1,10 @@
 package io.pragh.gremlin.structure;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.monitor.MonitorConfig;
-import io.pragh.cluster.Machine;
-import io.pragh.cluster.OffHeapUse;
+import io.pragh.embedded.Machine;
+import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.PraghException;

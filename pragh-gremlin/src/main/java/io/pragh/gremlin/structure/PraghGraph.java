@@ -42,7 +42,7 @@ import io.pragh.gremlin.process.PraghRoutingStrategy;
  */
 @Graph.OptIn(Graph.OptIn.SUITE_STRUCTURE_STANDARD)
 // Part of the structure suite, run in every test run over a cluster on the TCP fabric (pragh-gremlin's tests).
-@Graph.OptIn("io.pragh.gremlin.cluster.StoreFacingStructureSuite")
+@Graph.OptIn("io.pragh.gremlin.distributed.StoreFacingStructureSuite")
 @Graph.OptOut(test = "org.apache.tinkerpop.gremlin.structure.io.IoGraphTest", method = "shouldReadWriteModernToFileWithHelpers", specific = "gryo-v3",
     reason = PraghGraph.IDS_ARE_LONGS)
 @Graph.OptOut(test = "org.apache.tinkerpop.gremlin.structure.io.IoGraphTest", method = "shouldReadWriteClassicToFileWithHelpers", specific = "gryo-v3",

@@ -1,6 +1,6 @@
 package io.pragh.gremlin.structure;
 
-import io.pragh.cluster.OffHeapUse;
+import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.storage.NameDictionary;
 
 import java.util.concurrent.Callable;

@@ -8,7 +8,7 @@
  *
  * <p>May depend on {@code io.pragh.gremlin.storage}, pragh-core's store and TinkerPop's gremlin-core.
  */
-@MayDependOn({"io.pragh", "io.pragh.cluster", "io.pragh.coordinator", "io.pragh.gremlin.load",
+@MayDependOn({"io.pragh", "io.pragh.coordinator", "io.pragh.embedded", "io.pragh.gremlin.load",
     "io.pragh.gremlin.process", "io.pragh.gremlin.storage", "io.pragh.monitor", "io.pragh.store", "org.agrona..",
     "org.apache.commons.configuration2..", "org.apache.tinkerpop.."})
 package io.pragh.gremlin.structure;

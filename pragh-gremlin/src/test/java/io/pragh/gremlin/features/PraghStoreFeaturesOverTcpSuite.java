@@ -9,7 +9,7 @@ import org.junit.runner.RunWith;
  * machines in this JVM on the TCP fabric ({@link PraghTcpWorld}): hops and edges by direction, label and id (fused
  * and TinkerPop's plan), {@code hasId} and {@code drop}. Chosen to fit the test run's time budget: the whole suite
  * over TCP ({@link PraghFeaturesOverTcpSuite}, {@code ./pragh test-tcp-suites}) takes far too long for every run;
- * writes and properties are pinned over TCP by {@link io.pragh.gremlin.cluster.PraghStructureCoreOverTcpTest} and
+ * writes and properties are pinned over TCP by {@link io.pragh.gremlin.distributed.PraghStructureCoreOverTcpTest} and
  * the store contract test, and every step runs embedded in {@link PraghFeatureTest}.
  */
 @RunWith(Cucumber.class)

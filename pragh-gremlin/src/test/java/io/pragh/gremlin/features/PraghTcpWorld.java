@@ -1,6 +1,6 @@
 package io.pragh.gremlin.features;
 
-import io.pragh.gremlin.cluster.InJvmClusterPool;
+import io.pragh.gremlin.distributed.InJvmClusterPool;
 import io.pragh.gremlin.structure.PraghGraph;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.LoadGraphWith;

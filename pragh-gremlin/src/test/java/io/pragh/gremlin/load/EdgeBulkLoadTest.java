@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pragh.cluster.OffHeapUse;
+import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.gremlin.structure.TestGraphs;

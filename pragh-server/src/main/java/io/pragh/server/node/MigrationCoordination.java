@@ -1,11 +1,11 @@
 package io.pragh.server.node;
 
-import io.pragh.cluster.Machine;
 import io.pragh.coordinator.Coordinator;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.coordinator.DecisionLog;
 import io.pragh.coordinator.Decisions;
 import io.pragh.coordinator.Mechanism;
+import io.pragh.embedded.Machine;
 import io.pragh.fabric.FabricException;
 import io.pragh.migration.Migrator;
 import io.pragh.monitor.Monitor;

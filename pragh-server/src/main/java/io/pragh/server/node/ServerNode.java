@@ -2,7 +2,7 @@ package io.pragh.server.node;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.Machine;
 import io.pragh.durability.Durability;
 import io.pragh.durability.Recovery;
 import io.pragh.fabric.Deployment;
