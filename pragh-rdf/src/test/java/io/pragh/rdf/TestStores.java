@@ -72,7 +72,7 @@ public final class TestStores {
             }
 
             @Override
-            public io.pragh.cluster.OffHeapUse offHeapUse() {
+            public io.pragh.embedded.OffHeapUse offHeapUse() {
                 return inner.offHeapUse();
             }
 

@@ -7,7 +7,7 @@
  * progress callback and bar), commons-configuration (the store's settings) and Jena.
  */
 @MayDependOn({"io.pragh.rdf.store", "io.pragh.rdf.load", "io.pragh.rdf.lubm", "io.pragh.rdf.sparql",
-    "io.pragh.gremlin.structure", "io.pragh.gremlin.load", "io.pragh.gremlin.server", "io.pragh.cluster",
+    "io.pragh.gremlin.structure", "io.pragh.gremlin.load", "io.pragh.gremlin.server",
     "io.pragh.store", "org.apache.commons.configuration2..", "org.apache.jena.."})
 package io.pragh.rdf.cli;
 

@@ -1,7 +1,7 @@
 package io.pragh.rdf.load;
 
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.gremlin.load.EdgeBulkLoad;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.GraphStore;

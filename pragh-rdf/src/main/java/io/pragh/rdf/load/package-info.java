@@ -9,7 +9,7 @@
  * counter, the progress callback), pragh-core's cluster and store packages, Agrona and Jena.
  */
 @MayDependOn({"io.pragh.rdf.store", "io.pragh.gremlin.structure", "io.pragh.gremlin.storage",
-    "io.pragh.gremlin.load", "io.pragh.cluster", "io.pragh.keys", "io.pragh.store", "org.agrona..",
+    "io.pragh.gremlin.load", "io.pragh.embedded", "io.pragh.keys", "io.pragh.store", "org.agrona..",
     "org.apache.jena.."})
 package io.pragh.rdf.load;
 
