@@ -1,6 +1,7 @@
 package io.pragh.rdf.cli;
 
 import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.rdf.sparql.QueryCompiler;
 import io.pragh.rdf.sparql.SparqlEngine;
 
 import java.nio.charset.StandardCharsets;
@@ -61,6 +62,13 @@ public final class SparqlCommand {
         final Path asFile = Path.of(query);
         final String sparql = !query.contains("{") && Files.isRegularFile(asFile)
             ? Files.readString(asFile, StandardCharsets.UTF_8) : query;
+        try {
+            QueryCompiler.compile(sparql); // refuse a query the store cannot answer before loading anything
+        } catch (IllegalArgumentException e) {
+            System.err.println("pragh sparql: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         try (EmbeddedRdf loaded = EmbeddedRdf.load(data, machines, settings, System.err)) {
             final long start = System.nanoTime();
             final var result = new SparqlEngine(loaded.rdf()).query(sparql);

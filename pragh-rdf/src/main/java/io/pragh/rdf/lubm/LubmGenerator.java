@@ -145,8 +145,8 @@ public final class LubmGenerator {
             final int advisor = random.nextInt(publicationsOf.length);
             final String professor = professor(dept, counts, advisor);
             iri(s, "advisor", professor);
-            for (int n = Math.min(publicationsOf[advisor], between(random, 0, 5)); n > 0; n--) {
-                iri(professor + "/Publication" + random.nextInt(publicationsOf[advisor]), "publicationAuthor", s);
+            for (final int n : distinct(random, publicationsOf[advisor], between(random, 0, 5))) {
+                iri(professor + "/Publication" + n, "publicationAuthor", s);
             }
             if (random.nextInt(4) == 0) {
                 iri(s, "teachingAssistantOf", dept + "/Course" + random.nextInt(courses));
@@ -178,24 +178,30 @@ public final class LubmGenerator {
         throw new IllegalArgumentException("no professor " + index);
     }
 
-    /** Distinct courses of a kind for one student (a few picks among many, so retries are rare). */
+    /** Distinct courses of a kind for one student. */
     private void takes(final String student, final String dept, final String kind, final int of, final int count,
                        final Random random) {
-        final int n = Math.min(count, of);
-        final int[] taken = new int[n];
-        for (int t = 0; t < n; t++) {
+        for (final int c : distinct(random, of, count)) {
+            iri(student, "takesCourse", dept + "/" + kind + c);
+        }
+    }
+
+    /** {@code count} distinct numbers below {@code of} (all of them when fewer): a few picks among many, so retries are rare. */
+    private static int[] distinct(final Random random, final int of, final int count) {
+        final int[] picked = new int[Math.min(count, of)];
+        for (int t = 0; t < picked.length; t++) {
             int c;
             boolean again;
             do {
                 c = random.nextInt(of);
                 again = false;
                 for (int j = 0; j < t; j++) {
-                    again |= taken[j] == c;
+                    again |= picked[j] == c;
                 }
             } while (again);
-            taken[t] = c;
-            iri(student, "takesCourse", dept + "/" + kind + c);
+            picked[t] = c;
         }
+        return picked;
     }
 
     private void course(final String dept, final String kind, final int n, final String teacher) {

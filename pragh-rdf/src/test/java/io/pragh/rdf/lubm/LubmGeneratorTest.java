@@ -42,6 +42,7 @@ class LubmGeneratorTest {
         final long graduates = count(data, "<" + LubmGenerator.UB + "GraduateStudent> \\.");
         assertTrue(graduates >= 3 * faculty && graduates <= 4 * faculty, graduates + " graduates");
         assertEquals(departments, count(data, "<" + LubmGenerator.UB + "headOf>"), "one head per department");
+        assertEquals(data.lines().count(), data.lines().distinct().count(), "no triple twice");
     }
 
     private static long count(final String data, final String regex) {
