@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.ThreadDumpWhenUnacknowledged;
 import io.pragh.keys.KeyLayout;
 import io.pragh.values.ValueRecord;
 import java.io.IOException;
@@ -15,8 +16,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+@ExtendWith(ThreadDumpWhenUnacknowledged.class)
 class DurabilityTest {
     @TempDir
     Path dir;
