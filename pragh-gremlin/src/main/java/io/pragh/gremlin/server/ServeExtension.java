@@ -20,6 +20,14 @@ public interface ServeExtension {
      */
     Started start(GraphStore store, String host, Configuration settings, PrintStream progress) throws Exception;
 
+    /**
+     * The {@code --set} keys this extension reads, each with what it takes (for the error a typo gets), so that
+     * {@link GraphSettings} accepts them; their values reach {@link #start} as text, checked there.
+     */
+    default java.util.Map<String, String> settings() {
+        return java.util.Map.of();
+    }
+
     /** A started extension: one line saying where it serves, and a close that stops it. */
     interface Started extends AutoCloseable {
         String describe();

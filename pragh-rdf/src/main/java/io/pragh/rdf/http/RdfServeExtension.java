@@ -25,6 +25,11 @@ public final class RdfServeExtension implements ServeExtension {
     public static final int DEFAULT_PORT = 8190;
 
     @Override
+    public java.util.Map<String, String> settings() {
+        return java.util.Map.of(LOAD, "an N-Triples (.nt) or Turtle (.ttl) file", PORT, "a port (0: any free one)");
+    }
+
+    @Override
     public Started start(final GraphStore store, final String host, final Configuration settings,
                          final PrintStream progress) throws Exception {
         if (!settings.containsKey(LOAD) && !settings.containsKey(PORT)) {

@@ -11,20 +11,25 @@ import io.pragh.keys.KeyLayout;
  *
  * <pre>
  *   kind        key                          value
- *   OUT / IN    (term, predicate, OUT | IN)  TermList: neighbour term ids
+ *   OUT / IN    (term, predicate, OUT | IN)  TermList: neighbour term ids (kinds 11, 12)
  *   TERM        (id, 0, TERM)                the term's N-Triples form, UTF-8
  *   TERM_HASH   (hash44(form), 0, TERM_HASH) HashBucket: the (form, id) pairs whose hash is this one
  *   RDF_SHARED  (0, 0, RDF_SHARED)           the term id counter (IdBlocks)
  * </pre>
  *
- * <p>Kinds 6 and 7 are the Gremlin provider's (edge index, shared records); RDF takes the next three, so one store
- * could hold both without a key of one meaning something to the other.
+ * <p>Kinds 6 and 7 are the Gremlin provider's (edge index, shared records); RDF takes 8 to 12, so one store holds
+ * both without a key of one meaning something to the other.
  *
  * <p>Example: {@code long k = RdfKeys.out(subject, predicate);}
  */
 public final class RdfKeys {
-    public static final int OUT = KeyLayout.OUT;
-    public static final int IN = KeyLayout.IN;
+    /**
+     * The kinds of the lists: Wukong's OUT and IN, but kinds of their own rather than the core's OUT and IN, so that a
+     * property graph over the same store (Gremlin beside the SPARQL endpoint in {@code ./pragh serve}) never scans an
+     * RDF list, 8 bytes an entry, as its 16-byte adjacency ({@code g.E()} walks every key of kind OUT).
+     */
+    public static final int OUT = KeyLayout.FIRST_PROVIDER_KIND + 5;
+    public static final int IN = KeyLayout.FIRST_PROVIDER_KIND + 6;
     public static final int TERM = KeyLayout.FIRST_PROVIDER_KIND + 2;
     public static final int TERM_HASH = KeyLayout.FIRST_PROVIDER_KIND + 3;
     public static final int RDF_SHARED = KeyLayout.FIRST_PROVIDER_KIND + 4;

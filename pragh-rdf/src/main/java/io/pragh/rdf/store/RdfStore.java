@@ -5,8 +5,8 @@ import io.pragh.gremlin.structure.GraphStore;
 
 /**
  * An RDF store over a {@link GraphStore}, embedded or a cluster reached through a machine's client port: the terms
- * ({@link TermDictionary}), the predicates (labels of the store's {@link NameDictionary}, interned as edge labels so
- * that every predicate of the store can be listed) and the lists under {@link RdfKeys}. It does not own the
+ * ({@link TermDictionary}), the predicates (labels of the store's {@link NameDictionary}) and the lists under
+ * {@link RdfKeys}. It does not own the
  * {@code GraphStore}: whoever opened it closes it.
  *
  * <p>Example: {@code RdfStore rdf = new RdfStore(EmbeddedGraphStore.open(conf)); int p = rdf.predicate("<http://p>");}
@@ -37,8 +37,12 @@ public final class RdfStore {
         return store.names().id(form);
     }
 
-    /** The label of a predicate, added to the store's dictionary on first sight. */
+    /**
+     * The label of a predicate, added to the store's dictionary on first sight: as a name, not an edge label, so a
+     * property graph over the same store (the Gremlin side of {@code ./pragh serve}) never reads an RDF list, 8 bytes
+     * an entry, as its 16-byte adjacency.
+     */
     public int internPredicate(final String form) {
-        return store.names().internEdgeLabel(form);
+        return store.names().intern(form);
     }
 }

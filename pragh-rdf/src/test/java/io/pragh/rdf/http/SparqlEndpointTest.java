@@ -36,6 +36,11 @@ class SparqlEndpointTest {
     }
 
     @Test
+    void serveAcceptsTheExtensionsSettings() {
+        assertEquals("x.nt", io.pragh.gremlin.server.GraphSettings.parse(RdfServeExtension.LOAD, "x.nt"));
+    }
+
+    @Test
     void extensionStartsNothingUnlessAsked() throws Exception {
         try (GraphStore store = TestStores.embedded(1)) {
             assertNull(new RdfServeExtension().start(store, "127.0.0.1", new BaseConfiguration(), System.err));

@@ -75,6 +75,13 @@ class RdfLoadTest {
             assertEquals(rows.stream().map(m -> m.get("o")).distinct().count(), objects.size());
         }
         assertEquals(want, got);
+        for (final String p : predicates) {
+            final int label = rdf.predicate(p);
+            assertTrue(label > 0, p);
+            for (final int edgeLabel : store.names().edgeLabels()) {
+                assertTrue(edgeLabel != label, p + " is no edge label: Gremlin over the store must not read its lists");
+            }
+        }
     }
 
     private static String nt(final Triple t) {
