@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.ThreadDumpWhenUnacknowledged;
 import io.pragh.keys.KeyLayout;
 import io.pragh.reclaim.Leases;
 import io.pragh.values.ValueRecord;
@@ -17,8 +18,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+@ExtendWith(ThreadDumpWhenUnacknowledged.class)
 class DurabilityTest {
     @TempDir
     Path dir;
