@@ -416,6 +416,8 @@ public final class MachineStore implements AutoCloseable {
         uncertainUpdates.close();
         // Its updates hold the gate while they wait: stopped before the gate is drained (the rest are refused).
         deferredUpdates.close();
+        // Its LOGs read this store's memory: stopped before anything is freed.
+        acks.close();
         quiet &= gate.awaitDrained(CLOSE_PATIENCE_MILLIS);
         acks.failPending(); // registered by operations admitted before the gate closed
         return quiet;
