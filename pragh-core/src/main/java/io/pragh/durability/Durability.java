@@ -49,6 +49,12 @@ public final class Durability implements AutoCloseable {
 
                 @Override
                 protected int doWork() {
+                    // Recovery opens the log before the machine attaches to its fabric, and a snapshot reads values
+                    // through the store, which counts them on its endpoint: on a slow start the first interval
+                    // could pass before attach (every such snapshot failed with a NullPointerException, logged).
+                    if (store.endpoint() == null) {
+                        return 0;
+                    }
                     if (System.nanoTime() >= next) {
                         next = System.nanoTime() + every;
                         snapshotQuietly();

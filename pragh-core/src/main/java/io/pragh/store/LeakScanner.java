@@ -9,6 +9,8 @@ import io.pragh.values.ValueRecord;
 import io.pragh.values.ValueRegion;
 import java.util.concurrent.TimeUnit;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The background scan of paper section 5 that finds value memory leaked by an interrupted migration (a copy written
@@ -42,6 +44,8 @@ import org.agrona.collections.Long2ObjectHashMap;
  * }</pre>
  */
 public final class LeakScanner extends DutyThread {
+    private static final Logger LOG = LoggerFactory.getLogger(LeakScanner.class);
+
     /** One scan a minute: leaks are rare (a crash mid-migration), and a scan reads every hosted record's home word. */
     public static final long DEFAULT_INTERVAL_MILLIS = 60_000;
 
@@ -117,7 +121,7 @@ public final class LeakScanner extends DutyThread {
             try {
                 scanOnce(now);
             } catch (RuntimeException e) {
-                System.err.println("pragh: leak scan of machine " + store.id() + " failed: " + e);
+                LOG.warn("leak scan of machine {} failed", store.id(), e);
             }
             nextScanNanos = System.nanoTime() + intervalNanos;
         }

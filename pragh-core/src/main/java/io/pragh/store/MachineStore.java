@@ -12,21 +12,21 @@ import io.pragh.keys.Placement;
 import io.pragh.reclaim.InvalidationFence;
 import io.pragh.reclaim.ReclaimRings;
 import io.pragh.reclaim.Reclaimer;
-import io.pragh.values.ValueRecord;
 import io.pragh.values.ValueRegion;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The data plane of one machine, and its lifecycle: attaching to a fabric, admitting operations through its gate and
  * closing. The duties it puts together live in their own classes: the memory it owns and the word-level operations on
  * it ({@link StoreRegions}), the acknowledgement of updates and their LOG/settle path ({@code UpdateAcknowledgements}),
- * the routing of two-sided messages ({@code MessageRouter}), the update protocol ({@code UpdateProtocol}) and values
- * installed outside it ({@code DirectInstalls}). Threads (workers, migration, GC) are added around it by
- * {@code io.pragh.embedded.Machine}; this class owns only the GC thread, because reclaiming is part of the store's
- * memory contract.
+ * the routing of two-sided messages ({@code MessageRouter}), the update protocol ({@code UpdateProtocol}), values
+ * installed outside it ({@code DirectInstalls}), and the GC thread with the reclaim rings and the leak scan
+ * ({@code StoreReclamation}: the store owns those threads because reclaiming is part of its memory contract). The
+ * other threads (workers, migration) are added around it by {@code io.pragh.embedded.Machine}.
  *
  * <pre>{@code
  * MachineStore store = new MachineStore(0, 4, StoreConfig.defaults(), Placement.hashed(4), Mutators.withBuiltins());
@@ -35,6 +35,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class MachineStore implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MachineStore.class);
+
     /**
      * How long closing waits for operations and threads to leave the memory it frees: longer than any bounded wait
      * inside an operation (a pending invalidation's 5 s, a full region's back-pressure), so only a stuck thread
@@ -61,9 +63,8 @@ public final class MachineStore implements AutoCloseable {
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
     private Endpoint endpoint;
-    private ReclaimRings reclaimRings;
-    private Reclaimer reclaimer;
-    private LeakScanner leakScanner;
+    /** The GC thread, reclaim rings and leak scan, from {@link #attach} on. */
+    private StoreReclamation reclamation;
     /** Admits operations of threads this store does not own until it closes (see {@link #close}). */
     private final StoreGate gate;
     private volatile boolean freed;
@@ -86,24 +87,14 @@ public final class MachineStore implements AutoCloseable {
         this.installs = new DirectInstalls(this, regions, acks);
     }
 
-    /** Registers this machine's memory with a fabric and starts its GC thread. */
+    /** Registers this machine's memory with a fabric and starts its GC thread ({@link StoreReclamation}). */
     public void attach(Fabric fabric) {
         if (endpoint != null) {
             throw new IllegalStateException("machine " + id + " is already attached");
         }
         endpoint = fabric.attach(id, memory(), router::onMessage);
         regions.attach(endpoint);
-        ValueRegion values = regions.values();
-        reclaimer = new Reclaimer(id, regions.reclaimRegion(), machineCount, config.reclaimRingSlots(), values,
-            config.leases());
-        reclaimRings = new ReclaimRings(id, machineCount, config.reclaimRingSlots(), endpoint, regions.reclaimRegion(),
-            reclaimer);
-        values.applyBackPressure(reclaimer::awaitingReclaimBytes, StoreRegions.backPressureNanos(config.leases()));
-        reclaimer.start();
-        leakScanner = new LeakScanner(this, config.leakScanMillis());
-        if (config.leakScanMillis() > 0) {
-            leakScanner.start();
-        }
+        reclamation = StoreReclamation.start(this, regions, endpoint);
     }
 
     public MachineMemory memory() {
@@ -155,11 +146,11 @@ public final class MachineStore implements AutoCloseable {
     }
 
     public ReclaimRings reclaimRings() {
-        return reclaimRings;
+        return reclamation == null ? null : reclamation.rings();
     }
 
     public Reclaimer reclaimer() {
-        return reclaimer;
+        return reclamation == null ? null : reclamation.reclaimer();
     }
 
     /** Updates whose CAS outcome is still unknown because their home stopped answering (see {@link UpdateProtocol}). */
@@ -174,7 +165,7 @@ public final class MachineStore implements AutoCloseable {
 
     /** The background leak scan (its thread runs only when {@link StoreConfig#leakScanMillis} is above 0). */
     public LeakScanner leakScanner() {
-        return leakScanner;
+        return reclamation == null ? null : reclamation.leakScanner();
     }
 
     /**
@@ -416,21 +407,17 @@ public final class MachineStore implements AutoCloseable {
      * waits until every admitted operation has left (a thread held in the fabric is let go when its fabric closes).
      *
      * @return true when nothing can touch this store's memory any more; false when a thread or an operation was
-     *     still inside after {@link #CLOSE_PATIENCE_MILLIS} (it is named on stderr)
+     *     still inside after {@link #CLOSE_PATIENCE_MILLIS} (it is named in the log)
      */
     public boolean quiesce() {
         beginClose();
-        boolean quiet = true;
-        if (leakScanner != null) {
-            quiet &= leakScanner.stop(CLOSE_PATIENCE_MILLIS);
-        }
-        if (reclaimer != null) {
-            quiet &= reclaimer.stop(CLOSE_PATIENCE_MILLIS);
-        }
+        boolean quiet = reclamation == null || reclamation.stop(CLOSE_PATIENCE_MILLIS);
         // Its thread settles uncertain CASes against this store's memory: stopped before anything is freed.
         uncertainUpdates.close();
         // Its updates hold the gate while they wait: stopped before the gate is drained (the rest are refused).
         deferredUpdates.close();
+        // Its LOGs read this store's memory: stopped before anything is freed.
+        acks.close();
         quiet &= gate.awaitDrained(CLOSE_PATIENCE_MILLIS);
         acks.failPending(); // registered by operations admitted before the gate closed
         return quiet;
@@ -440,7 +427,7 @@ public final class MachineStore implements AutoCloseable {
      * Closes the store: {@link #quiesce}, then frees its regions. Close the fabric it is attached to first (or
      * between {@link #beginClose} and this): a fabric whose peers or I/O threads still reach this memory must not
      * outlive it. Memory that a thread may still touch is never freed: if quiescing timed out, the regions are left
-     * allocated (a leak, named on stderr) rather than freed under a running thread.
+     * allocated (a leak, named in the log) rather than freed under a running thread.
      */
     @Override
     public void close() {
@@ -448,8 +435,7 @@ public final class MachineStore implements AutoCloseable {
             return;
         }
         if (!quiesce()) {
-            System.err.println("pragh: machine " + id + " leaves its off-heap memory allocated: something still runs"
-                + " in it");
+            LOG.warn("machine {} leaves its off-heap memory allocated: something still runs in it", id);
             return;
         }
         freed = true;

@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The routing of one machine's two-sided messages: the fabric hands every message to {@link #onMessage}, which admits
@@ -21,6 +23,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 final class MessageRouter {
+    private static final Logger LOG = LoggerFactory.getLogger(MessageRouter.class);
+
     private final MachineStore store;
     private final int id;
     private final UpdateProtocol updates;
@@ -168,6 +172,6 @@ final class MessageRouter {
 
     private void malformed(int from, String why) {
         malformedMessages.incrementAndGet();
-        System.err.println("pragh: machine " + id + " dropped a malformed message from machine " + from + ": " + why);
+        LOG.warn("machine {} dropped a malformed message from machine {}: {}", id, from, why);
     }
 }

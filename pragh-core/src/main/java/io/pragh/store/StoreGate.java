@@ -3,6 +3,8 @@ package io.pragh.store;
 import io.pragh.PraghException;
 import io.pragh.runtime.OperationGate;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The admission of one machine's operations: every thread the store does not own (an application's, a server's, the
@@ -17,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 final class StoreGate {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreGate.class);
+
     private final int id;
     private final OperationGate gate = new OperationGate();
     private volatile boolean closed;
@@ -65,15 +69,15 @@ final class StoreGate {
     /**
      * Waits until every admitted operation has left, at most {@code patienceMillis}.
      *
-     * @return false when one was still inside by then (named on stderr) or the wait was interrupted
+     * @return false when one was still inside by then (named in the log) or the wait was interrupted
      */
     boolean awaitDrained(long patienceMillis) {
         try {
             if (gate.awaitDrained(patienceMillis, TimeUnit.MILLISECONDS)) {
                 return true;
             }
-            System.err.println("pragh: machine " + id + " still had " + gate.inside() + " operation(s) running "
-                + patienceMillis + " ms after it began to close");
+            LOG.warn("machine {} still had {} operation(s) running {} ms after it began to close", id, gate.inside(),
+                patienceMillis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

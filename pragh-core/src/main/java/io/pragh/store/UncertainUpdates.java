@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Updates whose CAS of the home's address word failed without saying whether it took effect, and whose home did not
@@ -25,6 +27,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class UncertainUpdates extends DutyThread {
+    private static final Logger LOG = LoggerFactory.getLogger(UncertainUpdates.class);
+
     /** How long an origin may wait for the outcome before it is told the outcome is unknown. */
     static final long ANSWER_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long MIN_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -139,8 +143,7 @@ public final class UncertainUpdates extends DutyThread {
             }
             return true;
         } catch (RuntimeException failure) {
-            System.err.println("pragh: machine " + machine.id() + " could not settle an update of key " + e.key()
-                + ": " + failure);
+            LOG.warn("machine {} could not settle an update of key {}: {}", machine.id(), e.key(), failure.toString());
             return false;
         }
     }

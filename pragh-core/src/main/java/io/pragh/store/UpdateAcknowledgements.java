@@ -3,6 +3,7 @@ package io.pragh.store;
 import io.pragh.PraghException;
 import io.pragh.address.Address;
 import io.pragh.fabric.FabricException;
+import io.pragh.runtime.DutyExecutor;
 import io.pragh.values.ValueRecord;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The acknowledgement side of updates on one machine: the requests this machine started and still waits for, their
@@ -24,6 +27,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 final class UpdateAcknowledgements {
+    private static final Logger LOG = LoggerFactory.getLogger(UpdateAcknowledgements.class);
     /** How long a host waits for its home to settle a logged record before it sends the LOG again. */
     private static final long LOG_RESEND_MILLIS = 1_000;
 
@@ -33,6 +37,12 @@ final class UpdateAcknowledgements {
     private final AtomicLong requestIds = new AtomicLong();
     /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
     private volatile UpdateLog updateLog;
+    /**
+     * Where LOGs are sent again, on a durable machine. Not {@code CompletableFuture.delayedExecutor}: with fewer than
+     * three cores it starts a thread per task, and a task that cannot start is dropped by its scheduler without a
+     * word, which ended resend chains and left records pending for good (the durable soak under partitions).
+     */
+    private volatile DutyExecutor resends;
 
     UpdateAcknowledgements(MachineStore store) {
         this.store = store;
@@ -40,7 +50,18 @@ final class UpdateAcknowledgements {
     }
 
     void setUpdateLog(UpdateLog log) {
+        if (resends == null) {
+            resends = DutyExecutor.single("m" + id + "-log-resend");
+        }
         this.updateLog = log;
+    }
+
+    /** Stops sending LOGs again (a restart recovers from the home's log); part of the store's quiesce. */
+    void close() {
+        DutyExecutor r = resends;
+        if (r != null) {
+            r.close();
+        }
     }
 
     /** The log updates are made durable in, or null on an in-memory machine. */
@@ -142,7 +163,15 @@ final class UpdateAcknowledgements {
 
     /** Sends a LOG again every {@link #LOG_RESEND_MILLIS} while the record it publishes is pending here. */
     private void resendUntilSettled(int home, UnsafeBuffer msg, long fresh, int length) {
-        CompletableFuture.delayedExecutor(LOG_RESEND_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
+        try {
+            resends.schedule(() -> resendIfPending(home, msg, fresh, length), LOG_RESEND_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // Closing: a restart recovers from the home's log, without this record.
+        }
+    }
+
+    private void resendIfPending(int home, UnsafeBuffer msg, long fresh, int length) {
+        try {
             int stripe = store.session().gateStripe;
             if (!store.gate().tryEnter(stripe)) {
                 return; // closing: a restart recovers from the home's log, without this record
@@ -161,8 +190,12 @@ final class UpdateAcknowledgements {
             } finally {
                 store.gate().exit(stripe);
             }
-            resendUntilSettled(home, msg, fresh, length);
-        });
+        } catch (RuntimeException unexpected) {
+            // Never a silent end: the record would stay pending for good, and every GET of its key wait for it.
+            LOG.warn("machine {} failed to send the LOG of its record at {} again; trying again", id,
+                Address.byteOffset(fresh), unexpected);
+        }
+        resendUntilSettled(home, msg, fresh, length);
     }
 
     /**

@@ -7,7 +7,8 @@
  * and owns its lifecycle; each duty lives in its own class: the memory and its word-level operations
  * ({@code StoreRegions}), admission and closing ({@code StoreGate}), update acknowledgement and the LOG/settle path
  * ({@code UpdateAcknowledgements}), message routing ({@code MessageRouter}), the update protocol
- * ({@code UpdateProtocol}), values installed outside it ({@code DirectInstalls}) and versions ({@code Incarnations}).
+ * ({@code UpdateProtocol}), values installed outside it ({@code DirectInstalls}), versions ({@code Incarnations})
+ * and the GC thread with its reclaim rings and the leak scan ({@code StoreReclamation}).
  * Depends on the layers below it: address, memory, keys, values, cache, fabric, reclaim, runtime.
  */
 @MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.cache", "io.pragh.fabric", "io.pragh.keys",

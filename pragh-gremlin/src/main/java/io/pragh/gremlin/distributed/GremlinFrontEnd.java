@@ -13,6 +13,8 @@ import io.pragh.server.config.MachineConfig;
 import io.pragh.server.frontend.FrontEnd;
 import io.pragh.store.Mutators;
 import org.apache.commons.configuration2.BaseConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -34,6 +36,8 @@ import java.util.List;
  * {@code gremlin ws://127.0.0.1:8182/gremlin}.
  */
 public final class GremlinFrontEnd implements FrontEnd {
+    private static final Logger LOG = LoggerFactory.getLogger(GremlinFrontEnd.class);
+
     /** Gremlin Server evaluation threads per machine. */
     static final int FORWARDING_POOL = 32;
     /**
@@ -142,7 +146,7 @@ public final class GremlinFrontEnd implements FrontEnd {
                 server.close();
             }
         } catch (Exception e) {
-            System.err.println("pragh: stopping Gremlin Server failed: " + e);
+            LOG.warn("stopping Gremlin Server on {} failed", where, e);
         } finally {
             if (router != null) {
                 router.close();

@@ -10,6 +10,8 @@ import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.remote.RemoteConnection;
 import org.apache.tinkerpop.gremlin.util.message.ResponseStatusCode;
 import org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -38,6 +40,8 @@ import java.util.function.LongToIntFunction;
  * <p>Example: {@code HomeRouter r = new HomeRouter(0, placement, gremlinAddresses, 16, peers, null); r.connectionTo(2);}
  */
 final class HomeRouter implements TraversalRouter, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HomeRouter.class);
+
     /** The longest a forward waits for a connection to its home (setup or a free one from the pool). */
     static final int DRIVER_WAIT_MILLIS = 1_000;
 
@@ -182,15 +186,7 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
         }
         if (r != null) {
             // Closing waits for the driver's own shutdown: off the worker thread that reports the failure.
-            final Thread closer = new Thread(() -> {
-                try {
-                    r.close();
-                } catch (Exception e) {
-                    System.err.println("pragh: closing the Gremlin connection to machine " + m + " failed: "
-                        + e.getMessage());
-                }
-                c.close();
-            }, "pragh-m" + self + "-drop-driver-" + m);
+            final Thread closer = new Thread(() -> closeDriver(m, c, r), "pragh-m" + self + "-drop-driver-" + m);
             closer.setDaemon(true);
             closer.start();
         }
@@ -216,15 +212,20 @@ final class HomeRouter implements TraversalRouter, AutoCloseable {
     public synchronized void close() {
         for (int m = 0; m < clusters.length; m++) {
             if (connections[m] != null) {
-                try {
-                    connections[m].close();
-                } catch (Exception e) {
-                    System.err.println("pragh: closing the Gremlin connection to machine " + m + " failed: " + e);
-                }
-                clusters[m].close();
+                closeDriver(m, clusters[m], connections[m]);
                 connections[m] = null;
                 clusters[m] = null;
             }
         }
+    }
+
+    /** Closes the driver connection to machine {@code m} and its cluster; a failure to close is logged, not thrown. */
+    private void closeDriver(final int m, final Cluster cluster, final DriverRemoteConnection connection) {
+        try {
+            connection.close();
+        } catch (Exception e) {
+            LOG.warn("machine {}: closing the Gremlin connection to machine {} failed: {}", self, m, e.toString());
+        }
+        cluster.close();
     }
 }

@@ -203,21 +203,31 @@ public final class EdgeBulkLoad {
 
     /** Claims {@code count} consecutive edge ids on the store's shared id counter. */
     private static long claimEdgeIds(final GraphStore store, final long count) {
+        return claimIds(store, GraphKeys.idBlocks(), count);
+    }
+
+    /**
+     * Claims {@code count} consecutive ids (from {@link IdBlocks#FIRST_ID}) on the {@link IdBlocks} counter under
+     * {@code counterKey}, a read-modify-write at its host, so concurrent claimers of any process get disjoint blocks.
+     *
+     * <p>Example: {@code long first = EdgeBulkLoad.claimIds(store, RdfKeys.termIds(), newTerms);}
+     */
+    public static long claimIds(final GraphStore store, final long counterKey, final long count) {
         for (int attempt = 0; attempt < 1000; attempt++) {
             final UUID token = UUID.randomUUID();
-            store.update(GraphKeys.idBlocks(), GraphMutations.ID_BLOCKS,
+            store.update(counterKey, GraphMutations.ID_BLOCKS,
                 IdBlocks.claim(token.getMostSignificantBits(), token.getLeastSignificantBits(), count));
-            final long start = IdBlocks.claimedBy(store.get(GraphKeys.idBlocks()), token.getMostSignificantBits(),
+            final long start = IdBlocks.claimedBy(store.get(counterKey), token.getMostSignificantBits(),
                 token.getLeastSignificantBits());
             if (start >= 0) {
                 if (start + count - 1 > GraphKeys.MAX_ID) {
-                    throw new IllegalStateException("the store's edge ids are used up: " + count + " more from "
+                    throw new IllegalStateException("the store's ids are used up: " + count + " more from "
                         + start + " pass " + GraphKeys.MAX_ID);
                 }
                 return start;
             }
         }
-        throw new IllegalStateException("could not claim a block of " + count + " edge ids in 1000 attempts");
+        throw new IllegalStateException("could not claim a block of " + count + " ids in 1000 attempts");
     }
 
     /** A store that is not an embedded cluster: batched updates through a {@link BulkLoader}. */

@@ -50,6 +50,26 @@ public final class ServeCommand {
         }
     }
 
+    /** Every {@link ServeExtension} on the class path that the settings ask for; one that fails stops the start. */
+    private static java.util.List<ServeExtension.Started> startExtensions(final PraghGraph graph,
+                                                                          final ServeOptions options,
+                                                                          final Configuration conf) {
+        final java.util.List<ServeExtension.Started> started = new java.util.ArrayList<>();
+        for (final ServeExtension e : java.util.ServiceLoader.load(ServeExtension.class)) {
+            try {
+                final ServeExtension.Started s = e.start(graph.backingStore(), options.host, conf, System.err);
+                if (s != null) {
+                    started.add(s);
+                }
+            } catch (Exception ex) {
+                System.err.println("pragh serve: " + e.getClass().getSimpleName() + " could not start: "
+                    + ex.getMessage());
+                System.exit(1);
+            }
+        }
+        return started;
+    }
+
     public static void main(final String[] args) throws Exception {
         final ServeOptions options;
         try {
@@ -108,10 +128,12 @@ public final class ServeCommand {
             return;
         }
         final String metricsAt = serveMetrics(metrics, options);
+        final java.util.List<ServeExtension.Started> extensions = startExtensions(graph, options, conf);
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.err.println("pragh serve: stopping");
             try {
+                extensions.forEach(ServeExtension.Started::close);
                 metrics.close();
                 server.close();
             } catch (Exception e) {
@@ -129,6 +151,7 @@ public final class ServeCommand {
         System.out.println("  metrics: " + metricsAt + "; g.call('pragh.stats') per machine");
         System.out.printf("  Java:   DriverRemoteConnection.using(\"%s\", %d, \"g\")%n", options.host, options.port);
         System.out.printf("  Python: DriverRemoteConnection('ws://%s:%d/gremlin', 'g')%n", options.host, options.port);
+        extensions.forEach(e -> System.out.println("  " + e.describe()));
         System.out.println("  Ctrl-C stops the server and the cluster");
         stopped.await();
     }

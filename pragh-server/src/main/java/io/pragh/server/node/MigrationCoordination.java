@@ -13,6 +13,7 @@ import io.pragh.monitor.MonitorConfig;
 import io.pragh.monitor.MonitorReport;
 import io.pragh.reclaim.Leases;
 import io.pragh.runtime.DutyExecutor;
+import io.pragh.runtime.DutyThread;
 import io.pragh.server.config.MigrationPolicy;
 import io.pragh.server.membership.ZooKeeperMembership;
 import io.pragh.server.rpc.Decided;
@@ -56,11 +57,10 @@ import org.slf4j.LoggerFactory;
 public final class MigrationCoordination implements MigrationDriver, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MigrationCoordination.class);
 
+    /** How often the monitoring thread polls for instant reports. */
     private static final long POLL_MILLIS = 100;
     /** How often a waiting DECIDE looks for the reports it still misses. */
     private static final long DECIDE_POLL_MILLIS = 10;
-    /** How long a close waits for the monitoring thread to end. */
-    private static final long CLOSE_PATIENCE_MILLIS = TimeUnit.MINUTES.toMillis(1);
 
     private final Machine machine;
     private final MachineStore store;
@@ -73,7 +73,10 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private final MigrationPolicy.Trigger trigger;
     /** Runs everything that touches the monitor's intervals or the coordinator: one thread, so neither locks. */
     private final DutyExecutor control;
-    private final Thread ticker;
+    /** Polls the monitor: instant reports every poll, periodic ones every interval ({@link #tick}). */
+    private final DutyThread ticker;
+    /** When this machine's current report interval ends; read and written by the monitoring thread only. */
+    private long intervalEnd;
     private final List<MonitorReport> periodic = new ArrayList<>();
     private final CountedMigrations migrations;
     private final DecisionDelivery delivery;
@@ -105,8 +108,13 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             .withMinRate(policy.minimumRate());
         this.maxKeysPerReport = PolicyMessages.maxKeysPerReport(maxMessageBytes);
         this.control = DutyExecutor.single("m" + store.id() + "-coordinator");
-        this.ticker = new Thread(this::tick, "pragh-m" + store.id() + "-monitor");
-        ticker.setDaemon(true);
+        this.ticker = new DutyThread("m" + store.id() + "-monitor", TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS)) {
+            @Override
+            protected int doWork() {
+                tick();
+                return 0; // the monitor is polled, never woken: park until the next poll
+            }
+        };
         store.registerHandler(PolicyMessages.REPORT, this::onReport);
         store.registerHandler(PolicyMessages.DECISION, delivery::onDecision);
     }
@@ -272,30 +280,30 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         return membership == null ? 0 : membership.coordinator();
     }
 
-    /** The monitoring thread: instant reports every poll, periodic ones (and, here, decisions) every interval. */
+    /**
+     * One poll of the monitoring thread: an instant report if one is due, and at the end of an interval the periodic
+     * one (and, here, decisions). A failed poll is logged and the next one goes on.
+     */
     private void tick() {
-        long next = Leases.nowMillis() + intervalMillis;
-        while (!closed) {
-            try {
-                Thread.sleep(POLL_MILLIS);
-                long now = Leases.nowMillis();
-                MonitorReport hot = monitor.poll(now);
-                if (hot != null) {
-                    report(hot);
-                }
-                if (now >= next) {
-                    next = now + intervalMillis;
-                    report(monitor.endInterval(now));
-                    // Machines' intervals are not aligned: the coordinator decides on its own clock with the periodic
-                    // reports that arrived since its last decision.
-                    control.execute(this::endIntervalIfCoordinator);
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    LOG.error("machine {} monitoring failed", store.id(), e);
-                }
+        try {
+            long now = Leases.nowMillis();
+            if (intervalEnd == 0) {
+                intervalEnd = now + intervalMillis;
+            }
+            MonitorReport hot = monitor.poll(now);
+            if (hot != null) {
+                report(hot);
+            }
+            if (now >= intervalEnd) {
+                intervalEnd = now + intervalMillis;
+                report(monitor.endInterval(now));
+                // Machines' intervals are not aligned: the coordinator decides on its own clock with the periodic
+                // reports that arrived since its last decision.
+                control.execute(this::endIntervalIfCoordinator);
+            }
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.error("machine {} monitoring failed", store.id(), e);
             }
         }
     }
@@ -373,17 +381,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     public void close() {
         closed = true;
         store.setAccessObserver(null);
-        ticker.interrupt();
         control.close();
-        if (ticker.isAlive() && Thread.currentThread() != ticker) {
-            try {
-                ticker.join(CLOSE_PATIENCE_MILLIS);
-                if (ticker.isAlive()) {
-                    LOG.warn("{} did not stop within a minute of being closed", ticker.getName());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        ticker.close(); // waits up to a minute for a poll under way, and logs it if it does not end
     }
 }
