@@ -1,5 +1,6 @@
 package io.pragh.fabric;
 
+import io.pragh.memory.RecordExtent;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -22,6 +23,17 @@ import org.agrona.MutableDirectBuffer;
 public interface OpBatch {
     /** Queues a READ; returns the operation's index in this batch. */
     int read(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset, int length);
+
+    /**
+     * Queues a READ of a record that states its own length in its first word ({@code extent}): the first word is read
+     * first, and a fabric may copy only what {@code extent} says that word covers, leaving the rest of the
+     * {@code maxLength} bytes of {@code dst} as they were. By default a plain READ of {@code maxLength} bytes (what an
+     * RDMA NIC does); the in-process fabric copies only the extent, as a local copy does.
+     */
+    default int readRecord(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset,
+                           int maxLength, RecordExtent extent) {
+        return read(target, region, offset, dst, dstOffset, maxLength);
+    }
 
     /** Queues a WRITE; an unsignalled one reports no completion of its own. The source must stay unchanged until done. */
     int write(int target, Region region, long offset, DirectBuffer src, int srcOffset, int length, boolean signalled);

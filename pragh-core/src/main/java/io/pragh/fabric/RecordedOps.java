@@ -1,5 +1,6 @@
 package io.pragh.fabric;
 
+import io.pragh.memory.RecordExtent;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -34,6 +35,8 @@ public final class RecordedOps {
     public final MutableDirectBuffer[] dsts;
     /** Offset in {@link #srcs} (WRITE) or {@link #dsts} (READ). */
     public final int[] bufOffsets;
+    /** A READ's record extent ({@link OpBatch#readRecord}), null for a plain READ. */
+    public final RecordExtent[] extents;
 
     public RecordedOps(int capacity) {
         if (capacity <= 0) {
@@ -51,6 +54,7 @@ public final class RecordedOps {
         srcs = new DirectBuffer[capacity];
         dsts = new MutableDirectBuffer[capacity];
         bufOffsets = new int[capacity];
+        extents = new RecordExtent[capacity];
     }
 
     public int capacity() {
@@ -69,9 +73,16 @@ public final class RecordedOps {
 
     public void read(int i, int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset,
                      int length) {
-        record(i, READ, target, region, offset, length);
+        readRecord(i, target, region, offset, dst, dstOffset, length, null);
+    }
+
+    /** A READ of a record of at most {@code maxLength} bytes whose first word says how far it extends. */
+    public void readRecord(int i, int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset,
+                           int maxLength, RecordExtent extent) {
+        record(i, READ, target, region, offset, maxLength);
         dsts[i] = dst;
         bufOffsets[i] = dstOffset;
+        extents[i] = extent;
     }
 
     public void write(int i, int target, Region region, long offset, DirectBuffer src, int srcOffset, int length,

@@ -249,6 +249,29 @@ public final class ChunkedRegion implements AutoCloseable {
         dst.putLong(dstIndex, first);
     }
 
+    /**
+     * Copies a record that states its own length: its first word first, with acquire semantics (as
+     * {@link #getBytes}), then only the bytes {@code extent} says that word covers, at most {@code maxLength}. The
+     * bytes of {@code dst} past those are left as they were. A value record grown in place is then copied up to the
+     * length its header publishes: bytes appended past it are neither copied nor visible, and its slack is not
+     * copied at all (see {@code ValueRecord}, "Appends in place").
+     *
+     * @return the bytes copied
+     */
+    public int getRecord(long offset, MutableDirectBuffer dst, int dstIndex, int maxLength, RecordExtent extent) {
+        if (maxLength < 8 || (offset & 7) != 0) {
+            throw new IllegalArgumentException("a record read at offset " + offset + " of region '" + name
+                + "' must be 8-byte aligned and at least 8 bytes long, got " + maxLength);
+        }
+        UnsafeBuffer chunk = chunkFor(offset);
+        int index = indexInChunk(offset);
+        long first = chunk.getLongVolatile(index);
+        int length = Math.max(8, Math.min(maxLength, extent.bytes(first, maxLength)));
+        dst.putBytes(dstIndex + 8, chunk, index + 8, length - 8);
+        dst.putLong(dstIndex, first);
+        return length;
+    }
+
     public void putBytes(long offset, DirectBuffer src, int srcIndex, int length) {
         chunkFor(offset).putBytes(indexInChunk(offset), src, srcIndex, length);
     }

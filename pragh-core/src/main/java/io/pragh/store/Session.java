@@ -294,8 +294,9 @@ public final class Session {
             long offset = Address.byteOffset(address);
             long copyStart = Leases.nowMillis();
             if (host == machine.id()) {
-                machine.values().region().getBytes(offset, record, 0, length);
-                machine.stats().local(length);
+                // Its published extent only, not its slack (see BatchGet#readValues).
+                machine.stats().local(machine.values().region().getRecord(offset, record, 0, length,
+                    ValueRecord.EXTENT));
             } else {
                 try {
                     machine.endpoint().read(host, Region.VALUES, offset, record, 0, length);

@@ -8,6 +8,7 @@ import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
 import io.pragh.fabric.Region;
 import io.pragh.memory.ChunkedRegion;
+import io.pragh.memory.RecordExtent;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.agrona.DirectBuffer;
@@ -235,9 +236,16 @@ public final class InProcessFabric implements Fabric {
         private Ops() {
         }
 
-        static void read(ChunkedRegion region, long offset, MutableDirectBuffer dst, int dstOffset, int length) {
+        static int read(ChunkedRegion region, long offset, MutableDirectBuffer dst, int dstOffset, int length) {
             region.checkRange(offset, length);
             region.getBytes(offset, dst, dstOffset, length);
+            return length;
+        }
+
+        static int readRecord(ChunkedRegion region, long offset, MutableDirectBuffer dst, int dstOffset,
+                              int maxLength, RecordExtent extent) {
+            region.checkRange(offset, maxLength);
+            return region.getRecord(offset, dst, dstOffset, maxLength, extent);
         }
 
         static void write(ChunkedRegion region, long offset, DirectBuffer src, int srcOffset, int length) {

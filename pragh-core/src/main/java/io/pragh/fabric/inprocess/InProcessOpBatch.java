@@ -2,7 +2,10 @@ package io.pragh.fabric.inprocess;
 
 import io.pragh.fabric.RecordedOps;
 import io.pragh.fabric.RecordingOpBatch;
+import io.pragh.fabric.Region;
 import io.pragh.memory.ChunkedRegion;
+import io.pragh.memory.RecordExtent;
+import org.agrona.MutableDirectBuffer;
 
 /**
  * Batched one-sided operations on the in-process fabric. Posting performs every queued operation at once; the
@@ -30,6 +33,15 @@ final class InProcessOpBatch extends RecordingOpBatch {
         failedOp[i] = false;
     }
 
+    /** Copies only the record's extent, as a local copy of it does ({@link ChunkedRegion#getRecord}). */
+    @Override
+    public int readRecord(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset,
+                          int maxLength, RecordExtent extent) {
+        int i = next();
+        ops.readRecord(i, target, region, offset, dst, dstOffset, maxLength, extent);
+        return i;
+    }
+
     @Override
     public void post() {
         InProcessFabric fabric = endpoint.fabric();
@@ -40,9 +52,12 @@ final class InProcessOpBatch extends RecordingOpBatch {
                 ChunkedRegion region = InProcessFabric.region(peer, ops.regions[i]);
                 switch (ops.kinds[i]) {
                     case RecordedOps.READ -> {
-                        InProcessFabric.Ops.read(region, ops.offsets[i], ops.dsts[i], ops.bufOffsets[i],
-                            ops.lengths[i]);
-                        endpoint.stats().remoteRead(ops.lengths[i]);
+                        int copied = ops.extents[i] == null
+                            ? InProcessFabric.Ops.read(region, ops.offsets[i], ops.dsts[i], ops.bufOffsets[i],
+                                ops.lengths[i])
+                            : InProcessFabric.Ops.readRecord(region, ops.offsets[i], ops.dsts[i], ops.bufOffsets[i],
+                                ops.lengths[i], ops.extents[i]);
+                        endpoint.stats().remoteRead(copied);
                     }
                     case RecordedOps.WRITE -> {
                         InProcessFabric.Ops.write(region, ops.offsets[i], ops.srcs[i], ops.bufOffsets[i],
