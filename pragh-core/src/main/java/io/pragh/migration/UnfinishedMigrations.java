@@ -172,6 +172,9 @@ final class UnfinishedMigrations {
             || values.getLong(published + ValueRecord.KEY_OFFSET) != e.key) {
             return true; // crash recovery took the record back (its home reloaded the key): nothing left to guard
         }
+        if (ValueRecord.isDeleting(header)) {
+            return true; // settled already: a DELETE marks only a settled record, and the pending bit is its own
+        }
         if (store.config().leases().addressHolds(e.sinceMillis) && !invalidatedSource(e)) {
             return false;
         }

@@ -178,8 +178,9 @@ final class UpdateAcknowledgements {
             }
             try {
                 long header = store.values().region().getLongVolatile(Address.byteOffset(fresh));
-                if (!ValueRecord.isInvalidationPending(header) || !ValueRecord.isLiveAt(header, fresh)) {
-                    return;
+                if (!ValueRecord.isInvalidationPending(header) || !ValueRecord.isLiveAt(header, fresh)
+                    || length != ValueMutator.DELETE && ValueRecord.isDeleting(header)) {
+                    return; // settled (a DELETE marks only a settled record: its pending bit is the DELETE's)
                 }
                 try {
                     store.endpoint().send(home, msg, 0, msg.capacity());
@@ -216,6 +217,8 @@ final class UpdateAcknowledgements {
                 return;
             }
             long header = ValueRecord.headerWord(length, address);
+            // Exactly the header this update left: a late repeat of its LOG finds a DELETE's mark (or a later
+            // record) there instead, and changes nothing (ValueRecord#DELETING).
             long pendingHeader = header | ValueRecord.INVALIDATION_PENDING;
             if (!invalidate) {
                 store.regions().casHeader(host, Address.byteOffset(address), pendingHeader, header);

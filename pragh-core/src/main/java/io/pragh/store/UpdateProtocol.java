@@ -254,7 +254,9 @@ final class UpdateProtocol {
             // Flagged before the CAS: from the CAS on the key reads absent at its home while this record stays valid
             // until invalidated below, so a GET reaching it through a cached address must wait, not return it. The
             // flag also keeps every other update and migration of the record off it until this one is settled.
-            long pendingHeader = header | ValueRecord.INVALIDATION_PENDING;
+            // Marked as the DELETE's (not only pending): a late settle of the update that published the record
+            // expects the plain pending header, and must not clear this one (ValueRecord#DELETING).
+            long pendingHeader = ValueRecord.deleting(header);
             if (machine.regions().casHeader(self, oldOffset, header, pendingHeader) != header) {
                 return FORWARDED; // replaced meanwhile by an update on another thread: start again
             }
@@ -375,8 +377,8 @@ final class UpdateProtocol {
         if (fresh != Address.NONE) {
             machine.values().release(fresh);
         } else {
-            machine.regions().casHeader(machine.id(), Address.byteOffset(address),
-                header | ValueRecord.INVALIDATION_PENDING, header);
+            machine.regions().casHeader(machine.id(), Address.byteOffset(address), ValueRecord.deleting(header),
+                header);
         }
     }
 
