@@ -9,8 +9,8 @@ import org.agrona.DirectBuffer;
  * Layout of a value record in a value region, 8-byte aligned:
  * <pre>
  *  word 0, the header:
- *    bit 63             32   31   30   29   28  27    22 21            8 7          0
- *       | payload length | P  | L  | F  | D  | unused | generation: 14 | class: 8   |
+ *    bit 63             32   31   30   29   28       27   26    22 21            8 7          0
+ *       | payload length | P  | L  | F  | unused | D  | unused | generation: 14 | class: 8   |
  *  word 1: owning key (while free: the next free record of the class)
  *  word 2: version: | incarnation: 32 bits | updates since: 32 bits |
  *  payload, padded to 8 bytes
@@ -54,7 +54,7 @@ public final class ValueRecord {
     /** Header bit: the operation that published this record has not yet invalidated the one it replaced. */
     public static final long INVALIDATION_PENDING = 1L << 31;
     /** Header bit, only with {@link #INVALIDATION_PENDING}: a DELETE removes the record and is not yet settled. */
-    public static final long DELETING = 1L << 28;
+    public static final long DELETING = 1L << 27;
     /** Header bit: the record holds a value (not invalidated, not free). */
     public static final long LIVE = 1L << 30;
     /** Header bit: the slot is on its class's free list. */
