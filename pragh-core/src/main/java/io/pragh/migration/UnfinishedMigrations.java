@@ -176,6 +176,9 @@ final class UnfinishedMigrations {
             || values.getLong(published + ValueRecord.KEY_OFFSET) != e.key) {
             return true; // crash recovery took the record back (its home reloaded the key): nothing left to guard
         }
+        if (ValueRecord.isDeleting(header)) {
+            return true; // settled already: a DELETE marks only a settled record, and the pending bit is its own
+        }
         boolean leasesPassed = !store.config().leases().addressHolds(e.sinceMillis);
         // A source at the key's home with room to grow may have taken appends in place after the CAS: however long
         // the home takes to answer, they are carried over before the bit clears, unless the home no longer names the

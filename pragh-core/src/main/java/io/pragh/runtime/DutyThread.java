@@ -33,6 +33,11 @@ public abstract class DutyThread implements AutoCloseable {
         thread.start();
     }
 
+    /** The name of the duty's thread, as thread dumps and logs show it. */
+    public final String threadName() {
+        return thread.getName();
+    }
+
     /** One pass of the duty; returns how much work it did (0 lets the thread park). */
     protected abstract int doWork();
 

@@ -52,8 +52,9 @@ public final class MachineStore implements AutoCloseable {
     private final StoreRegions regions;
     private final InvalidationFence fence = new InvalidationFence();
     private final UpdateProtocol updates = new UpdateProtocol(this);
-    private final UncertainUpdates uncertainUpdates = new UncertainUpdates(this, updates);
-    private final DeferredUpdates deferredUpdates = new DeferredUpdates(this, updates);
+    /** These two are built in the constructor, not here: their threads are named for the id, set there. */
+    private final UncertainUpdates uncertainUpdates;
+    private final DeferredUpdates deferredUpdates;
     private final UpdateAcknowledgements acks;
     private final MessageRouter router;
     private final DirectInstalls installs;
@@ -83,6 +84,8 @@ public final class MachineStore implements AutoCloseable {
         this.gate = new StoreGate(id);
         this.regions = new StoreRegions(id, machineCount, config);
         this.acks = new UpdateAcknowledgements(this);
+        this.uncertainUpdates = new UncertainUpdates(this, updates);
+        this.deferredUpdates = new DeferredUpdates(this, updates);
         this.router = new MessageRouter(this, updates, acks);
         this.installs = new DirectInstalls(this, regions, acks);
     }

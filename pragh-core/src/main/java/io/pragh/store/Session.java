@@ -342,7 +342,7 @@ public final class Session {
      * @throws InvalidationPendingException (retryable) when the bit stays set for {@link #PENDING_PATIENCE_NANOS}
      */
     private boolean awaitSettled(long key, int host, long offset) {
-        long expected = record.getLong(0) & ~ValueRecord.INVALIDATION_PENDING;
+        long expected = ValueRecord.settledForm(record.getLong(0)) & ~ValueRecord.LOCKED;
         long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
         for (int round = 0; ; round++) {
             long header = readHeader(key, host, offset);

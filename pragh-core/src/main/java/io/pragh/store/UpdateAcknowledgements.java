@@ -179,8 +179,11 @@ final class UpdateAcknowledgements {
             try {
                 long header = store.values().region().getLongVolatile(Address.byteOffset(fresh));
                 if (!ValueRecord.isInvalidationPending(header) || !ValueRecord.isLiveAt(header, fresh)
-                    || (length != ValueMutator.DELETE && ValueRecord.payloadLengthOf(header) != length)) {
-                    return; // settled; or grown in place since, pending for a later append whose own LOG settles it
+                    || length != ValueMutator.DELETE
+                    && (ValueRecord.isDeleting(header) || ValueRecord.payloadLengthOf(header) != length)) {
+                    // Settled; or marked by a DELETE (which marks only a settled record: its pending bit is the
+                    // DELETE's); or grown in place since, pending for a later append whose own LOG settles it.
+                    return;
                 }
                 try {
                     store.endpoint().send(home, msg, 0, msg.capacity());
@@ -217,6 +220,8 @@ final class UpdateAcknowledgements {
                 return;
             }
             long header = ValueRecord.headerWord(length, address);
+            // Exactly the header this update left: a late repeat of its LOG finds a DELETE's mark (or a later
+            // record) there instead, and changes nothing (ValueRecord#DELETING).
             long pendingHeader = header | ValueRecord.INVALIDATION_PENDING;
             if (!invalidate) {
                 store.regions().casHeader(host, Address.byteOffset(address), pendingHeader, header);

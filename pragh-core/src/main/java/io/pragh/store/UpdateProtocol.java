@@ -277,10 +277,11 @@ final class UpdateProtocol {
             if (length == ValueMutator.DELETE) {
                 // Flagged before the CAS: from the CAS on the key reads absent at its home while this record stays
                 // valid until invalidated below, so a GET reaching it through a cached address must wait, not
-                // return it. The flag also keeps migrations off it until this delete is settled.
+                // return it. The flag also keeps migrations off it until this delete is settled. Marked as the
+                // DELETE's (not only pending): a late settle of the update that published the record expects the
+                // plain pending header, and must not clear this one (ValueRecord#DELETING).
                 long locked = header | ValueRecord.LOCKED;
-                if (machine.regions().casHeader(self, oldOffset, locked, locked | ValueRecord.INVALIDATION_PENDING)
-                    != locked) {
+                if (machine.regions().casHeader(self, oldOffset, locked, ValueRecord.deleting(locked)) != locked) {
                     return FORWARDED; // invalidated meanwhile by a migration that moved it on: start again
                 }
                 desired = Address.tombstone(address);
@@ -420,7 +421,7 @@ final class UpdateProtocol {
         long offset = Address.byteOffset(address);
         long locked = header | ValueRecord.LOCKED;
         if (machine.regions().casHeader(machine.id(), offset, locked, header) != locked) {
-            machine.regions().casHeader(machine.id(), offset, locked | ValueRecord.INVALIDATION_PENDING, header);
+            machine.regions().casHeader(machine.id(), offset, ValueRecord.deleting(locked), header);
         }
     }
 

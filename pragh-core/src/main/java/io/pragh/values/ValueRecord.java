@@ -11,8 +11,8 @@ import org.agrona.DirectBuffer;
  * Layout of a value record in a value region, 8-byte aligned:
  * <pre>
  *  word 0, the header:
- *    bit 63             32   31   30   29   28   27    22 21            8 7          0
- *       | payload length | P  | L  | F  | K  | unused | generation: 14 | class: 8   |
+ *    bit 63             32   31   30   29   28   27   26    22 21            8 7          0
+ *       | payload length | P  | L  | F  | K  | D  | unused | generation: 14 | class: 8   |
  *  word 1: owning key (while free: the next free record of the class)
  *  word 2: version base: the version minus the payload length (see "Appends in place" below)
  *  payload: length bytes, then slack up to the size class's capacity
@@ -29,6 +29,7 @@ import org.agrona.DirectBuffer;
  *   <li><b>K</b> ({@link #LOCKED}): an update at the record's host holds it, from before it reads the value until
  *       it has published its result or given up: updates of one record run one at a time (below). Readers and
  *       migrations do not wait for it.</li>
+ *   <li><b>D</b> ({@link #DELETING}): set with P by a DELETE on the record it removes, and cleared with it.</li>
  * </ul>
  * A reader that fetched a record through an address accepts it only when it is live, its generation and class are the
  * address's, and word 1 is the key it asked for ({@link #isValid}); anything else means the address is stale (the
@@ -45,7 +46,11 @@ import org.agrona.DirectBuffer;
  * bit waits for it to clear before returning the record (linearizable GET: a GET through an older cached address
  * could still find the predecessor valid meanwhile), and the leak scan never takes a record with the bit set for
  * leaked: its operation is still deciding whether the record is published. A DELETE sets the bit on the record it
- * removes before its CAS, for the same reasons.
+ * removes before its CAS, for the same reasons, and {@link #DELETING} with it ({@link #deleting}): the record's own
+ * publisher settles it by a CAS from its pending header, and on a durable cluster that settle can come late (a LOG
+ * its host sent twice, the first delayed): without a mark of its own, the DELETE's pending header equals the
+ * publisher's, the late settle clears the DELETE's bit, and the host stops sending the DELETE's LOG while the key
+ * reads as a tombstone whose DELETE never finishes.
  *
  * <p>{@link #LOCKED} serialises the updates of a record at its host: each sets it by CAS (from a header with
  * neither bit) before it reads the value, so the value a replacement is computed from is the value its CAS of the
@@ -112,6 +117,8 @@ public final class ValueRecord {
     public static final long INVALIDATION_PENDING = 1L << 31;
     /** Header bit: an update at the record's host holds it (see the class comment). */
     public static final long LOCKED = 1L << 28;
+    /** Header bit, only with {@link #INVALIDATION_PENDING}: a DELETE removes the record and is not yet settled. */
+    public static final long DELETING = 1L << 27;
     /** Header bit: the record holds a value (not invalidated, not free). */
     public static final long LIVE = 1L << 30;
     /** Header bit: the slot is on its class's free list. */
@@ -174,6 +181,20 @@ public final class ValueRecord {
 
     public static boolean isInvalidationPending(long headerWord) {
         return (headerWord & INVALIDATION_PENDING) != 0;
+    }
+
+    /** The header a DELETE gives the live record it removes, until it is settled: pending, and marked as deleted. */
+    public static long deleting(long headerWord) {
+        return headerWord | INVALIDATION_PENDING | DELETING;
+    }
+
+    public static boolean isDeleting(long headerWord) {
+        return (headerWord & DELETING) != 0;
+    }
+
+    /** The header without the flags of an operation that has not settled yet (P, D). */
+    public static long settledForm(long headerWord) {
+        return headerWord & ~(INVALIDATION_PENDING | DELETING);
     }
 
     public static int payloadLengthOf(long headerWord) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.RecordingClient;
-import io.pragh.durability.SyncPolicy;
 import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.fault.HoldRule;
@@ -41,8 +40,7 @@ class InsertBehindUnloggedDeleteTest {
         RecordingClient inserter = new RecordingClient(history.recorder(3));
         FaultFabric fabric = Scenarios.fabric(3, SEED);
         // Operation timeout well above the 5 s an insert used to hold the home's delivery thread.
-        try (EmbeddedCluster c = Scenarios.cluster(fabric, 3, 5_000, 10_000, 0).operationTimeoutMillis(20_000)
-            .durability(dir, SyncPolicy.BATCH, 0).build()) {
+        try (EmbeddedCluster c = Scenarios.durableCluster(fabric, 3, dir, 20_000)) {
             long key = Scenarios.keyMigratedTo(c, client, HOME, HOST);
             HoldRule log = fabric.when().messages().from(HOST).to(HOME).times(1).hold();
             CompletableFuture<Void> delete = CompletableFuture.runAsync(() -> deleter.delete(c.machine(CLIENT), key));

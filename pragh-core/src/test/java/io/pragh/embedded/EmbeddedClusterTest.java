@@ -59,6 +59,14 @@ class EmbeddedClusterTest {
     }
 
     @Test
+    void eachMachinesDutyThreadsAreNamedForThatMachine() {
+        for (int m = 0; m < 4; m++) {
+            assertEquals("pragh-m" + m + "-deferred", cluster.machine(m).store().deferredUpdates().threadName());
+            assertEquals("pragh-m" + m + "-settle", cluster.machine(m).store().uncertainUpdates().threadName());
+        }
+    }
+
+    @Test
     void aValuePutOnOneMachineIsReadOnEvery() {
         long key = keyHomedAt(2, 1);
         cluster.machine(0).put(key, bytes("alice"));
