@@ -79,7 +79,8 @@ import org.agrona.DirectBuffer;
  *       record meanwhile, the append did not take effect and goes round again on the key's new record.</li>
  * </ol>
  * Every copy of a record reads the header word first, with acquire semantics, and then the rest
- * ({@code ChunkedRegion#getBytes}, which local copies and the in-process fabric's READs go through, and the TCP
+ * ({@code ChunkedRegion#getBytes} and {@code #getRecord}, which local copies and the in-process fabric's READs go
+ * through, the latter copying only the length the header publishes ({@link #EXTENT}), and the TCP
  * fabric's server side; the verbs fabric assumes what RDMA NICs do, not what the verbs specification promises: that
  * a READ fetches its bytes in ascending order). So a copy whose header says length {@code L} holds every byte below
  * {@code L} as published: those bytes were written before the header that covers them, and no byte below a published
