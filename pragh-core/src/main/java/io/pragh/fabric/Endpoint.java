@@ -1,5 +1,6 @@
 package io.pragh.fabric;
 
+import io.pragh.memory.RecordExtent;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -23,6 +24,16 @@ public interface Endpoint {
     FabricStats stats();
 
     void read(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset, int length);
+
+    /**
+     * READ of a record that states its own length in its first word, as {@link OpBatch#readRecord}: by default a
+     * plain READ of {@code maxLength} bytes; the in-process fabric copies only the extent. Returns nothing: the
+     * caller reads the length from the copied first word.
+     */
+    default void readRecord(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset,
+                            int maxLength, RecordExtent extent) {
+        read(target, region, offset, dst, dstOffset, maxLength);
+    }
 
     void write(int target, Region region, long offset, DirectBuffer src, int srcOffset, int length);
 

@@ -299,7 +299,7 @@ public final class Session {
                     ValueRecord.EXTENT));
             } else {
                 try {
-                    machine.endpoint().read(host, Region.VALUES, offset, record, 0, length);
+                    machine.endpoint().readRecord(host, Region.VALUES, offset, record, 0, length, ValueRecord.EXTENT);
                 } catch (FabricException e) {
                     dropCached(key, address);
                     throw e;

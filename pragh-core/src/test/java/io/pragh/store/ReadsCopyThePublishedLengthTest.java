@@ -39,13 +39,19 @@ class ReadsCopyThePublishedLengthTest {
             Session homeSession = home.session();
             homeSession.locate(key, false);
             long address = homeSession.address();
-            assertTrue(Address.byteSize(address) > PUBLISHED, "the list's record has slack: " + Address.byteSize(address));
+            assertTrue(Address.byteSize(address) > PUBLISHED,
+                "the list's record has slack: " + Address.byteSize(address));
             // An append past the published length, not published: bytes no read may return.
             long offset = Address.byteOffset(address);
             for (long at = PUBLISHED; at < Address.byteSize(address); at += 8) {
                 home.store().values().region().putLong(offset + at, 0x5A5A5A5A5A5A5A5AL);
             }
+            FabricStats.Snapshot single = reader.stats().snapshot();
             assertEquals(expected(), entries(reader.session().get(key)), "a single GET from the other machine");
+            FabricStats.Snapshot singleRead = reader.stats().snapshot().minus(single);
+            long bucketReads = singleRead.remoteReads() - 1;
+            assertEquals(PUBLISHED, singleRead.remoteReadBytes() - KeyRegion.BUCKET_BYTES * bucketReads,
+                "the single GET's READ of the value copied the published record (beside its bucket READ, if any)");
 
             Session s = reader.store().newSession();
             FabricStats.Snapshot before = reader.stats().snapshot();

@@ -7,6 +7,7 @@ import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
 import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.Region;
+import io.pragh.memory.RecordExtent;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
@@ -118,6 +119,17 @@ final class InProcessEndpoint implements Endpoint {
         InProcessFabric.Ops.read(peer.memory.region(region), offset, dst, dstOffset, length);
         fabric.chargeLatency();
         stats.remoteRead(length);
+    }
+
+    /** Copies only the record's extent, as a local copy of it does. */
+    @Override
+    public void readRecord(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset,
+                           int maxLength, RecordExtent extent) {
+        InProcessEndpoint peer = fabric.peer(machine, target);
+        int copied = InProcessFabric.Ops.readRecord(peer.memory.region(region), offset, dst, dstOffset, maxLength,
+            extent);
+        fabric.chargeLatency();
+        stats.remoteRead(copied);
     }
 
     @Override
