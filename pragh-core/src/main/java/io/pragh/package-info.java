@@ -1,5 +1,6 @@
 /**
- * Pragh's public embedding API and its exceptions. The embedded cluster lives in {@code io.pragh.cluster}.
+ * Pragh's public embedding API and its exceptions. The embedded cluster lives in {@code io.pragh.embedded}.
  * May depend on nothing but the JDK.
  */
+@MayDependOn({})
 package io.pragh;

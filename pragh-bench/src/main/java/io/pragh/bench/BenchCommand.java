@@ -42,6 +42,8 @@ public final class BenchCommand {
         out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
         out.println("  keys [key counts]      bytes per key the key region costs");
         out.println("  footprint [--scale N] [--batch E]  bytes per edge of a property-less RMAT graph in PraghGraph (heap + off-heap)");
+        out.println("  rmat-edges --out FILE [--scale N] [--edge-factor F] [--seed S] [--edges MAX]");
+        out.println("                         an RMAT graph's directed edges as an edge list, for ./pragh load");
         out.println("  soak [--minutes N]     chaos workload under every fault, its histories checked for");
         out.println("                         linearizability; exit status 1 on a violation (--help lists the flags)");
         out.println("  janusgraph [--scale N] [--dir DIR] [jmh opts]");
@@ -88,6 +90,9 @@ public final class BenchCommand {
             }
             case "footprint" -> {
                 return GraphFootprint.run(rest, System.out, System.err);
+            }
+            case "rmat-edges" -> {
+                return io.pragh.bench.workload.RmatEdgeList.run(rest, System.out, System.err);
             }
             case "keys" -> {
                 KeyRegionFootprint.main(rest);

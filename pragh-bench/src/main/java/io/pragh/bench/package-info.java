@@ -4,4 +4,8 @@
  * microbenchmarks ({@code jmh}), the key-region footprint ({@code keys}), the soak benchmark ({@code soak}) and
  * the JanusGraph side of the pushdown comparison ({@code janusgraph}, in its own JVM). May depend on every module.
  */
+@MayDependOn({"io.pragh.bench.footprint", "io.pragh.bench.pushdown", "io.pragh.bench.soak",
+    "io.pragh.bench.traversal", "io.pragh.bench.traversal.scenarios", "io.pragh.bench.workload", "org.openjdk.jmh.."})
 package io.pragh.bench;
+
+import io.pragh.MayDependOn;

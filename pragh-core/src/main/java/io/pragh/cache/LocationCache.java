@@ -15,11 +15,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  *  way:   | key | address word | slot offset at home | lease stamp (ms) | access counter |
  * </pre>
  * Writers take a set's seqlock (odd while writing); readers copy a way and retry if the seqlock moved, so a reader
- * never pairs one key with another key's address. Access counters are bumped with lossy opaque increments: they are
- * statistics for the monitor and the replacement policy, and a lost count costs nothing. Replacement evicts an
- * empty or expired way first, then the way with the fewest accesses; the monitor halves counters every interval
- * so that old popularity fades. Lookups are also counted as hits and misses (a disabled cache misses every one) in
- * {@link LongAdder}s, as the fabric counts its operations, for the metrics.
+ * never pairs one key with another key's address. Access counters are bumped outside the seqlock with a plain read and
+ * an ordered write (a release store, {@code putLongOrdered}), not an atomic add: two racing bumps can lose a count, and
+ * they are only statistics for the monitor and the replacement policy, where a lost count costs nothing, while a CAS
+ * loop on the GET path would cost every reader. Replacement evicts an empty or expired way first, then the way with the
+ * fewest accesses; the monitor halves counters every interval so that old popularity fades. Lookups are also counted as
+ * hits and misses (a disabled cache misses every one) in {@link LongAdder}s, as the fabric counts its operations, for
+ * the metrics.
  *
  * <pre>{@code
  * LocationCache cache = new LocationCache(128L << 20, 5_000);
@@ -159,6 +161,7 @@ public final class LocationCache implements AutoCloseable {
             hit.address = address;
             hit.slotOffset = slot;
             hit.stampMillis = stamp;
+            // Lossy bump (see the class comment): plain read, ordered write, no read-modify-write atomic.
             sets.putLongOrdered(found + COUNT, sets.getLong(found + COUNT) + 1);
             return true;
         }

@@ -1,11 +1,10 @@
 package io.pragh.chaos;
 
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.fabric.Fabric;
 import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.fault.FaultRule;
-import io.pragh.fabric.fault.HoldRule;
 import io.pragh.keys.KeyLayout;
 import io.pragh.linearizability.History;
 import io.pragh.linearizability.Operation;
@@ -55,13 +54,6 @@ public final class ChaosWorkload implements AutoCloseable {
     public static final int BARRIER_CLIENT = 0;
     private static final int MIGRATION_CLIENT = 1_000;
     private static final long STOP_PATIENCE_MILLIS = 60_000;
-    /**
-     * How long the barrier keeps retrying a key that a machine could not read before it calls the key lost: far more
-     * than a migration left in doubt by a cut takes to settle in the background (a GET that waits out a pending
-     * invalidation, 5 s, fails once and is not retried).
-     */
-    private static final long BARRIER_PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(2);
-    private static final long BARRIER_RETRY_MILLIS = 10;
     /** How often the sampler reads the reclaim backlog (a reclaim lease of the soak is 20 ms). */
     private static final long SAMPLE_MICROS = 2_000;
     /** A failure after this long shuns its key for the rest of the window (see {@link #shunned}). */
@@ -201,11 +193,7 @@ public final class ChaosWorkload implements AutoCloseable {
     private int lives;
     private int windows;
     private volatile boolean stop;
-    /** Operations held, and refused by partitions, by the fault thread's rules in the current window. */
-    private final AtomicLong held = new AtomicLong();
-    private final AtomicLong refused = new AtomicLong();
-    /** The first exception of each kind of failure in the current window. */
-    private final Map<String, String> examples = new ConcurrentHashMap<>();
+    private final FailureTally tally = new FailureTally();
 
     /**
      * @param baseFabric makes the fabric each life of the cluster runs on, wrapped in a {@link FaultFabric}
@@ -268,8 +256,6 @@ public final class ChaosWorkload implements AutoCloseable {
     public Window runWindow(long millis) throws InterruptedException {
         long started = System.nanoTime();
         stop = false;
-        held.set(0);
-        refused.set(0);
         Map<String, LongAdder> failures = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
         AtomicLong migrations = new AtomicLong();
@@ -282,9 +268,11 @@ public final class ChaosWorkload implements AutoCloseable {
         if (settings.migrationsInFlight() > 0) {
             threads.add(new Thread(() -> migrations(migrations, failures), "chaos-migrations"));
         }
-        threads.add(new Thread(this::faults, "chaos-faults"));
+        ChaosFaults faultThread = new ChaosFaults(fabric, settings.faults(), settings.seed() * 31 + windows,
+            cluster.machineCount(), () -> stop);
+        threads.add(new Thread(faultThread::run, "chaos-faults"));
         threads.add(new Thread(() -> sample(peak), "chaos-sampler"));
-        Map<String, FaultRule> background = installBackground();
+        Map<String, FaultRule> background = faultThread.installBackground();
         for (Thread t : threads) {
             t.setDaemon(true);
             t.start();
@@ -297,15 +285,16 @@ public final class ChaosWorkload implements AutoCloseable {
         Map<String, Long> faults = new LinkedHashMap<>();
         for (String kind : FAULT_KINDS) {
             FaultRule r = background.get(kind);
-            faults.put(kind, r != null ? r.fired() : kind.equals("held operations") ? held.get()
-                : kind.equals("refused by partitions") ? refused.get() : 0);
+            faults.put(kind, r != null ? r.fired() : kind.equals("held operations") ? faultThread.held()
+                : kind.equals("refused by partitions") ? faultThread.refused() : 0);
         }
         fabric.clear();
         // Late messages land within their delay; updates they carry answer nobody (their callers gave up).
         Thread.sleep(20 + TimeUnit.MICROSECONDS.toMillis(settings.faults().maxDelayMicros()));
         long barrierStarted = System.nanoTime();
         List<Long> unreadable = new ArrayList<>();
-        List<Operation> barrier = barrier(problems, failures, unreadable);
+        List<Operation> barrier = new ChaosBarrier(cluster, keys, lost, recorders, settings.clients(), tally)
+            .run(problems, failures, unreadable);
         long barrierMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - barrierStarted);
         int shunnedKeys = 0;
         for (int k = 0; k < keys.length; k++) {
@@ -314,97 +303,19 @@ public final class ChaosWorkload implements AutoCloseable {
         List<Operation> ops = history.drain();
         Map<String, Long> failed = new TreeMap<>();
         failures.forEach((k, v) -> failed.put(k, v.sum()));
-        Map<String, String> failureExamples = new TreeMap<>(examples);
-        examples.clear();
+        Map<String, String> failureExamples = tally.drainExamples();
         return new Window(windows++, ops, barrier, new ArrayList<>(problems), unreadable, failed, failureExamples,
             shunnedKeys, migrations.get(), faults, peak.get(), stopMillis, barrierMillis,
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
-    private static void join(List<Thread> threads, ConcurrentLinkedQueue<String> problems)
+    /** Joins a window's threads; one still running after {@link #STOP_PATIENCE_MILLIS} is named a problem. */
+    static void join(List<Thread> threads, ConcurrentLinkedQueue<String> problems)
         throws InterruptedException {
         for (Thread t : threads) {
             t.join(STOP_PATIENCE_MILLIS);
             if (t.isAlive()) {
                 problems.add(t.getName() + " did not stop within " + STOP_PATIENCE_MILLIS + " ms of the window's end");
-            }
-        }
-    }
-
-    /** The plan's background rules for one window, by the kind of fault each counts as. */
-    private Map<String, FaultRule> installBackground() {
-        FaultPlan p = settings.faults();
-        Map<String, FaultRule> rules = new LinkedHashMap<>();
-        if (p.lostReplyProbability() > 0) {
-            rules.put("lost CAS replies",
-                fabric.when().cas().single().probability(p.lostReplyProbability()).applyThenFail());
-        }
-        if (p.messageDropProbability() > 0) {
-            rules.put("lost messages", fabric.when().messages().probability(p.messageDropProbability()).drop());
-        }
-        if (p.reorderProbability() > 0) {
-            rules.put("reordered batches", fabric.when().batched().probability(p.reorderProbability()).reorder());
-            rules.put("reordered messages", fabric.when().messages().probability(p.reorderProbability()).reorder());
-        }
-        if (p.delayProbability() > 0) {
-            rules.put("delayed operations", fabric.when().oneSided().probability(p.delayProbability())
-                .delay(0, p.maxDelayMicros(), TimeUnit.MICROSECONDS));
-        }
-        if (p.messageDelayProbability() > 0) {
-            rules.put("delayed messages", fabric.when().messages().probability(p.messageDelayProbability())
-                .delay(0, p.maxDelayMicros(), TimeUnit.MICROSECONDS));
-        }
-        return rules;
-    }
-
-    /** The fault thread: CAS holds and partitions come and go until the window stops; leaves none behind. */
-    private void faults() {
-        FaultPlan p = settings.faults();
-        SplittableRandom rnd = new SplittableRandom(settings.seed() * 31 + windows);
-        int machines = cluster.machineCount();
-        long now = System.nanoTime();
-        long nextHold = p.holdEveryMillis() > 0 ? now + TimeUnit.MILLISECONDS.toNanos(p.holdEveryMillis()) : -1;
-        long nextCut = p.partitionEveryMillis() > 0 ? now + TimeUnit.MILLISECONDS.toNanos(p.partitionEveryMillis())
-            : -1;
-        HoldRule hold = null;
-        long holdEnds = 0;
-        FaultRule cut = null;
-        long cutEnds = 0;
-        try {
-            while (!stop) {
-                now = System.nanoTime();
-                if (hold != null && now >= holdEnds) {
-                    held.addAndGet(hold.everHeld());
-                    hold.remove();
-                    hold = null;
-                    nextHold = now + TimeUnit.MILLISECONDS.toNanos(p.holdEveryMillis());
-                } else if (hold == null && nextHold >= 0 && now >= nextHold) {
-                    int m = rnd.nextInt(machines);
-                    hold = rnd.nextBoolean() ? fabric.when().cas().batched().from(m).times(1).first().hold()
-                        : fabric.when().cas().single().from(m).times(1).first().hold();
-                    holdEnds = now + TimeUnit.MILLISECONDS.toNanos(1 + rnd.nextLong(Math.max(1, p.maxHoldMillis())));
-                }
-                if (cut != null && now >= cutEnds) {
-                    refused.addAndGet(cut.fired());
-                    cut.remove();
-                    cut = null;
-                    nextCut = now + TimeUnit.MILLISECONDS.toNanos(p.partitionEveryMillis());
-                } else if (cut == null && nextCut >= 0 && now >= nextCut) {
-                    cut = fabric.when().crossing(rnd.nextInt(machines)).first().refuse();
-                    cutEnds = now + TimeUnit.MILLISECONDS.toNanos(p.partitionMillis());
-                }
-                Thread.sleep(1);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            if (hold != null) {
-                held.addAndGet(hold.everHeld());
-                hold.remove();
-            }
-            if (cut != null) {
-                refused.addAndGet(cut.fired());
-                cut.remove();
             }
         }
     }
@@ -427,28 +338,6 @@ public final class ChaosWorkload implements AutoCloseable {
             sum += cluster.machine(m).store().reclaimer().awaitingReclaimBytes();
         }
         return sum;
-    }
-
-    private void count(Map<String, LongAdder> failures, String what, Throwable e) {
-        Throwable c = e;
-        while (c.getCause() != null && (c instanceof java.util.concurrent.ExecutionException
-            || c instanceof java.util.concurrent.CompletionException)) {
-            c = c.getCause();
-        }
-        String kind = what + " " + c.getClass().getSimpleName();
-        failures.computeIfAbsent(kind, k -> new LongAdder()).increment();
-        Throwable example = c;
-        examples.computeIfAbsent(kind, k -> describe(example));
-    }
-
-    /** An exception and where it was thrown: what a report needs to tell a fault's symptom from a bug. */
-    private static String describe(Throwable e) {
-        StringBuilder b = new StringBuilder(String.valueOf(e));
-        StackTraceElement[] frames = e.getStackTrace();
-        for (int i = 0; i < Math.min(4, frames.length); i++) {
-            b.append(i == 0 ? " at " : " < ").append(frames[i]);
-        }
-        return b.toString();
     }
 
     /** A key neither lost nor shunned (if one is left): the clients and the MIGRATE driver draw from these. */
@@ -492,7 +381,7 @@ public final class ChaosWorkload implements AutoCloseable {
                     c.put(m, key, ChaosValues.put(key, id, ++sequences[id], settings.maxPadding()));
                 }
             } catch (RuntimeException e) {
-                count(failures, what, e);
+                tally.count(failures, what, e);
                 failedAfter(k, t0);
             }
         }
@@ -522,92 +411,9 @@ public final class ChaosWorkload implements AutoCloseable {
                     done.incrementAndGet();
                 }
             } catch (RuntimeException e) {
-                count(failures, "MIGRATE", e.getCause() == null ? e : e.getCause());
+                tally.count(failures, "MIGRATE", e.getCause() == null ? e : e.getCause());
                 failedAfter(f.k(), f.invoke());
             }
-        }
-    }
-
-    /**
-     * Every machine reads every key not already lost, the client threads sharing the keys, retrying what fails for
-     * a while (a migration left in doubt by a cut settles in the background); a key still unreadable is lost.
-     */
-    private List<Operation> barrier(ConcurrentLinkedQueue<String> problems, Map<String, LongAdder> failures,
-                                    List<Long> unreadable) throws InterruptedException {
-        int threads = settings.clients();
-        List<List<Operation>> reads = new ArrayList<>();
-        List<ConcurrentLinkedQueue<Integer>> lostHere = new ArrayList<>();
-        List<Thread> readers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int slice = t;
-            List<Operation> mine = new ArrayList<>();
-            ConcurrentLinkedQueue<Integer> mineLost = new ConcurrentLinkedQueue<>();
-            reads.add(mine);
-            lostHere.add(mineLost);
-            Thread r = new Thread(() -> readSlice(slice, threads, mine, mineLost, problems, failures),
-                "chaos-barrier-" + t);
-            r.setDaemon(true);
-            readers.add(r);
-            r.start();
-        }
-        join(readers, problems);
-        List<Operation> all = new ArrayList<>();
-        reads.forEach(all::addAll);
-        for (ConcurrentLinkedQueue<Integer> q : lostHere) {
-            for (int k : q) {
-                lost[k] = true;
-                unreadable.add(keys[k]);
-            }
-        }
-        unreadable.sort(null);
-        return all;
-    }
-
-    /** The barrier's reads of every {@code threads}-th key from {@code slice}, on every machine. */
-    private void readSlice(int slice, int threads, List<Operation> reads, ConcurrentLinkedQueue<Integer> lostKeys,
-                           ConcurrentLinkedQueue<String> problems, Map<String, LongAdder> failures) {
-        // The recorder of the client whose slot this thread takes (that client's thread has ended); the reads say
-        // they are the barrier's.
-        History.Recorder rec = recorders[slice];
-        try {
-            for (int k = slice; k < keys.length; k += threads) {
-                if (lost[k]) {
-                    continue;
-                }
-                long key = keys[k];
-                long giveUp = System.nanoTime() + BARRIER_PATIENCE_NANOS;
-                boolean keyLost = false;
-                // Once one machine cannot read the key, the others are not asked: each could wait out a pending bit.
-                for (int m = 0; m < cluster.machineCount() && !keyLost; m++) {
-                    RuntimeException last = null;
-                    int attempts = 0;
-                    do {
-                        attempts++;
-                        long t0 = System.nanoTime();
-                        try {
-                            byte[] v = cluster.machine(m).get(key);
-                            Operation op = Operation.get(BARRIER_CLIENT, key, v, t0, System.nanoTime());
-                            rec.add(op);
-                            reads.add(op);
-                            last = null;
-                        } catch (RuntimeException e) {
-                            last = e;
-                            count(failures, "barrier GET", e);
-                            Thread.sleep(BARRIER_RETRY_MILLIS);
-                        }
-                    } while (last != null && System.nanoTime() < giveUp);
-                    if (last != null) {
-                        problems.add("once every fault was healed, machine " + m + " still could not read key " + key
-                            + " after " + attempts + " attempt(s): " + last);
-                        keyLost = true;
-                    }
-                }
-                if (keyLost) {
-                    lostKeys.add(k);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -1,7 +1,7 @@
 package io.pragh.chaos;
 
 import io.pragh.PraghException;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.Machine;
 import io.pragh.linearizability.History;
 import io.pragh.linearizability.Operation;
 import io.pragh.migration.Migrator;

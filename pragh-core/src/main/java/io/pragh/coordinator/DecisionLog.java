@@ -2,6 +2,8 @@ package io.pragh.coordinator;
 
 import java.util.Map;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The operator's view of the coordinator's decisions: approvals are gathered as they are made (instant reports
@@ -24,7 +26,7 @@ import java.util.TreeMap;
  * }</pre>
  */
 public final class DecisionLog {
-    private static final System.Logger LOG = System.getLogger("io.pragh.migration");
+    private static final Logger LOG = LoggerFactory.getLogger("io.pragh.migration");
 
     private final Map<Integer, Integer> perTarget = new TreeMap<>();
     private int approved;
@@ -86,7 +88,7 @@ public final class DecisionLog {
         hostRate = 0;
         hostRatesMeasured = 0;
         String text = line.toString();
-        LOG.log(System.Logger.Level.INFO, text);
+        LOG.info(text);
         return text;
     }
 }

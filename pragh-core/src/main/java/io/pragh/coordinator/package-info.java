@@ -4,4 +4,7 @@
  * migration thread) and its tracking requests is the caller's job. Depends on {@code io.pragh.monitor} and
  * {@code io.pragh.keys}.
  */
+@MayDependOn({"io.pragh.keys", "io.pragh.monitor", "org.agrona.."})
 package io.pragh.coordinator;
+
+import io.pragh.MayDependOn;

@@ -9,6 +9,8 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Durability of one machine: recovery from its data directory when it starts, then a write-ahead log of every
@@ -22,6 +24,8 @@ import java.util.function.LongPredicate;
  * }</pre>
  */
 public final class Durability implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Durability.class);
+
     /** How long a read of the durable values waits for the log to write what it accepted before failing. */
     private static final long WRITTEN_WAIT_MILLIS = 30_000;
     private final Path dir;
@@ -45,6 +49,12 @@ public final class Durability implements AutoCloseable {
 
                 @Override
                 protected int doWork() {
+                    // Recovery opens the log before the machine attaches to its fabric, and a snapshot reads values
+                    // through the store, which counts them on its endpoint: on a slow start the first interval
+                    // could pass before attach (every such snapshot failed with a NullPointerException, logged).
+                    if (store.endpoint() == null) {
+                        return 0;
+                    }
                     if (System.nanoTime() >= next) {
                         next = System.nanoTime() + every;
                         snapshotQuietly();
@@ -147,7 +157,7 @@ public final class Durability implements AutoCloseable {
             if (store.isClosing()) {
                 return; // cut short by the close; the log holds everything the snapshot would have
             }
-            System.err.println("pragh: snapshot of machine " + store.id() + " failed: " + e.getMessage());
+            LOG.warn("snapshot of machine {} failed: {}", store.id(), e.getMessage());
         }
     }
 

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.LongPredicate;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds the keys a machine is home to from its data directory: the newest snapshot, then every logged update
@@ -33,6 +35,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class Recovery {
+    private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+
     /** What recovery found. */
     public record Result(long snapshotKeys, long logRecords, long keysLoaded, long tornBytes) {
     }
@@ -222,8 +226,7 @@ public final class Recovery {
                         if (!repair) {
                             break;
                         }
-                        System.err.println("pragh: cutting " + torn + " torn bytes off the end of " + file + " ("
-                            + bad + " at byte " + at + ")");
+                        LOG.warn("cutting {} torn bytes off the end of {} ({} at byte {})", torn, file, bad, at);
                         ch.truncate(at);
                         ch.force(true);
                         break;

@@ -8,9 +8,13 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Names and lists the files of a machine's data directory: log segments and snapshots, each named by position. */
 final class Segments {
+    private static final Logger LOG = LoggerFactory.getLogger(Segments.class);
+
     private static final String WAL_PREFIX = "wal-";
     private static final String WAL_SUFFIX = ".log";
     private static final String SNAPSHOT_PREFIX = "snapshot-";
@@ -94,7 +98,7 @@ final class Segments {
                     try {
                         out.add(Long.parseLong(digits));
                     } catch (NumberFormatException e) {
-                        System.err.println("pragh: ignoring unexpected file " + dir.resolve(n));
+                        LOG.warn("ignoring unexpected file {}", dir.resolve(n));
                     }
                 });
         }

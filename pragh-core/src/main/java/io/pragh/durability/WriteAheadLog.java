@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The write-ahead log of one machine: applied updates of the keys it is home to, appended by one log thread in
@@ -35,6 +37,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class WriteAheadLog extends DutyThread implements UpdateLog {
+    private static final Logger LOG = LoggerFactory.getLogger(WriteAheadLog.class);
+
     public static final long SEGMENT_BYTES = 64L << 20;
     private static final int WRITE_BUFFER = 1 << 20;
 
@@ -323,7 +327,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
             flush(policy != SyncPolicy.NONE);
             segment.close();
         } catch (IOException e) {
-            System.err.println("pragh: closing the write-ahead log in " + dir + " failed: " + e.getMessage());
+            LOG.warn("closing the write-ahead log in {} failed: {}", dir, e.getMessage());
         }
     }
 }

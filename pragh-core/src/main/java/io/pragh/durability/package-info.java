@@ -5,4 +5,7 @@
  * those keys that the restored value cannot hold). Depends on {@code io.pragh.store},
  * {@code io.pragh.values} (the version layout), {@code io.pragh.runtime} and the JDK's file channels.
  */
+@MayDependOn({"io.pragh", "io.pragh.keys", "io.pragh.runtime", "io.pragh.store", "io.pragh.values", "org.agrona.."})
 package io.pragh.durability;
+
+import io.pragh.MayDependOn;

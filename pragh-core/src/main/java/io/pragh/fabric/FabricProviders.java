@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fabrics on the class path, and the one rule that picks among them. {@code auto} takes verbs when its provider
@@ -25,7 +27,7 @@ import java.util.stream.Collectors;
  * }</pre>
  */
 public final class FabricProviders {
-    private static final System.Logger LOG = System.getLogger(FabricProviders.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(FabricProviders.class);
 
     private final Map<FabricKind, FabricProvider> byKind = new EnumMap<>(FabricKind.class);
     private final List<String> loadProblems;
@@ -124,7 +126,7 @@ public final class FabricProviders {
      */
     public Fabric open(FabricKind requested, Deployment deployment, FabricSpec spec) {
         FabricChoice choice = choose(requested, deployment, spec.tlsRequired());
-        LOG.log(System.Logger.Level.INFO, describe(requested, deployment, choice));
+        LOG.info(describe(requested, deployment, choice));
         return choice.provider().create(spec);
     }
 

@@ -6,4 +6,7 @@
  * sub-packages (in-process here; TCP in pragh-server; verbs in pragh-rdma-jni), and nothing here names them. May
  * depend on {@code io.pragh.memory}, Agrona and the JDK, nothing above.
  */
+@MayDependOn({"io.pragh", "io.pragh.memory", "org.agrona.."})
 package io.pragh.fabric;
+
+import io.pragh.MayDependOn;

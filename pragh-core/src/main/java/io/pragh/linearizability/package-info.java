@@ -9,4 +9,7 @@
  * benchmark ({@code ./pragh bench soak}) both check histories with it, and a user testing a deployment can check the
  * histories their own clients record. Nothing here knows the store: this package depends on the JDK only.
  */
+@MayDependOn({})
 package io.pragh.linearizability;
+
+import io.pragh.MayDependOn;

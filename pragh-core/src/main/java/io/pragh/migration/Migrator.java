@@ -67,24 +67,8 @@ public final class Migrator {
     private final long[] single = new long[1];
     private final Outcome[] singleOut = new Outcome[1];
 
-    // Per in-flight key state, indexed by position in the round.
-    private final boolean[] open;
-    private final int[] homes;
-    private final int[] sources;
-    private final long[] addresses;
-    private final long[] slots;
-    /** The allocation each key is copied into (a local address word), or NONE. */
-    private final long[] fresh;
-    /** Whether {@link #fresh} is still marked for the leak scan ({@link MachineStore#trackCopy}). */
-    private final boolean[] tracked;
-    /** The source header each copy was taken with: what the invalidation's CAS expects. */
-    private final long[] sourceHeaders;
-    private final long[] desired;
-    private final int[] invalidations;
-    private final long[] ringSlots;
-    private final int[] ops;
-    private final boolean[] fenced;
-    private final boolean[] won;
+    /** Per in-flight key state of the round, indexed by position in it. */
+    private final MigrationRound round;
 
     private long migrated;
     private long conflicts;
@@ -106,20 +90,7 @@ public final class Migrator {
         this.depth = depth;
         this.self = store.id();
         this.unfinished = new UnfinishedMigrations(store);
-        open = new boolean[depth];
-        homes = new int[depth];
-        sources = new int[depth];
-        addresses = new long[depth];
-        slots = new long[depth];
-        fresh = new long[depth];
-        tracked = new boolean[depth];
-        sourceHeaders = new long[depth];
-        desired = new long[depth];
-        invalidations = new int[depth];
-        ringSlots = new long[depth];
-        ops = new int[depth];
-        fenced = new boolean[depth];
-        won = new boolean[depth];
+        this.round = new MigrationRound(store, depth);
     }
 
     private OpBatch batch() {
@@ -183,7 +154,7 @@ public final class Migrator {
 
     private void migrateRound(long[] keys, int base, int count, Outcome[] outcomes) {
         for (int i = 0; i < count; i++) {
-            open[i] = true;
+            round.open[i] = true;
             outcomes[base + i] = null;
         }
         int remaining = count;
@@ -224,10 +195,10 @@ public final class Migrator {
         batch().clear();
         ChunkedRegion values = store.values().region();
         for (int i = 0; i < count; i++) {
-            fresh[i] = Address.NONE;
-            fenced[i] = false;
-            ops[i] = -1;
-            if (!open[i]) {
+            round.fresh[i] = Address.NONE;
+            round.fenced[i] = false;
+            round.ops[i] = -1;
+            if (!round.open[i]) {
                 continue;
             }
             long key = keys[base + i];
@@ -238,23 +209,23 @@ public final class Migrator {
                 found = session.locate(key, false);
             }
             if (!found) {
-                close(i, outcomes, base, Outcome.ABSENT);
+                round.close(i, outcomes, base, Outcome.ABSENT);
                 continue;
             }
-            homes[i] = session.home();
-            addresses[i] = session.address();
-            slots[i] = session.slot();
-            sources[i] = Address.host(addresses[i], homes[i]);
-            if (sources[i] == self) {
-                close(i, outcomes, base, Outcome.ALREADY_LOCAL);
+            round.homes[i] = session.home();
+            round.addresses[i] = session.address();
+            round.slots[i] = session.slot();
+            round.sources[i] = Address.host(round.addresses[i], round.homes[i]);
+            if (round.sources[i] == self) {
+                round.close(i, outcomes, base, Outcome.ALREADY_LOCAL);
                 continue;
             }
-            long units = Address.sizeUnits(addresses[i]);
-            fresh[i] = store.values().allocate(units);
-            long offset = Address.byteOffset(fresh[i]);
-            store.trackCopy(Address.offsetUnits(fresh[i]));
-            tracked[i] = true;
-            ops[i] = batch().read(sources[i], Region.VALUES, Address.byteOffset(addresses[i]), values.chunkFor(offset),
+            long units = Address.sizeUnits(round.addresses[i]);
+            round.fresh[i] = store.values().allocate(units);
+            long offset = Address.byteOffset(round.fresh[i]);
+            store.regions().trackCopy(Address.offsetUnits(round.fresh[i]));
+            round.tracked[i] = true;
+            round.ops[i] = batch().read(round.sources[i], Region.VALUES, Address.byteOffset(round.addresses[i]), values.chunkFor(offset),
                 values.indexInChunk(offset), (int) (units << 3));
         }
         batch().awaitAll();
@@ -265,37 +236,37 @@ public final class Migrator {
         batch().clear();
         ChunkedRegion values = store.values().region();
         for (int i = 0; i < count; i++) {
-            if (fresh[i] == Address.NONE) {
+            if (round.fresh[i] == Address.NONE) {
                 continue;
             }
             long key = keys[base + i];
-            long offset = Address.byteOffset(fresh[i]);
+            long offset = Address.byteOffset(round.fresh[i]);
             UnsafeBuffer chunk = values.chunkFor(offset);
             int index = values.indexInChunk(offset);
-            if (!ValueRecord.isValid(chunk, index, addresses[i], key)) {
+            if (!ValueRecord.isValid(chunk, index, round.addresses[i], key)) {
                 lost(i, key);
                 continue;
             }
             long header = chunk.getLong(index);
             if (ValueRecord.isInvalidationPending(header)) {
                 // Moving this copy on now could let an update acknowledged after us leave its predecessor readable.
-                release(i);
+                round.release(i);
                 waitingOnPending++;
                 continue;
             }
-            sourceHeaders[i] = header;
+            round.sourceHeaders[i] = header;
             // The copy's own header: this allocation's generation, pending until the source is invalid. Release: a
             // reader that finds it through the CAS below sees the whole copy.
-            chunk.putLongVolatile(index, ValueRecord.headerWord(ValueRecord.payloadLengthOf(header), fresh[i])
+            chunk.putLongVolatile(index, ValueRecord.headerWord(ValueRecord.payloadLengthOf(header), round.fresh[i])
                 | ValueRecord.INVALIDATION_PENDING);
-            untrack(i);
-            desired[i] = Address.at(self, homes[i], fresh[i]);
+            round.untrack(i);
+            round.desired[i] = Address.at(self, round.homes[i], round.fresh[i]);
             store.fence().enter(key);
-            fenced[i] = true;
-            if (homes[i] == self && store.localCasAllowed()) {
-                ops[i] = store.keys().compareAndSetAddress(slots[i], addresses[i], desired[i]) ? -2 : -3;
+            round.fenced[i] = true;
+            if (round.homes[i] == self && store.regions().localCasAllowed()) {
+                round.ops[i] = store.keys().compareAndSetAddress(round.slots[i], round.addresses[i], round.desired[i]) ? -2 : -3;
             } else {
-                ops[i] = batch().compareAndSwap(homes[i], Region.KEYS, slots[i], addresses[i], desired[i]);
+                round.ops[i] = batch().compareAndSwap(round.homes[i], Region.KEYS, round.slots[i], round.addresses[i], round.desired[i]);
             }
         }
         try {
@@ -313,29 +284,29 @@ public final class Migrator {
      */
     private void keepWhatHomesMayName(long[] keys, int base, int count) {
         for (int i = 0; i < count; i++) {
-            if (!fenced[i] || fresh[i] == Address.NONE) {
+            if (!round.fenced[i] || round.fresh[i] == Address.NONE) {
                 continue;
             }
             long key = keys[base + i];
-            if (ops[i] == -2) {
-                unfinished.won(key, homes[i], slots[i], addresses[i], desired[i]);
-            } else if (ops[i] >= 0) {
+            if (round.ops[i] == -2) {
+                unfinished.won(key, round.homes[i], round.slots[i], round.addresses[i], round.desired[i]);
+            } else if (round.ops[i] >= 0) {
                 long witnessed;
                 try {
-                    witnessed = batch().casResult(ops[i]);
+                    witnessed = batch().casResult(round.ops[i]);
                 } catch (IllegalStateException failed) {
-                    unfinished.inDoubt(key, homes[i], slots[i], addresses[i], desired[i]);
-                    fresh[i] = Address.NONE;
+                    unfinished.inDoubt(key, round.homes[i], round.slots[i], round.addresses[i], round.desired[i]);
+                    round.fresh[i] = Address.NONE;
                     continue;
                 }
-                if (witnessed != addresses[i]) {
+                if (witnessed != round.addresses[i]) {
                     continue; // lost: the round releases the record
                 }
-                unfinished.won(key, homes[i], slots[i], addresses[i], desired[i]);
+                unfinished.won(key, round.homes[i], round.slots[i], round.addresses[i], round.desired[i]);
             } else {
                 continue; // a local CAS that lost
             }
-            fresh[i] = Address.NONE;
+            round.fresh[i] = Address.NONE;
         }
     }
 
@@ -343,25 +314,25 @@ public final class Migrator {
     private int invalidateAndReclaim(long[] keys, int base, int count, Outcome[] outcomes) {
         int remaining = 0;
         for (int i = 0; i < count; i++) {
-            won[i] = fenced[i] && (ops[i] == -2 || (ops[i] >= 0 && batch().casResult(ops[i]) == addresses[i]));
-            if (won[i]) {
-                fresh[i] = Address.NONE; // published: the record now belongs to the key, never release it here
-            } else if (fenced[i]) {
+            round.won[i] = round.fenced[i] && (round.ops[i] == -2 || (round.ops[i] >= 0 && batch().casResult(round.ops[i]) == round.addresses[i]));
+            if (round.won[i]) {
+                round.fresh[i] = Address.NONE; // published: the record now belongs to the key, never release it here
+            } else if (round.fenced[i]) {
                 store.fence().exit(keys[base + i]);
-                fenced[i] = false;
+                round.fenced[i] = false;
                 lost(i, keys[base + i]);
             }
         }
         batch().clear();
         for (int i = 0; i < count; i++) {
-            if (!won[i]) {
+            if (!round.won[i]) {
                 continue;
             }
-            long oldOffset = Address.byteOffset(addresses[i]);
-            invalidations[i] = batch().compareAndSwap(sources[i], Region.VALUES, oldOffset, sourceHeaders[i],
-                ValueRecord.invalidated(sourceHeaders[i]));
-            ringSlots[i] = store.reclaimRings().claim(sources[i]);
-            ops[i] = batch().compareAndSwap(sources[i], Region.RECLAIM, ringSlots[i], 0, addresses[i]);
+            long oldOffset = Address.byteOffset(round.addresses[i]);
+            round.invalidations[i] = batch().compareAndSwap(round.sources[i], Region.VALUES, oldOffset, round.sourceHeaders[i],
+                ValueRecord.invalidated(round.sourceHeaders[i]));
+            round.ringSlots[i] = store.reclaimRings().claim(round.sources[i]);
+            round.ops[i] = batch().compareAndSwap(round.sources[i], Region.RECLAIM, round.ringSlots[i], 0, round.addresses[i]);
         }
         try {
             batch().awaitAll();
@@ -369,49 +340,49 @@ public final class Migrator {
             // The CASes are won, so the values did move; their sources may still be valid. The keys keep their
             // pending bit until the source is invalidated or the leases make its address unusable.
             for (int i = 0; i < count; i++) {
-                if (won[i]) {
-                    unfinished.won(keys[base + i], homes[i], slots[i], addresses[i], desired[i]);
+                if (round.won[i]) {
+                    unfinished.won(keys[base + i], round.homes[i], round.slots[i], round.addresses[i], round.desired[i]);
                 }
             }
             throw e;
         }
         long now = Leases.nowMillis();
         for (int i = 0; i < count; i++) {
-            if (won[i] && !sourceInvalid(i)) {
+            if (round.won[i] && !round.sourceInvalid(i, batch())) {
                 // The source's machine did not answer the second try: the key waits for the settle pass.
-                unfinished.won(keys[base + i], homes[i], slots[i], addresses[i], desired[i]);
+                unfinished.won(keys[base + i], round.homes[i], round.slots[i], round.addresses[i], round.desired[i]);
                 store.fence().exit(keys[base + i]);
-                fenced[i] = false;
-                won[i] = false;
-                close(i, outcomes, base, Outcome.MIGRATED);
+                round.fenced[i] = false;
+                round.won[i] = false;
+                round.close(i, outcomes, base, Outcome.MIGRATED);
                 migrated++;
-                bytesMoved += Address.byteSize(addresses[i]);
+                bytesMoved += Address.byteSize(round.addresses[i]);
             }
         }
         for (int i = 0; i < count; i++) {
-            if (won[i]) {
+            if (round.won[i]) {
                 long key = keys[base + i];
                 // The source is invalid, so whoever sees the pending bit clear may move the value on.
-                store.settled(desired[i], ValueRecord.payloadLengthOf(sourceHeaders[i]));
+                store.regions().settled(round.desired[i], ValueRecord.payloadLengthOf(round.sourceHeaders[i]));
                 store.fence().exit(key);
-                fenced[i] = false;
-                if (homes[i] != self) {
-                    store.cache().insert(key, desired[i], slots[i], now);
+                round.fenced[i] = false;
+                if (round.homes[i] != self) {
+                    store.cache().insert(key, round.desired[i], round.slots[i], now);
                 }
                 migrated++;
-                bytesMoved += Address.byteSize(addresses[i]);
-                close(i, outcomes, base, Outcome.MIGRATED);
-            } else if (open[i]) {
+                bytesMoved += Address.byteSize(round.addresses[i]);
+                round.close(i, outcomes, base, Outcome.MIGRATED);
+            } else if (round.open[i]) {
                 remaining++;
             }
         }
         // Last, once every key of the round is released: a ring that stays full delays only memory, not keys.
         for (int i = 0; i < count; i++) {
-            if (won[i] && batch().casResult(ops[i]) != 0) {
+            if (round.won[i] && batch().casResult(round.ops[i]) != 0) {
                 // A duplicate post (the leak scan invalidated the source first) is harmless: the GC frees only a
                 // record that is still the allocation posted and invalid, and once.
                 try {
-                    store.reclaimRings().postAt(sources[i], ringSlots[i], addresses[i]);
+                    store.reclaimRings().postAt(round.sources[i], round.ringSlots[i], round.addresses[i]);
                 } catch (PraghException leaked) {
                     // Counted by the rings as leaked; the migration itself is done.
                 }
@@ -437,68 +408,26 @@ public final class Migrator {
         }
     }
 
-    /**
-     * Whether the source record of won key {@code i} is invalid after stage 3: its header CAS found the header copied
-     * (and replaced it), or a header that is no longer that live allocation (the leak scan invalidated it, and
-     * posted it itself). A header that changed only by a local DELETE's pending flag (set after this migration read
-     * the source, before its CAS won) is invalidated with one more CAS.
-     */
-    private boolean sourceInvalid(int i) {
-        long witness = batch().casResult(invalidations[i]);
-        if (witness == sourceHeaders[i] || !ValueRecord.isLiveAt(witness, addresses[i])) {
-            return true;
-        }
-        try {
-            if (store.invalidate(sources[i], addresses[i])) {
-                // The ring entry of the batch may have reached the GC while the record was still live, and been
-                // dropped (see Reclaimer): post it again, now that it is invalid.
-                store.reclaimRings().post(sources[i], addresses[i]);
-            }
-            return true;
-        } catch (PraghException e) {
-            return false; // a FabricException, or a ring that stayed full (the record is invalid then: leaked)
-        }
-    }
-
     private void lost(int i, long key) {
-        release(i);
-        session.dropCached(key, addresses[i]);
+        round.release(i);
+        session.dropCached(key, round.addresses[i]);
         conflicts++;
-    }
-
-    /** Gives back key {@code i}'s unpublished copy. */
-    private void release(int i) {
-        untrack(i);
-        store.values().releaseCopy(fresh[i]);
-        fresh[i] = Address.NONE;
-    }
-
-    private void untrack(int i) {
-        if (tracked[i]) {
-            store.untrackCopy(Address.offsetUnits(fresh[i]));
-            tracked[i] = false;
-        }
-    }
-
-    private void close(int i, Outcome[] outcomes, int base, Outcome outcome) {
-        open[i] = false;
-        outcomes[base + i] = outcome;
     }
 
     /** After a failure mid-round: leave no operation outstanding, no fence entered and no unpublished allocation. */
     private void releaseUnfinished(long[] keys, int base, int count) {
         settleBatch();
         for (int i = 0; i < count; i++) {
-            if (fenced[i]) {
+            if (round.fenced[i]) {
                 store.fence().exit(keys[base + i]);
-                fenced[i] = false;
+                round.fenced[i] = false;
             }
-            if (fresh[i] != Address.NONE && open[i]) {
-                release(i);
+            if (round.fresh[i] != Address.NONE && round.open[i]) {
+                round.release(i);
             }
-            if (tracked[i]) {
+            if (round.tracked[i]) {
                 // Published or handed to the settle pass with its pending header: no longer the migration's to mark.
-                untrack(i);
+                round.untrack(i);
             }
         }
     }

@@ -172,11 +172,14 @@ final class UnfinishedMigrations {
             || values.getLong(published + ValueRecord.KEY_OFFSET) != e.key) {
             return true; // crash recovery took the record back (its home reloaded the key): nothing left to guard
         }
+        if (ValueRecord.isDeleting(header)) {
+            return true; // settled already: a DELETE marks only a settled record, and the pending bit is its own
+        }
         if (store.config().leases().addressHolds(e.sinceMillis) && !invalidatedSource(e)) {
             return false;
         }
         // Release, as the round's own clear: whoever sees the bit clear sees the source invalid, or unusable.
-        store.casHeader(store.id(), published, header, header & ~ValueRecord.INVALIDATION_PENDING);
+        store.regions().casHeader(store.id(), published, header, header & ~ValueRecord.INVALIDATION_PENDING);
         return true;
     }
 
@@ -216,7 +219,7 @@ final class UnfinishedMigrations {
     /** CAS of the home's word from the old address to the new one, again; whether it took effect now. */
     private boolean casHomeWord(Entry e) {
         try {
-            return store.casAddress(e.home, e.slot, e.oldAddress, e.desired);
+            return store.regions().casAddress(e.home, e.slot, e.oldAddress, e.desired);
         } catch (RuntimeException down) {
             if (e.home != store.id()) {
                 failedThisPass[e.home] = true;

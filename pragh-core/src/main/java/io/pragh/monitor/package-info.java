@@ -4,4 +4,7 @@
  * about, in a separate table. Depends on {@code io.pragh.store} (its access hook), {@code io.pragh.cache},
  * {@code io.pragh.keys} and {@code io.pragh.address}.
  */
+@MayDependOn({"io.pragh.address", "io.pragh.cache", "io.pragh.keys", "io.pragh.store", "org.agrona.."})
 package io.pragh.monitor;
+
+import io.pragh.MayDependOn;

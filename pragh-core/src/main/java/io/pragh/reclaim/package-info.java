@@ -5,4 +5,8 @@
  * {@code io.pragh.address}, {@code io.pragh.keys} (hashing), {@code io.pragh.runtime} and
  * {@code io.pragh.memory}.
  */
+@MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.fabric", "io.pragh.keys", "io.pragh.memory",
+    "io.pragh.runtime", "io.pragh.values"})
 package io.pragh.reclaim;
+
+import io.pragh.MayDependOn;

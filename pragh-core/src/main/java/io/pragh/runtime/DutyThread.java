@@ -2,6 +2,8 @@ package io.pragh.runtime;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One thread per duty with one clear loop: {@link #doWork()} until closed, parking for a short while whenever a
@@ -15,6 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  * }</pre>
  */
 public abstract class DutyThread implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DutyThread.class);
+
     private final Thread thread;
     private final long idleParkNanos;
     private volatile boolean running = true;
@@ -27,6 +31,11 @@ public abstract class DutyThread implements AutoCloseable {
 
     public final void start() {
         thread.start();
+    }
+
+    /** The name of the duty's thread, as thread dumps and logs show it. */
+    public final String threadName() {
+        return thread.getName();
     }
 
     /** One pass of the duty; returns how much work it did (0 lets the thread park). */
@@ -56,7 +65,7 @@ public abstract class DutyThread implements AutoCloseable {
             if (!running) {
                 return; // closing: a pass cut short by its machine closing is not news
             }
-            System.err.println("pragh: " + thread.getName() + " stopped by " + e);
+            LOG.error("{} stopped by a failure", thread.getName(), e);
             throw e;
         } finally {
             // Before onStop: work offered from now on is refused at once instead of waiting for a thread that is gone.
@@ -84,11 +93,11 @@ public abstract class DutyThread implements AutoCloseable {
         return !thread.isAlive();
     }
 
-    /** Ends the loop and waits for the thread, up to a minute; says so on stderr if it did not end. */
+    /** Ends the loop and waits for the thread, up to a minute; logs a warning if it did not end. */
     @Override
     public void close() {
         if (!stop(TimeUnit.MINUTES.toMillis(1)) && Thread.currentThread() != thread) {
-            System.err.println("pragh: " + thread.getName() + " did not stop within a minute of being closed");
+            LOG.warn("{} did not stop within a minute of being closed", thread.getName());
         }
     }
 }

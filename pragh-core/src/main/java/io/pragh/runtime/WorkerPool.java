@@ -8,6 +8,8 @@ import net.openhft.affinity.AffinityLock;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The worker threads of one machine: each runs client operations to completion from one shared task queue, and
@@ -22,6 +24,8 @@ import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
  * }</pre>
  */
 public final class WorkerPool implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
+
     private static final int QUEUE_CAPACITY = 1 << 16;
 
     private final ManyToManyConcurrentArrayQueue<Task> queue = new ManyToManyConcurrentArrayQueue<>(QUEUE_CAPACITY);
@@ -132,11 +136,11 @@ public final class WorkerPool implements AutoCloseable {
         }
     }
 
-    /** Stops the workers, waiting up to a minute for them; says so on stderr if one did not end. */
+    /** Stops the workers, waiting up to a minute for them; logs a warning if one did not end. */
     @Override
     public void close() {
         if (!stop(TimeUnit.MINUTES.toMillis(1))) {
-            System.err.println("pragh: a worker of " + threads[0].getName() + "'s pool did not stop within a minute");
+            LOG.warn("a worker of {}'s pool did not stop within a minute", threads[0].getName());
         }
     }
 }

@@ -1,12 +1,10 @@
 package io.pragh.store;
 
 import io.pragh.address.Address;
-import io.pragh.cache.LocationCache;
 import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.Region;
 import io.pragh.keys.KeyRegion;
 import io.pragh.reclaim.Leases;
-import io.pragh.values.ValueRecord;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -34,7 +32,6 @@ final class BatchGet {
     private final UnsafeBuffer buckets = new UnsafeBuffer(
         BufferUtil.allocateDirectAligned(MAX_BATCH * KeyRegion.BUCKET_BYTES, 64));
     private UnsafeBuffer records = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64 * 1024, 64));
-    private final LocationCache.Hit hit = new LocationCache.Hit();
     private final ValueView view = new ValueView();
     private final int[] state = new int[MAX_BATCH];
     private final int[] homes = new int[MAX_BATCH];
@@ -72,52 +69,37 @@ final class BatchGet {
             }
             int at = recordAt[i];
             long address = addresses[i];
-            if (ValueRecord.isInvalidationPending(records.getLong(at))) {
-                // Its predecessor may still be valid somewhere: the single-key GET waits for it (linearizable GET).
-                visitor.visit(base + i, key, session.get(key));
+            int verdict = session.check(records, at, address, key, obtainedAt[i], copyStart);
+            if (verdict == Session.ACCEPTED) {
+                visitor.visit(base + i, key, session.deliver(view, records, at, key, homes[i],
+                    Address.host(address, homes[i])));
                 continue;
             }
-            if (ValueRecord.isValid(records, at, address, key)
-                && machine.config().leases().readHolds(obtainedAt[i], copyStart)) {
-                view.wrap(records, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(records.getLong(at)),
-                    records.getLong(at + ValueRecord.VERSION_OFFSET));
-                AccessObserver observer = machine.accessObserver();
-                if (observer != null) {
-                    observer.onAccess(key, homes[i], Address.host(address, homes[i]));
-                }
-                visitor.visit(base + i, key, view);
-            } else {
-                if (homes[i] != machine.id()) {
-                    machine.cache().invalidate(key, address);
-                }
-                visitor.visit(base + i, key, session.get(key));
+            if (verdict == Session.REJECTED) {
+                session.dropCached(key, homes[i], address);
             }
+            // Rejected: the single-key GET retries. Settling: its predecessor may still be valid somewhere, and the
+            // single-key GET waits for it (linearizable GET).
+            visitor.visit(base + i, key, session.get(key));
         }
     }
 
-    /** Addresses from the local key region or the cache; one batched bucket READ for the rest. */
+    /**
+     * Addresses from the local key region or the cache ({@link Session#lookUpHere});
+     * one batched bucket READ for the rest.
+     */
     private void lookUp(long[] keys, int base, int n) {
-        int self = machine.id();
-        long now = Leases.nowMillis();
         batch.clear();
         for (int i = 0; i < n; i++) {
             long key = keys[base + i];
-            int home = machine.placement().home(key);
-            homes[i] = home;
-            obtainedAt[i] = now;
-            if (home == self) {
-                long slot = machine.keys().find(key);
-                machine.stats().local(KeyRegion.SLOT_BYTES);
-                // The clock first, as in Session.lookup: a stall before the read shortens the address's lease.
-                obtainedAt[i] = Leases.nowMillis();
-                resolve(i, slot < 0 ? Address.NONE : machine.keys().address(slot), slot);
-            } else if (machine.cache().lookup(key, now, hit)) {
-                machine.stats().local(KeyRegion.SLOT_BYTES);
-                obtainedAt[i] = hit.stampMillis;
-                resolve(i, hit.address, hit.slotOffset);
+            int found = session.lookUpHere(key, true);
+            homes[i] = session.home;
+            obtainedAt[i] = session.obtainedAtMillis;
+            if (found != Session.READ_BUCKET) {
+                resolve(i, session.address, session.slot);
             } else {
                 state[i] = BUCKET_PENDING;
-                batch.read(home, Region.KEYS, machine.keys().homeBucketOffset(key), buckets,
+                batch.read(session.home, Region.KEYS, machine.keys().homeBucketOffset(key), buckets,
                     i * KeyRegion.BUCKET_BYTES, KeyRegion.BUCKET_BYTES);
             }
         }
@@ -127,22 +109,21 @@ final class BatchGet {
                 continue;
             }
             long key = keys[base + i];
-            int at = KeyRegion.findInBucket(buckets, i * KeyRegion.BUCKET_BYTES, key);
-            if (at >= 0) {
-                long slot = machine.keys().homeBucketOffset(key) + at;
-                long address = buckets.getLong(i * KeyRegion.BUCKET_BYTES + at);
-                if (!Address.isNone(address)) {
-                    machine.cache().insert(key, address, slot, now);
-                }
-                resolve(i, address, slot);
-            } else if (KeyRegion.overflowOf(buckets, i * KeyRegion.BUCKET_BYTES, machine.keys().mainBuckets()) >= 0) {
+            int at = i * KeyRegion.BUCKET_BYTES;
+            // The session's lookup state is this key's again: its home and the clock before the batched read.
+            session.home = homes[i];
+            session.obtainedAtMillis = obtainedAt[i];
+            int found = session.lookUpInBucket(key, buckets, at, machine.keys().homeBucketOffset(key));
+            if (found == Session.READ_BUCKET && KeyRegion.overflowOf(buckets, at, machine.keys().mainBuckets()) >= 0) {
                 // Rare: the key lives in an overflow bucket; the single-key lookup follows the chain (and leaves a
                 // miss's word, NONE or a tombstone, in session.address).
                 session.lookup(key, false);
                 obtainedAt[i] = session.obtainedAtMillis;
                 resolve(i, session.address, session.slot);
-            } else {
+            } else if (found == Session.READ_BUCKET) {
                 state[i] = ABSENT;
+            } else {
+                resolve(i, session.address, session.slot);
             }
         }
     }

@@ -9,6 +9,8 @@ import io.pragh.values.ValueRecord;
 import io.pragh.values.ValueRegion;
 import java.util.concurrent.TimeUnit;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The background scan of paper section 5 that finds value memory leaked by an interrupted migration (a copy written
@@ -40,6 +42,8 @@ import org.agrona.collections.Long2ObjectHashMap;
  * }</pre>
  */
 public final class LeakScanner extends DutyThread {
+    private static final Logger LOG = LoggerFactory.getLogger(LeakScanner.class);
+
     /** One scan a minute: leaks are rare (a crash mid-migration), and a scan reads every hosted record's home word. */
     public static final long DEFAULT_INTERVAL_MILLIS = 60_000;
 
@@ -115,7 +119,7 @@ public final class LeakScanner extends DutyThread {
             try {
                 scanOnce(now);
             } catch (RuntimeException e) {
-                System.err.println("pragh: leak scan of machine " + store.id() + " failed: " + e);
+                LOG.warn("leak scan of machine {} failed", store.id(), e);
             }
             nextScanNanos = System.nanoTime() + intervalNanos;
         }
@@ -137,7 +141,7 @@ public final class LeakScanner extends DutyThread {
         int[] freed = {0};
         long[] skipped = {0};
         long visited = values.forEachRecord((unit, header, key, version) -> {
-            if (ValueRecord.isInvalidationPending(header) || store.copyInFlight(unit)) {
+            if (ValueRecord.isInvalidationPending(header) || store.regions().copyInFlight(unit)) {
                 skipped[0]++; // its operation is still deciding whether it is published
                 return;
             }
@@ -190,7 +194,8 @@ public final class LeakScanner extends DutyThread {
         }
         // Invalidated only if the header is still exactly the one suspected (same allocation, still not pending):
         // readers holding an old address then see it invalid.
-        if (store.casHeader(store.id(), offset, s.header(), ValueRecord.invalidated(s.header())) != s.header()) {
+        long invalidated = ValueRecord.invalidated(s.header());
+        if (store.regions().casHeader(store.id(), offset, s.header(), invalidated) != s.header()) {
             return false;
         }
         long address = ValueRecord.addressOf(s.header(), unit);

@@ -9,6 +9,7 @@ import io.pragh.reclaim.Leases;
 import io.pragh.values.ValueRecord;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -30,6 +31,15 @@ public final class Session {
      * that restarted before the key's home put the value back).
      */
     static final int STALE_REPEATS = 3;
+
+    /** Outcomes of {@link #lookUpHere} and {@link #lookUpInBucket}. */
+    static final int FOUND = 0;
+    static final int MISSING = 1;
+    static final int READ_BUCKET = 2;
+    /** Verdicts of {@link #check} on a copied record. */
+    static final int ACCEPTED = 0;
+    static final int SETTLING = 1;
+    static final int REJECTED = 2;
 
     private final MachineStore machine;
     /** How long a GET waits for a record's pending invalidation before it gives up, retryably. */
@@ -58,6 +68,11 @@ public final class Session {
     long slot;
     long obtainedAtMillis;
     boolean fromCache;
+    /**
+     * Set while this session applies an update a message delivered: its thread also delivers the messages (a LOG, a
+     * settle) that end an update's waits, so such an update is handed to {@link DeferredUpdates} instead of waiting.
+     */
+    boolean delivering;
 
     /** The record the last update on this session published ({@link Address#NONE}: none, e.g. a delete), and its
      *  payload length: a durable update settles it once logged. */
@@ -69,7 +84,7 @@ public final class Session {
 
     Session(MachineStore machine) {
         this.machine = machine;
-        this.gateStripe = machine.newGateStripe();
+        this.gateStripe = machine.gate().stripe();
     }
 
     public MachineStore machine() {
@@ -83,58 +98,88 @@ public final class Session {
      * @return false when the key has no value
      */
     boolean lookup(long key, boolean useCache) {
-        int self = machine.id();
-        home = machine.placement().home(key);
-        fromCache = false;
-        // A miss leaves no stale word behind: a caller may look at a false lookup's address (a tombstone).
-        address = Address.NONE;
-        if (home == self) {
-            KeyRegion keys = machine.keys();
-            slot = keys.find(key);
-            machine.stats().local(KeyRegion.SLOT_BYTES);
-            if (slot < 0) {
-                return false;
-            }
-            // The clock first: a stall between the two reads must shorten the address's lease, never stretch it.
-            obtainedAtMillis = Leases.nowMillis();
-            address = keys.address(slot);
-            return !Address.isNone(address);
-        }
-        long now = Leases.nowMillis();
-        if (useCache && machine.cache().lookup(key, now, hit)) {
-            machine.stats().local(KeyRegion.SLOT_BYTES);
-            address = hit.address;
-            slot = hit.slotOffset;
-            obtainedAtMillis = hit.stampMillis;
-            fromCache = true;
-            return true;
+        int found = lookUpHere(key, useCache);
+        if (found != READ_BUCKET) {
+            return found == FOUND;
         }
         long bucketOffset = machine.keys().homeBucketOffset(key);
         while (bucketOffset >= 0) {
             machine.endpoint().read(home, Region.KEYS, bucketOffset, bucket, 0, KeyRegion.BUCKET_BYTES);
-            int at = KeyRegion.findInBucket(bucket, 0, key);
-            if (at >= 0) {
-                address = bucket.getLong(at);
-                slot = bucketOffset + at;
-                obtainedAtMillis = now;
-                if (Address.isNone(address)) {
-                    return false;
-                }
-                machine.cache().insert(key, address, slot, now);
-                return true;
+            found = lookUpInBucket(key, bucket, 0, bucketOffset);
+            if (found != READ_BUCKET) {
+                return found == FOUND;
             }
             bucketOffset = KeyRegion.overflowOf(bucket, 0, machine.keys().mainBuckets());
         }
         return false;
     }
 
+    /**
+     * The steps of LOOKUP that need no round trip, shared with {@link BatchGet}: the key's word in this machine's key
+     * region when it is the key's home, else a live cache entry. The outcome is in {@link #home}, {@link #address},
+     * {@link #slot}, {@link #obtainedAtMillis} and {@link #fromCache}; a miss leaves no stale word behind (a caller
+     * may look at a miss's address: NONE or a tombstone).
+     *
+     * @return {@link #FOUND}, {@link #MISSING}, or {@link #READ_BUCKET} when only the home's bucket can tell (then
+     *     {@link #obtainedAtMillis} is the clock before that read, the lease of what it finds)
+     */
+    int lookUpHere(long key, boolean useCache) {
+        home = machine.placement().home(key);
+        fromCache = false;
+        address = Address.NONE;
+        if (home == machine.id()) {
+            KeyRegion keys = machine.keys();
+            slot = keys.find(key);
+            machine.stats().local(KeyRegion.SLOT_BYTES);
+            if (slot < 0) {
+                return MISSING;
+            }
+            // The clock first: a stall between the two reads must shorten the address's lease, never stretch it.
+            obtainedAtMillis = Leases.nowMillis();
+            address = keys.address(slot);
+            return Address.isNone(address) ? MISSING : FOUND;
+        }
+        obtainedAtMillis = Leases.nowMillis();
+        if (useCache && machine.cache().lookup(key, obtainedAtMillis, hit)) {
+            machine.stats().local(KeyRegion.SLOT_BYTES);
+            address = hit.address;
+            slot = hit.slotOffset;
+            obtainedAtMillis = hit.stampMillis;
+            fromCache = true;
+            return FOUND;
+        }
+        return READ_BUCKET;
+    }
+
+    /**
+     * The last step of LOOKUP, shared with {@link BatchGet}: the key's entry in a copy of its home bucket (at
+     * {@code at} in {@code buckets}, read from {@code bucketOffset} after {@link #lookUpHere} answered
+     * {@link #READ_BUCKET}); a live address found fills the cache.
+     *
+     * @return {@link #FOUND}, {@link #MISSING} (the entry holds no value), or {@link #READ_BUCKET} when the key is not
+     *     in this bucket (the caller follows its overflow chain)
+     */
+    int lookUpInBucket(long key, UnsafeBuffer buckets, int at, long bucketOffset) {
+        int entry = KeyRegion.findInBucket(buckets, at, key);
+        if (entry < 0) {
+            return READ_BUCKET;
+        }
+        address = buckets.getLong(at + entry);
+        slot = bucketOffset + entry;
+        if (Address.isNone(address)) {
+            return MISSING;
+        }
+        machine.cache().insert(key, address, slot, obtainedAtMillis);
+        return FOUND;
+    }
+
     /** Public form of {@link #lookup} for the migration protocol; results via the accessors below. */
     public boolean locate(long key, boolean useCache) {
-        machine.enter(gateStripe);
+        machine.gate().enter(gateStripe);
         try {
             return lookup(key, useCache);
         } finally {
-            machine.exit(gateStripe);
+            machine.gate().exit(gateStripe);
         }
     }
 
@@ -167,6 +212,32 @@ public final class Session {
         return machine.config().leases().readHolds(obtainedAtMillis, copyStartMillis);
     }
 
+    /**
+     * The acceptance check of a copied record, shared with {@link BatchGet}: the copy at {@code at} in {@code copy}
+     * must be the live record {@code address} names, holding {@code key}, copied within the leases of an address
+     * obtained at {@code obtainedAt} ({@link Leases#readHolds}); else it is {@link #REJECTED} and the lookup is redone.
+     * An accepted record whose publisher has not yet invalidated its predecessor (or, durable, whose home has not yet
+     * logged it) is {@link #SETTLING}: it may be returned only once settled ({@link #awaitSettled}).
+     */
+    int check(DirectBuffer copy, int at, long address, long key, long obtainedAt, long copyStart) {
+        if (!ValueRecord.isValid(copy, at, address, key)
+            || !machine.config().leases().readHolds(obtainedAt, copyStart)) {
+            return REJECTED;
+        }
+        return ValueRecord.isInvalidationPending(copy.getLong(at)) ? SETTLING : ACCEPTED;
+    }
+
+    /** Hands out an accepted record copied at {@code at}: {@code into} wraps its payload; the observer is told. */
+    ValueView deliver(ValueView into, DirectBuffer copy, int at, long key, int keyHome, int host) {
+        into.wrap(copy, at + ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(copy.getLong(at)),
+            copy.getLong(at + ValueRecord.VERSION_OFFSET));
+        AccessObserver observer = machine.accessObserver();
+        if (observer != null) {
+            observer.onAccess(key, keyHome, host);
+        }
+        return into;
+    }
+
     /** When the address of the last lookup was read from its key region (the start of its leases). */
     public long obtainedAtMillis() {
         return obtainedAtMillis;
@@ -174,7 +245,12 @@ public final class Session {
 
     /** Forgets a cached address found stale; a refresh by another thread is kept. */
     public void dropCached(long key, long staleAddress) {
-        if (home != machine.id()) {
+        dropCached(key, home, staleAddress);
+    }
+
+    /** Forgets a cached address of a key homed at {@code keyHome} found stale (the home's own words are not cached). */
+    void dropCached(long key, int keyHome, long staleAddress) {
+        if (keyHome != machine.id()) {
             machine.cache().invalidate(key, staleAddress);
         }
     }
@@ -193,11 +269,11 @@ public final class Session {
      */
     public ValueView get(long key) {
         // Gated: the machine frees its memory only once no GET is inside (see MachineStore#close).
-        machine.enter(gateStripe);
+        machine.gate().enter(gateStripe);
         try {
             return read(key);
         } finally {
-            machine.exit(gateStripe);
+            machine.gate().exit(gateStripe);
         }
     }
 
@@ -227,18 +303,13 @@ public final class Session {
                     throw e;
                 }
             }
-            if (ValueRecord.isValid(record, 0, address, key) && readHolds(copyStart)) {
-                if (ValueRecord.isInvalidationPending(record.getLong(0)) && !awaitSettled(key, host, offset)) {
+            int verdict = check(record, 0, address, key, obtainedAtMillis, copyStart);
+            if (verdict != REJECTED) {
+                if (verdict == SETTLING && !awaitSettled(key, host, offset)) {
                     dropCached(key, address);
                     continue; // replaced while we waited: read the newer value
                 }
-                view.wrap(record, ValueRecord.HEADER_BYTES, ValueRecord.payloadLengthOf(record.getLong(0)),
-                    record.getLong(ValueRecord.VERSION_OFFSET));
-                AccessObserver observer = machine.accessObserver();
-                if (observer != null) {
-                    observer.onAccess(key, home, host);
-                }
-                return view;
+                return deliver(view, record, 0, key, home, host);
             }
             if (!fromCache && readHolds(copyStart)) {
                 if (address != staleAddress) {
@@ -269,7 +340,7 @@ public final class Session {
      * @throws InvalidationPendingException (retryable) when the bit stays set for {@link #PENDING_PATIENCE_NANOS}
      */
     private boolean awaitSettled(long key, int host, long offset) {
-        long expected = record.getLong(0) & ~ValueRecord.INVALIDATION_PENDING;
+        long expected = ValueRecord.settledForm(record.getLong(0));
         long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
         for (int round = 0; ; round++) {
             long header = readHeader(key, host, offset);
@@ -327,7 +398,7 @@ public final class Session {
      */
     private void pause(long key, int round, long deadline, String waitingFor) {
         if (machine.isClosing()) {
-            throw machine.closedWhile("a GET of key " + key, null); // nobody will finish the operation now
+            throw machine.gate().closedWhile("a GET of key " + key, null); // nobody will finish the operation now
         }
         if (System.nanoTime() > deadline) {
             throw new InvalidationPendingException("GET of key " + key + " found " + waitingFor + " after "
@@ -353,11 +424,11 @@ public final class Session {
         if (batchGet == null) {
             batchGet = new BatchGet(machine, this);
         }
-        machine.enter(gateStripe);
+        machine.gate().enter(gateStripe);
         try {
             batchGet.getAll(keys, from, count, visitor);
         } finally {
-            machine.exit(gateStripe);
+            machine.gate().exit(gateStripe);
         }
     }
 

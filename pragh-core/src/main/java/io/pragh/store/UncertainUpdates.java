@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Updates whose CAS of the home's address word failed without saying whether it took effect, and whose home did not
@@ -25,6 +27,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class UncertainUpdates extends DutyThread {
+    private static final Logger LOG = LoggerFactory.getLogger(UncertainUpdates.class);
+
     /** How long an origin may wait for the outcome before it is told the outcome is unknown. */
     static final long ANSWER_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long MIN_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -116,7 +120,7 @@ public final class UncertainUpdates extends DutyThread {
             if (outcome == UpdateProtocol.UNKNOWN) {
                 if (!t.answered && System.nanoTime() - t.sinceNanos > ANSWER_WITHIN_NANOS) {
                     t.answered = true;
-                    machine.complete(e.origin(), e.request(), "update of key " + e.key() + " may or may not have"
+                    machine.acks().complete(e.origin(), e.request(), "update of key " + e.key() + " may or may not have"
                         + " taken effect: its home, machine " + e.home() + ", stopped answering during its CAS"
                         + " (it is settled when the home answers again)");
                 }
@@ -128,19 +132,18 @@ public final class UncertainUpdates extends DutyThread {
                 updates.finishWon(e.key(), e.home(), e.slot(), e.expected(), e.desired(), e.fresh(), e.length());
                 // Logged even if the origin was already told "unknown": the update took effect, so it must be durable.
                 UnsafeBuffer arg = new UnsafeBuffer(e.arg());
-                machine.applied(e.home(), e.origin(), e.request(), e.key(), e.version(), e.mutatorId(), arg, 0,
+                machine.acks().applied(e.home(), e.origin(), e.request(), e.key(), e.version(), e.mutatorId(), arg, 0,
                     e.arg().length, UpdateProtocol.published(e.expected(), e.fresh()), e.length());
             } else {
                 updates.undo(e.key(), e.expected(), e.fresh(), e.oldHeader());
                 if (!t.answered) {
-                    machine.completeRetryable(e.origin(), e.request(), "update of key " + e.key() + " did not take"
-                        + " effect: its CAS of the home's address word lost");
+                    machine.acks().completeRetryable(e.origin(), e.request(), "update of key " + e.key()
+                        + " did not take effect: its CAS of the home's address word lost");
                 }
             }
             return true;
         } catch (RuntimeException failure) {
-            System.err.println("pragh: machine " + machine.id() + " could not settle an update of key " + e.key()
-                + ": " + failure);
+            LOG.warn("machine {} could not settle an update of key {}: {}", machine.id(), e.key(), failure.toString());
             return false;
         }
     }

@@ -67,22 +67,25 @@ final class UpdateProtocol {
         try {
             long version = applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
             if (version == NOTHING_CHANGED) {
-                machine.complete(origin, request, null);
+                machine.acks().complete(origin, request, null);
+            } else if (version == DEFERRED) {
+                machine.deferredUpdates().defer(origin, request, key, mutatorId, arg, argOff, argLen, hops);
             } else if (version != FORWARDED && version != HANDED_OFF) {
-                machine.applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen, s.published,
-                    s.publishedLength);
+                machine.acks().applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen,
+                    s.published, s.publishedLength);
             }
         } catch (FabricException e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
             if (e.retryable()) {
                 // A machine the update needs is down (the host it must be forwarded to, or the home its LOG goes
                 // to): refuse it back to its origin, which may retry once recovery is done, rather than drop it.
-                machine.completeRetryable(origin, request, "update of key " + key + " was not acknowledged: " + why);
+                machine.acks().completeRetryable(origin, request, "update of key " + key + " was not acknowledged: "
+                    + why);
             } else {
-                machine.complete(origin, request, why);
+                machine.acks().complete(origin, request, why);
             }
         } catch (RuntimeException e) {
-            machine.complete(origin, request, e.getMessage() == null ? e.toString() : e.getMessage());
+            machine.acks().complete(origin, request, e.getMessage() == null ? e.toString() : e.getMessage());
         }
     }
 
@@ -90,14 +93,16 @@ final class UpdateProtocol {
     private static final long NOTHING_CHANGED = -2;
     /** The CAS's outcome is unknown: {@link UncertainUpdates} completes the update once it is known. */
     private static final long HANDED_OFF = -3;
+    /** Nothing happened: the update must wait, and its thread delivers messages, so {@link DeferredUpdates} runs it. */
+    private static final long DEFERRED = -4;
 
     static final int WON = 0;
     static final int LOST = 1;
     static final int UNKNOWN = 2;
 
     /**
-     * @return the version the update produced here, {@link #FORWARDED}, {@link #NOTHING_CHANGED} or
-     *     {@link #HANDED_OFF}
+     * @return the version the update produced here, {@link #FORWARDED}, {@link #NOTHING_CHANGED},
+     *     {@link #HANDED_OFF} or {@link #DEFERRED}
      */
     private long applyOrForward(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg,
                                 int argOff, int argLen, int hops) {
@@ -145,14 +150,17 @@ final class UpdateProtocol {
      * the word is taken over only once its DELETE has invalidated the record it removed ({@link #deleteFinished}):
      * until then the deleter may still need the tombstone to tell that its CAS took effect.
      *
-     * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, or {@link #FORWARDED} (reused
-     *     here to mean "lost a race, retry")
+     * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, {@link #DEFERRED}, or
+     *     {@link #FORWARDED} (reused here to mean "lost a race, retry")
      */
     private long insertAtHome(Session s, long key, ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
         long absent = s.slot >= 0 ? s.address : Address.NONE;
         if (Address.isTombstone(absent)) {
             // Also before answering a DELETE "nothing changed": on a durable cluster the previous DELETE may not be
             // logged yet, and a restart could still bring the value back.
+            if (s.delivering && !deleteFinished(absent)) {
+                return DEFERRED; // the LOG that finishes it may be queued behind this very message
+            }
             awaitDeleteFinished(key, absent);
         }
         int length = mutator.newLength(EMPTY, 0, -1, arg, argOff, argLen);
@@ -161,14 +169,14 @@ final class UpdateProtocol {
         }
         checkValueLength(key, length);
         long address = machine.values().allocate(ValueRecord.unitsFor(length));
-        long version = machine.nextFirstVersion();
+        long version = machine.incarnations().nextFirstVersion();
         long slot;
         try {
             // Pending until named, so that the leak scan leaves it alone while this thread may still publish it.
-            machine.writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, mutator, EMPTY, 0,
-                -1, arg, argOff, argLen);
+            machine.regions().writeRecord(key, version, address, length, ValueRecord.INVALIDATION_PENDING, mutator,
+                EMPTY, 0, -1, arg, argOff, argLen);
             slot = machine.keys().insert(key, absent, address,
-                (at, expected, desired) -> machine.casAddress(machine.id(), at, expected, desired));
+                (at, expected, desired) -> machine.regions().casAddress(machine.id(), at, expected, desired));
         } catch (RuntimeException | Error e) {
             // A mutator that failed, or a full key region: the record was never named, and being pending, the leak
             // scan would never take it.
@@ -179,8 +187,8 @@ final class UpdateProtocol {
             machine.values().release(address);
             return FORWARDED;
         }
-        if (!machine.durable()) {
-            machine.settled(address, length); // a durable one settles once its home's log has it
+        if (!machine.acks().durable()) {
+            machine.regions().settled(address, length); // a durable one settles once its home's log has it
         }
         s.published = address;
         s.publishedLength = length;
@@ -195,27 +203,30 @@ final class UpdateProtocol {
      * @throws InvalidationPendingException (retryable: the insert did not take effect) when that takes too long
      */
     private void awaitDeleteFinished(long key, long tombstone) {
-        int host = Address.host(tombstone, machine.id());
-        long offset = Address.byteOffset(tombstone);
         long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
-        while (true) {
-            long header = machine.readHeader(host, offset);
-            if (!ValueRecord.isLive(header) || ValueRecord.generationOf(header) != Address.generation(tombstone)) {
-                return;
-            }
+        while (!deleteFinished(tombstone)) {
             if (System.nanoTime() > deadline) {
                 throw new InvalidationPendingException("insert of key " + key + " found its previous DELETE (of the"
-                    + " record on machine " + host + " at offset " + offset + ") still not finished after "
+                    + " record on machine " + Address.host(tombstone, machine.id()) + " at offset "
+                    + Address.byteOffset(tombstone) + ") still not finished after "
                     + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
             }
             Thread.yield();
         }
     }
 
+    /** Whether the DELETE that installed {@code tombstone} has invalidated the record it removed (or it was reused). */
+    private boolean deleteFinished(long tombstone) {
+        long header = machine.regions().readHeader(Address.host(tombstone, machine.id()),
+            Address.byteOffset(tombstone));
+        return !ValueRecord.isLive(header) || ValueRecord.generationOf(header) != Address.generation(tombstone);
+    }
+
     /**
      * The value lives here: replace it by CAS on the home's address word.
      *
-     * @return the new version (a delete's too), {@link #FORWARDED} (here: lost a race, retry) or {@link #HANDED_OFF}
+     * @return the new version (a delete's too), {@link #FORWARDED} (here: lost a race, retry), {@link #HANDED_OFF}
+     *     or {@link #DEFERRED}
      */
     private long replaceHere(Session s, int origin, long request, long key, int home, long address, int mutatorId,
                              ValueMutator mutator, DirectBuffer arg, int argOff, int argLen) {
@@ -224,6 +235,9 @@ final class UpdateProtocol {
         long oldOffset = Address.byteOffset(address);
         UnsafeBuffer chunk = values.chunkFor(oldOffset);
         int index = values.indexInChunk(oldOffset);
+        if (s.delivering && predecessorPending(address, chunk, index)) {
+            return DEFERRED; // what clears it (a LOG's settle, an invalidation) may need this thread
+        }
         long header = awaitPredecessorInvalidated(key, address, chunk, index);
         if (!ValueRecord.isLiveAt(header, address) || chunk.getLong(index + ValueRecord.KEY_OFFSET) != key) {
             s.dropCached(key, address);
@@ -240,7 +254,10 @@ final class UpdateProtocol {
             // Flagged before the CAS: from the CAS on the key reads absent at its home while this record stays valid
             // until invalidated below, so a GET reaching it through a cached address must wait, not return it. The
             // flag also keeps every other update and migration of the record off it until this one is settled.
-            if (machine.casHeader(self, oldOffset, header, header | ValueRecord.INVALIDATION_PENDING) != header) {
+            // Marked as the DELETE's (not only pending): a late settle of the update that published the record
+            // expects the plain pending header, and must not clear this one (ValueRecord#DELETING).
+            long pendingHeader = ValueRecord.deleting(header);
+            if (machine.regions().casHeader(self, oldOffset, header, pendingHeader) != header) {
                 return FORWARDED; // replaced meanwhile by an update on another thread: start again
             }
             desired = Address.tombstone(address);
@@ -248,8 +265,8 @@ final class UpdateProtocol {
             checkValueLength(key, length);
             fresh = machine.values().allocate(ValueRecord.unitsFor(length));
             try {
-                machine.writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING, mutator, chunk,
-                    curOff, curLen, arg, argOff, argLen);
+                machine.regions().writeRecord(key, version, fresh, length, ValueRecord.INVALIDATION_PENDING, mutator,
+                    chunk, curOff, curLen, arg, argOff, argLen);
             } catch (RuntimeException | Error e) {
                 machine.values().release(fresh); // never named, and pending: the leak scan would never take it
                 throw e;
@@ -258,7 +275,7 @@ final class UpdateProtocol {
         }
         int outcome;
         try {
-            outcome = machine.casAddress(home, s.slot, address, desired) ? WON : LOST;
+            outcome = machine.regions().casAddress(home, s.slot, address, desired) ? WON : LOST;
         } catch (FabricException uncertain) {
             // The CAS may have taken effect (a reply lost on the way back): ask the word again.
             outcome = recas(home, s.slot, address, desired);
@@ -314,7 +331,7 @@ final class UpdateProtocol {
      */
     void finishWon(long key, int home, long slot, long address, long desired, long fresh, int length) {
         int self = machine.id();
-        if (fresh == Address.NONE && machine.durable()) {
+        if (fresh == Address.NONE && machine.acks().durable()) {
             // A durable DELETE: the removed record stays valid and pending until the home has logged the DELETE; the
             // home then invalidates it, hands it to this machine's GC and prunes the tombstone (MachineStore#applied).
             machine.fence().await(key);
@@ -329,10 +346,10 @@ final class UpdateProtocol {
         // Stamped before the bit clears: from then on the new record may be replaced and invalidated, and a cache
         // entry stamped later than that would outlive the record.
         long stampMillis = Leases.nowMillis();
-        if (fresh != Address.NONE && !machine.durable()) {
+        if (fresh != Address.NONE && !machine.acks().durable()) {
             // Release: whoever sees the bit clear (and may then replace the new record) sees the old one invalid.
             // A durable update's record stays pending until its home's log has it (MachineStore#applied).
-            machine.settled(fresh, length);
+            machine.regions().settled(fresh, length);
         }
         if (invalidatedHere) {
             machine.reclaimRings().post(self, address);
@@ -345,7 +362,7 @@ final class UpdateProtocol {
             } else {
                 machine.cache().invalidate(key, address);
                 try {
-                    machine.sendPrune(home, key, desired);
+                    machine.router().sendPrune(home, key, desired);
                 } catch (FabricException homeUnreachable) {
                     // The delete took effect; only the slot stays until the next insert replaces the tombstone.
                 }
@@ -360,7 +377,7 @@ final class UpdateProtocol {
         if (fresh != Address.NONE) {
             machine.values().release(fresh);
         } else {
-            machine.casHeader(machine.id(), Address.byteOffset(address), header | ValueRecord.INVALIDATION_PENDING,
+            machine.regions().casHeader(machine.id(), Address.byteOffset(address), ValueRecord.deleting(header),
                 header);
         }
     }
@@ -371,6 +388,11 @@ final class UpdateProtocol {
      * more write, so this wait is short unless its thread died or its home stopped answering
      * ({@link UncertainUpdates}). A slot that no longer holds the allocation {@code address} names is not waited for.
      */
+    private static boolean predecessorPending(long address, UnsafeBuffer chunk, int index) {
+        long header = chunk.getLongVolatile(index);
+        return ValueRecord.isInvalidationPending(header) && ValueRecord.isLiveAt(header, address);
+    }
+
     private static long awaitPredecessorInvalidated(long key, long address, UnsafeBuffer chunk, int index) {
         long header = chunk.getLongVolatile(index);
         long deadline = 0;
@@ -402,6 +424,6 @@ final class UpdateProtocol {
             throw new PraghException("update of key " + key + " was forwarded " + hops + " times without finding its"
                 + " value; giving up");
         }
-        machine.sendUpdate(target, origin, request, key, mutatorId, arg, argOff, argLen, hops + 1);
+        machine.router().sendUpdate(target, origin, request, key, mutatorId, arg, argOff, argLen, hops + 1);
     }
 }

@@ -9,8 +9,8 @@ import org.agrona.DirectBuffer;
  * Layout of a value record in a value region, 8-byte aligned:
  * <pre>
  *  word 0, the header:
- *    bit 63             32   31   30   29  28    22 21            8 7          0
- *       | payload length | P  | L  | F  | unused | generation: 14 | class: 8   |
+ *    bit 63             32   31   30   29   28       27   26    22 21            8 7          0
+ *       | payload length | P  | L  | F  | unused | D  | unused | generation: 14 | class: 8   |
  *  word 1: owning key (while free: the next free record of the class)
  *  word 2: version: | incarnation: 32 bits | updates since: 32 bits |
  *  payload, padded to 8 bytes
@@ -24,6 +24,7 @@ import org.agrona.DirectBuffer;
  *       generation, so an address of the record that was freed never matches the slot again
  *       ({@link Address#nextGeneration}).</li>
  *   <li><b>P</b> ({@link #INVALIDATION_PENDING}): see below.</li>
+ *   <li><b>D</b> ({@link #DELETING}): set with P by a DELETE on the record it removes, and cleared with it.</li>
  * </ul>
  * A reader that fetched a record through an address accepts it only when it is live, its generation and class are the
  * address's, and word 1 is the key it asked for ({@link #isValid}); anything else means the address is stale (the
@@ -40,7 +41,11 @@ import org.agrona.DirectBuffer;
  * bit waits for it to clear before returning the record (linearizable GET: a GET through an older cached address
  * could still find the predecessor valid meanwhile), and the leak scan never takes a record with the bit set for
  * leaked: its operation is still deciding whether the record is published. A DELETE sets the bit on the record it
- * removes before its CAS, for the same reasons.
+ * removes before its CAS, for the same reasons, and {@link #DELETING} with it ({@link #deleting}): the record's own
+ * publisher settles it by a CAS from its pending header, and on a durable cluster that settle can come late (a LOG
+ * its host sent twice, the first delayed): without a mark of its own, the DELETE's pending header equals the
+ * publisher's, the late settle clears the DELETE's bit, and the host stops sending the DELETE's LOG while the key
+ * reads as a tombstone whose DELETE never finishes.
  */
 public final class ValueRecord {
     public static final int HEADER_BYTES = 24;
@@ -48,6 +53,8 @@ public final class ValueRecord {
     public static final int VERSION_OFFSET = 16;
     /** Header bit: the operation that published this record has not yet invalidated the one it replaced. */
     public static final long INVALIDATION_PENDING = 1L << 31;
+    /** Header bit, only with {@link #INVALIDATION_PENDING}: a DELETE removes the record and is not yet settled. */
+    public static final long DELETING = 1L << 27;
     /** Header bit: the record holds a value (not invalidated, not free). */
     public static final long LIVE = 1L << 30;
     /** Header bit: the slot is on its class's free list. */
@@ -110,6 +117,20 @@ public final class ValueRecord {
 
     public static boolean isInvalidationPending(long headerWord) {
         return (headerWord & INVALIDATION_PENDING) != 0;
+    }
+
+    /** The header a DELETE gives the live record it removes, until it is settled: pending, and marked as deleted. */
+    public static long deleting(long headerWord) {
+        return headerWord | INVALIDATION_PENDING | DELETING;
+    }
+
+    public static boolean isDeleting(long headerWord) {
+        return (headerWord & DELETING) != 0;
+    }
+
+    /** The header without the flags of an operation that has not settled yet (P, D). */
+    public static long settledForm(long headerWord) {
+        return headerWord & ~(INVALIDATION_PENDING | DELETING);
     }
 
     public static int payloadLengthOf(long headerWord) {

@@ -7,8 +7,8 @@ import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.ChaosWorkload;
 import io.pragh.chaos.FaultPlan;
 import io.pragh.chaos.WindowedCheck;
-import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.durability.SyncPolicy;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.linearizability.CheckReport;
 import io.pragh.linearizability.Operation;
@@ -41,14 +41,28 @@ class ChaosHistoryTest {
             });
     }
 
-    /** Runs {@code windows} windows (restarting the cluster between them if asked) and checks each. */
+    /**
+     * A slow host gets through fewer operations per window. Windows are added (up to this long in all) until the run
+     * has exercised what it claims to, so that the test means the same at any machine speed.
+     */
+    private static final long EXTRA_WINDOWS_MILLIS = 90_000;
+
+    /**
+     * Runs at least {@code windows} windows (restarting the cluster between them if asked), and more until enough
+     * operations and at least {@code minFaults} faults happened; checks each.
+     */
     private static List<ChaosWorkload.Window> runAndCheck(String name, ChaosWorkload w, int windows, long millis,
-                                                          boolean restarts) throws InterruptedException {
+                                                          boolean restarts, long minFaults)
+        throws InterruptedException {
         WindowedCheck check = new WindowedCheck();
         List<String> findings = new ArrayList<>();
         List<ChaosWorkload.Window> done = new ArrayList<>();
+        long extraUntil = System.nanoTime() + EXTRA_WINDOWS_MILLIS * 1_000_000;
         try (w) {
-            for (int i = 0; i < windows; i++) {
+            for (int i = 0; i < windows || (!enough(done, minFaults) && System.nanoTime() < extraUntil); i++) {
+                if (restarts && i > 0) {
+                    w.restart();
+                }
                 ChaosWorkload.Window win = w.runWindow(millis);
                 CheckReport report = check.check(win);
                 done.add(win);
@@ -61,22 +75,29 @@ class ChaosHistoryTest {
                 if (!report.linearizable() || !report.undecidedKeys().isEmpty()) {
                     findings.add("window " + win.index() + ": " + report.describe(ChaosValues.FORMAT, 2));
                 }
-                if (restarts && i + 1 < windows) {
-                    w.restart();
-                }
             }
         }
         assertTrue(findings.isEmpty(), name + " (seed " + SEED + "):\n" + String.join("\n", findings));
-        long gets = done.stream().mapToLong(x -> x.count(Operation.Kind.GET)).sum();
-        long puts = done.stream().mapToLong(x -> x.count(Operation.Kind.PUT)).sum();
-        long appends = done.stream().mapToLong(x -> x.count(Operation.Kind.APPEND)).sum();
-        long deletes = done.stream().mapToLong(x -> x.count(Operation.Kind.DELETE)).sum();
-        long migrations = done.stream().mapToLong(ChaosWorkload.Window::migrations).sum();
         // The run must have exercised what it claims to, or passing proves nothing.
-        assertTrue(gets >= 500 && puts >= 200 && appends >= 200 && deletes >= 20 && migrations >= 50, name
-            + ": too little happened to mean anything: " + gets + " GETs, " + puts + " PUTs, " + appends
-            + " APPENDs, " + deletes + " DELETEs, " + migrations + " migrations");
+        assertTrue(enough(done, minFaults), name + ": too little happened to mean anything in " + done.size()
+            + " windows: " + activity(done) + ", " + faults(done) + " faults (at least " + minFaults + " wanted)");
         return done;
+    }
+
+    private static boolean enough(List<ChaosWorkload.Window> done, long minFaults) {
+        return count(done, Operation.Kind.GET) >= 500 && count(done, Operation.Kind.PUT) >= 200
+            && count(done, Operation.Kind.APPEND) >= 200 && count(done, Operation.Kind.DELETE) >= 20
+            && done.stream().mapToLong(ChaosWorkload.Window::migrations).sum() >= 50 && faults(done) >= minFaults;
+    }
+
+    private static long count(List<ChaosWorkload.Window> done, Operation.Kind kind) {
+        return done.stream().mapToLong(x -> x.count(kind)).sum();
+    }
+
+    private static String activity(List<ChaosWorkload.Window> done) {
+        return count(done, Operation.Kind.GET) + " GETs, " + count(done, Operation.Kind.PUT) + " PUTs, "
+            + count(done, Operation.Kind.APPEND) + " APPENDs, " + count(done, Operation.Kind.DELETE) + " DELETEs, "
+            + done.stream().mapToLong(ChaosWorkload.Window::migrations).sum() + " migrations";
     }
 
     private static long faults(List<ChaosWorkload.Window> windows) {
@@ -85,7 +106,7 @@ class ChaosHistoryTest {
 
     @Test
     void historyWithoutFaultsIsLinearizable() throws InterruptedException {
-        List<ChaosWorkload.Window> w = runAndCheck("no faults", workload(FaultPlan.none(), null), 2, 1_500, false);
+        List<ChaosWorkload.Window> w = runAndCheck("no faults", workload(FaultPlan.none(), null), 2, 1_500, false, 0);
         assertEquals(0, faults(w));
     }
 
@@ -93,8 +114,7 @@ class ChaosHistoryTest {
     @Test
     void historyUnderDelayedAndReorderedOperationsAndMessagesIsLinearizable() throws InterruptedException {
         FaultPlan plan = FaultPlan.all().withHolds(0, 0).withPartitions(0, 0).withLostReplies(0).withMessageDrops(0);
-        List<ChaosWorkload.Window> w = runAndCheck("delays and reorders", workload(plan, null), 3, 1_500, false);
-        assertTrue(faults(w) > 100, "few faults were injected: " + faults(w));
+        runAndCheck("delays and reorders", workload(plan, null), 3, 1_500, false, 101);
     }
 
     /**
@@ -105,25 +125,22 @@ class ChaosHistoryTest {
     @Test
     void historyWithCasesHeldPastTheReclaimLeaseIsLinearizable() throws InterruptedException {
         FaultPlan plan = FaultPlan.none().withHolds(50, 60);
-        List<ChaosWorkload.Window> w = runAndCheck("held CASes", workload(plan, null), 3, 1_500, false);
-        assertTrue(faults(w) > 10, "few CASes were held: " + faults(w));
+        runAndCheck("held CASes", workload(plan, null), 3, 1_500, false, 11);
     }
 
     /** One machine at a time cut off from the others for 40 ms, every 150 ms, in whatever protocol step it is. */
     @Test
     void historyWithMachinesCutOffInTurnIsLinearizable() throws InterruptedException {
         FaultPlan plan = FaultPlan.none().withPartitions(150, 40);
-        List<ChaosWorkload.Window> w = runAndCheck("partitions", workload(plan, null), 3, 1_500, false);
-        assertTrue(faults(w) > 10, "the cuts refused little: " + faults(w));
+        runAndCheck("partitions", workload(plan, null), 3, 1_500, false, 11);
     }
 
     /** Single CASes that take effect but report a failure, and lost messages (their operations time out). */
     @Test
     void historyWithLostRepliesAndLostMessagesIsLinearizable() throws InterruptedException {
         FaultPlan plan = FaultPlan.none().withLostReplies(0.002).withMessageDrops(0.001);
-        List<ChaosWorkload.Window> w = runAndCheck("lost replies and messages", workload(plan, null), 3, 1_500,
-            false);
-        assertTrue(faults(w) > 5, "few replies or messages were lost: " + faults(w));
+        runAndCheck("lost replies and messages", workload(plan, null), 3, 1_500,
+            false, 6);
     }
 
     /**
@@ -133,6 +150,6 @@ class ChaosHistoryTest {
     @Test
     void historyAcrossRestartsWithDeletesAndReinsertsIsLinearizable(@TempDir Path dir) throws InterruptedException {
         FaultPlan plan = FaultPlan.none().withDelays(0.01, 500);
-        runAndCheck("restarts", workload(plan, dir), 4, 1_000, true);
+        runAndCheck("restarts", workload(plan, dir), 4, 1_000, true, 0);
     }
 }

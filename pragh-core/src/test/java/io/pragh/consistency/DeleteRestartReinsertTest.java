@@ -2,8 +2,7 @@ package io.pragh.consistency;
 
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.RecordingClient;
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.durability.SyncPolicy;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.linearizability.History;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -21,8 +20,7 @@ class DeleteRestartReinsertTest {
     private static final long SEED = 3;
 
     private static EmbeddedCluster open(Path dir) {
-        return Scenarios.cluster(Scenarios.fabric(2, SEED), 2, 5_000, 10_000, 0)
-            .durability(dir, SyncPolicy.BATCH, 0).build();
+        return Scenarios.durableCluster(Scenarios.fabric(2, SEED), 2, dir, 10_000);
     }
 
     @Test

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pragh.address.Address;
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.RecordingClient;
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.fabric.Region;
 import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.fault.HoldRule;

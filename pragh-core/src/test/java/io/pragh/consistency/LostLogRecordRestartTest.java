@@ -6,8 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.RecordingClient;
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.durability.SyncPolicy;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.fault.FaultRule;
 import io.pragh.linearizability.History;
@@ -40,8 +39,7 @@ class LostLogRecordRestartTest {
     private static final long TIMEOUT_MILLIS = 2_000;
 
     private static EmbeddedCluster open(FaultFabric fabric, Path dir) {
-        return Scenarios.cluster(fabric, 3, 5_000, 10_000, 0).operationTimeoutMillis(TIMEOUT_MILLIS)
-            .durability(dir, SyncPolicy.BATCH, 0).build();
+        return Scenarios.durableCluster(fabric, 3, dir, TIMEOUT_MILLIS);
     }
 
     /** Drops the next LOG message from the host to the home. */

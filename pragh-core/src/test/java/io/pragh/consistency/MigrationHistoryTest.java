@@ -3,7 +3,7 @@ package io.pragh.consistency;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import java.util.List;
 import org.junit.jupiter.api.Test;

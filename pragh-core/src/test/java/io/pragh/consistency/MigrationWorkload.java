@@ -2,8 +2,8 @@ package io.pragh.consistency;
 
 import io.pragh.LimitExceededException;
 import io.pragh.PraghException;
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.address.Address;
 import io.pragh.fabric.FabricException;
 import io.pragh.fabric.inprocess.InProcessFabric;

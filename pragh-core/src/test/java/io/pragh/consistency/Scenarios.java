@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.RecordingClient;
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.durability.SyncPolicy;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.keys.KeyLayout;
@@ -17,6 +18,7 @@ import io.pragh.reclaim.Leases;
 import io.pragh.store.LeakScanner;
 import io.pragh.store.MachineStore;
 import io.pragh.store.StoreConfig;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -37,6 +39,16 @@ final class Scenarios {
             .withLeases(new Leases(cacheLeaseMillis, reclaimLeaseMillis)).withLeakScanMillis(leakScanMillis);
         return EmbeddedCluster.builder().machines(machines).workersPerMachine(1).pinThreads(false).config(config)
             .operationTimeoutMillis(10_000).fabricPerMachine(i -> fabric);
+    }
+
+    /**
+     * A durable {@link #cluster} on {@code dir} (its machines log to BATCH-synced logs there, no snapshots), with the
+     * scenarios' leases (cache 5 s, reclaim 10 s), no leak scan, and operations that give up after
+     * {@code operationTimeoutMillis}; building it again on the same {@code dir} is a restart.
+     */
+    static EmbeddedCluster durableCluster(FaultFabric fabric, int machines, Path dir, long operationTimeoutMillis) {
+        return cluster(fabric, machines, 5_000, 10_000, 0).operationTimeoutMillis(operationTimeoutMillis)
+            .durability(dir, SyncPolicy.BATCH, 0).build();
     }
 
     static FaultFabric fabric(int machines, long seed) {

@@ -15,7 +15,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The smallest real cluster: N {@link MachineStore}s (regions, cache, GC thread, update protocol) attached to one
- * fabric, without the worker pools and migration threads of {@code io.pragh.cluster}; tests drive MIGRATE through
+ * fabric, without the worker pools and migration threads of {@code io.pragh.embedded}; tests drive MIGRATE through
  * their own {@link io.pragh.migration.Migrator}s on threads they control.
  *
  * <pre>{@code

@@ -3,7 +3,8 @@ package io.pragh.durability;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.ThreadDumpWhenUnacknowledged;
 import io.pragh.keys.KeyLayout;
 import io.pragh.store.Mutators;
 import java.io.IOException;
@@ -21,9 +22,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Model-based durability check: random PUTs, APPENDs, DELETEs (and so re-inserts of deleted keys), migrations to
@@ -43,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and {@code -Dpragh.durability.seed=N} replays it. Every sync policy is covered, since each promises that an
  * acknowledged update survives a process crash.
  */
+@ExtendWith(ThreadDumpWhenUnacknowledged.class)
 class DurabilityModelTest {
     private static final int MACHINES = 3;
     private static final int KEYS = 24;

@@ -6,15 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.fabric.inprocess.InProcessFabricProvider;
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** The one selection rule, pinned branch by branch with providers whose availability the test decides. */
 class FabricProvidersTest {
@@ -131,31 +131,18 @@ class FabricProvidersTest {
     void serviceLoaderFindsTheInProcessProviderAndOpenLogsOneLine() {
         FabricProviders found = FabricProviders.load(getClass().getClassLoader());
         assertInstanceOf(InProcessFabricProvider.class, found.provider(FabricKind.IN_PROCESS).orElseThrow());
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Logger log = Logger.getLogger(FabricProviders.class.getName());
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord r) {
-                records.add(r);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(capture);
+        Logger log = (Logger) LoggerFactory.getLogger(FabricProviders.class);
+        ListAppender<ILoggingEvent> capture = new ListAppender<>();
+        capture.start();
+        log.addAppender(capture);
         try (Fabric f = of(VERBS_DOWN, TCP).open(FabricKind.AUTO, Deployment.MULTI_PROCESS,
             FabricSpec.of(0, List.of(new InetSocketAddress("127.0.0.1", 7400))))) {
-            assertEquals(1, records.size(), "one line per decision");
+            assertEquals(1, capture.list.size(), "one line per decision");
             assertEquals("fabric auto for multi-process server: tcp, because verbs cannot run here: no usable RDMA "
-                + "device: libibverbs lists no device", records.get(0).getMessage());
+                + "device: libibverbs lists no device", capture.list.get(0).getFormattedMessage());
             assertEquals(1, ((InProcessFabric) f).machineCount(), "built from the spec");
         } finally {
-            log.removeHandler(capture);
+            log.detachAppender(capture);
         }
     }
 
@@ -169,7 +156,7 @@ class FabricProvidersTest {
             assertEquals(0, fast.remoteLatencyNs());
         }
         assertThrows(IllegalArgumentException.class, () -> new InProcessFabricProvider.RemoteLatency(-1));
-        try (io.pragh.cluster.EmbeddedCluster c = io.pragh.cluster.EmbeddedCluster.builder().machines(2)
+        try (io.pragh.embedded.EmbeddedCluster c = io.pragh.embedded.EmbeddedCluster.builder().machines(2)
                 .workersPerMachine(1).keysPerMachine(1_024).valueBytesPerMachine(1 << 20).cacheBytes(1 << 16)
                 .remoteLatencyNs(123).build()) {
             assertEquals(123, ((InProcessFabric) c.fabric()).remoteLatencyNs(), "the builder's latency reaches it");

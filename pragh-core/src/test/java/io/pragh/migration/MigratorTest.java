@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.address.Address;
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.fabric.FabricStats;
 import io.pragh.keys.KeyLayout;
 import io.pragh.store.MachineStore;

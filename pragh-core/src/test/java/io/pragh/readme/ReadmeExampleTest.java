@@ -3,9 +3,9 @@ package io.pragh.readme;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Graph;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.AdjacencyLists;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.keys.KeyLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +26,7 @@ class ReadmeExampleTest {
             m0.put(alice, "alice".getBytes(StandardCharsets.UTF_8));
             byte[] name = cluster.machine(3).get(alice);              // read from any machine
 
-            Graph graph = cluster.graph();
+            AdjacencyLists graph = cluster.graph();
             graph.addEdge(1, 0, 2);                                   // 1 -[label 0]-> 2
             graph.addEdge(2, 0, 3);                                   // 2 -[label 0]-> 3
             long[] twoHop = graph.kHop(1, 0, 2, 100).join();          // {3}, run on vertex 1's home machine

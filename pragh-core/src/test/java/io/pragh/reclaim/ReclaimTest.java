@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.keys.KeyLayout;
 import io.pragh.store.MachineStore;
 import java.util.concurrent.TimeUnit;

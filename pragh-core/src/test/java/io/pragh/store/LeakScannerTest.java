@@ -86,7 +86,7 @@ class LeakScannerTest {
             MachineStore home = c.stores[0];
             long slot = home.keys().find(key);
             long old = home.keys().address(slot);
-            assertTrue(home.casAddress(0, slot, old, io.pragh.address.Address.at(2, 0, planted)));
+            assertTrue(home.regions().casAddress(0, slot, old, io.pragh.address.Address.at(2, 0, planted)));
             assertEquals(0, scan.scanOnce(t0 + TimeUnit.SECONDS.toNanos(10)), "a named record is never reclaimed");
             assertEquals(0, scan.suspected());
             assertArrayEquals(value(key, 1), c.stores[1].newSession().get(key).toBytes());

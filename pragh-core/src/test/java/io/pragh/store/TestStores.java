@@ -82,7 +82,7 @@ final class TestStores implements AutoCloseable {
         MachineStore s = stores[target];
         long address = s.values().allocate(io.pragh.values.ValueRecord.unitsFor(value.length));
         UnsafeBuffer v = new UnsafeBuffer(value);
-        s.writeRecord(key, version, address, value.length, 0, s.mutators().get(Mutators.SET), v, 0, -1, v, 0,
+        s.regions().writeRecord(key, version, address, value.length, 0, s.mutators().get(Mutators.SET), v, 0, -1, v, 0,
             value.length);
         return address;
     }

@@ -4,7 +4,7 @@ import io.pragh.bench.shard.LocalShards;
 import io.pragh.bench.shard.ShardAccessCounts;
 import io.pragh.bench.shard.ShardPage;
 import io.pragh.bench.shard.ShardPlacement;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.Machine;
 import io.pragh.store.AccessObserver;
 import io.pragh.store.MachineStore;
 import java.util.concurrent.CompletableFuture;

@@ -9,4 +9,8 @@
  * on core, on {@code io.pragh.bench.shard} and on pragh-server's {@code config}, {@code extension} and {@code rpc}
  * packages; pragh-server never depends on it.
  */
+@MayDependOn({"io.pragh.bench.shard", "io.pragh.embedded", "io.pragh.graph", "io.pragh.keys",
+    "io.pragh.server.config", "io.pragh.server.extension", "io.pragh.server.rpc", "io.pragh.store", "org.agrona.."})
 package io.pragh.bench.extension;
+
+import io.pragh.MayDependOn;

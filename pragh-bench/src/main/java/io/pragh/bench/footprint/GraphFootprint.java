@@ -2,7 +2,8 @@ package io.pragh.bench.footprint;
 
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.RmatGenerator;
-import io.pragh.cluster.OffHeapUse;
+import io.pragh.embedded.OffHeapUse;
+import io.pragh.gremlin.load.EdgeBuffer;
 import io.pragh.gremlin.structure.BulkLoader;
 import io.pragh.gremlin.structure.PraghGraph;
 import java.io.IOException;
@@ -46,7 +47,7 @@ public final class GraphFootprint {
 
     public static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
         int scale = 16;
-        int batch = BulkLoader.DEFAULT_BATCH_EDGES;
+        int batch = 0;
         for (int i = 0; i < args.length; i++) {
             if ("--scale".equals(args[i]) && i + 1 < args.length) {
                 scale = Integer.parseInt(args[++i]);
@@ -54,14 +55,15 @@ public final class GraphFootprint {
                 batch = Integer.parseInt(args[++i]);
             } else {
                 err.println("usage: ./pragh bench footprint [--scale N] [--batch EDGES]   (RMAT scale, default 16;"
-                    + " edges per bulk loader batch, default " + BulkLoader.DEFAULT_BATCH_EDGES + ")");
+                    + " default: PraghGraph.edgeBulkLoad(), whole values; --batch E: PraghGraph.bulkLoader(E), an"
+                    + " append per list per batch of E edges, e.g. " + BulkLoader.DEFAULT_BATCH_EDGES + ")");
                 return 2;
             }
         }
         AdjacencyGraph graph = new RmatGenerator(scale, RmatGenerator.EDGE_FACTOR, 42).generate();
         Result r = measure(graph, batch);
-        out.printf(Locale.ROOT, "RMAT scale %d through PraghGraph.bulkLoader(%d): %,d vertices, %,d property-less edges%n",
-            scale, batch, r.vertices(), r.edges());
+        out.printf(Locale.ROOT, "RMAT scale %d through PraghGraph.%s: %,d vertices, %,d property-less edges%n",
+            scale, batch > 0 ? "bulkLoader(" + batch + ")" : "edgeBulkLoad()", r.vertices(), r.edges());
         out.printf(Locale.ROOT, "  loaded in %.1f s (%,.0f edges/s); the empty graph's heap: %,d bytes%n", r.loadSeconds(),
             r.edges() / r.loadSeconds(), r.emptyHeapBytes());
         out.printf(Locale.ROOT, "  heap added          %,14d bytes  %6.1f bytes/edge%n", r.heapBytes(),
@@ -83,31 +85,52 @@ public final class GraphFootprint {
         return 0;
     }
 
-    /** Loads {@code graph} into a fresh default PraghGraph, {@code batchEdges} edges a batch, and measures it. */
+    /**
+     * Loads {@code graph} into a fresh default PraghGraph and measures it: through {@link PraghGraph#edgeBulkLoad()}
+     * (whole values, the vertices its edges name) when {@code batchEdges} is 0, else through a {@link BulkLoader} of
+     * {@code batchEdges} edges a batch (every vertex added).
+     */
     public static Result measure(AdjacencyGraph graph, int batchEdges) throws IOException {
         long heapBefore = heapAfterGc();
         long rss0 = residentBytes();
-        long edges = 0;
+        long edges;
         try (PraghGraph pragh = PraghGraph.open(new BaseConfiguration())) {
             long heap0 = heapAfterGc();
             long t0 = System.nanoTime();
-            try (BulkLoader load = pragh.bulkLoader(batchEdges)) {
-                for (int v = 0; v < graph.vertexCount(); v++) {
-                    load.addVertex(T.id, (long) v);
-                }
-                for (int v = 0; v < graph.vertexCount(); v++) {
-                    for (int j = 0; j < graph.degree(v); j++) {
-                        load.addEdge(v, Edge.DEFAULT_LABEL, graph.neighbour(v, j));
-                        edges++;
-                    }
-                }
-            }
+            edges = batchEdges == 0 ? loadWhole(pragh, graph) : loadInBatches(pragh, graph, batchEdges);
             double seconds = (System.nanoTime() - t0) / 1e9;
             long rss = residentBytes() - rss0;
             long heap = heapAfterGc() - heap0;
             return new Result(graph.vertexCount(), edges, seconds, heap0 - heapBefore, heap,
                 pragh.store().offHeapUse(), rss, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());
         }
+    }
+
+    private static long loadInBatches(PraghGraph pragh, AdjacencyGraph graph, int batchEdges) {
+        long edges = 0;
+        try (BulkLoader load = pragh.bulkLoader(batchEdges)) {
+            for (int v = 0; v < graph.vertexCount(); v++) {
+                load.addVertex(T.id, (long) v);
+            }
+            for (int v = 0; v < graph.vertexCount(); v++) {
+                for (int j = 0; j < graph.degree(v); j++) {
+                    load.addEdge(v, Edge.DEFAULT_LABEL, graph.neighbour(v, j));
+                    edges++;
+                }
+            }
+        }
+        return edges;
+    }
+
+    /** Through {@link PraghGraph#edgeBulkLoad()}; the edge buffer is garbage once it returns. */
+    private static long loadWhole(PraghGraph pragh, AdjacencyGraph graph) {
+        EdgeBuffer buffer = new EdgeBuffer();
+        for (int v = 0; v < graph.vertexCount(); v++) {
+            for (int j = 0; j < graph.degree(v); j++) {
+                buffer.add(v, graph.neighbour(v, j), Edge.DEFAULT_LABEL);
+            }
+        }
+        return pragh.edgeBulkLoad().load(buffer).edges();
     }
 
     private static long heapAfterGc() {

@@ -1,8 +1,8 @@
 package io.pragh.bench.jmh;
 
 import io.pragh.cache.LocationCache;
-import io.pragh.cluster.EmbeddedCluster;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
 import io.pragh.fabric.FabricStats;
 import io.pragh.keys.KeyLayout;
 import io.pragh.migration.Migrator;

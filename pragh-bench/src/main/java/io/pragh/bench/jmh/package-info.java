@@ -1,6 +1,12 @@
 /**
  * JMH microbenchmarks (run with {@code ./pragh bench jmh [regex]}); JMH's annotation processor generates their
- * harness and {@code META-INF/BenchmarkList} at build time. Depends on {@code io.pragh.cluster} and below,
+ * harness and {@code META-INF/BenchmarkList} at build time. Depends on {@code io.pragh.embedded} and below,
  * and (the pushdown comparison) on {@code io.pragh.bench.pushdown}, pragh-gremlin and TinkerGraph.
  */
+@MayDependOn({"io.pragh.address", "io.pragh.bench.pushdown", "io.pragh.bench.workload", "io.pragh.cache",
+    "io.pragh.embedded", "io.pragh.fabric", "io.pragh.fabric.tcp", "io.pragh.gremlin.process",
+    "io.pragh.gremlin.structure", "io.pragh.keys", "io.pragh.memory", "io.pragh.migration", "io.pragh.runtime",
+    "io.pragh.store", "org.agrona..", "org.apache.tinkerpop..", "org.openjdk.jmh.."})
 package io.pragh.bench.jmh;
+
+import io.pragh.MayDependOn;

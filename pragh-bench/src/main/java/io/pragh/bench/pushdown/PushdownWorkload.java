@@ -2,6 +2,7 @@ package io.pragh.bench.pushdown;
 
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.RmatGenerator;
+import io.pragh.runtime.DutyExecutor;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +12,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.IntConsumer;
 import java.util.stream.IntStream;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
@@ -154,23 +153,18 @@ public final class PushdownWorkload {
             part.accept(0);
             return;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> parts = new ArrayList<>();
+        // Joined by the close: no loader still writes into the graph once this returns, even after a failure.
+        try (DutyExecutor pool = DutyExecutor.pool("bench-pushdown-loader")) {
+            List<CompletableFuture<Void>> parts = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int id = t;
-                parts.add(pool.submit(() -> part.accept(id)));
+                parts.add(CompletableFuture.runAsync(() -> part.accept(id), pool));
             }
-            for (Future<?> f : parts) {
-                f.get();
+            for (CompletableFuture<Void> f : parts) {
+                f.join();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while loading the graph", e);
-        } catch (ExecutionException e) {
+        } catch (CompletionException e) {
             throw new IllegalStateException("loading the graph failed: " + e.getCause(), e.getCause());
-        } finally {
-            pool.shutdownNow();
         }
     }
 

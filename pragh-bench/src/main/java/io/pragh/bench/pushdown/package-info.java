@@ -4,4 +4,8 @@
  * each system must agree on, the files the JanusGraph side (its own JVM, TinkerPop 3.7.3) reads, and
  * {@code ./pragh bench janusgraph}. Depends on {@code io.pragh.bench.workload}, pragh-gremlin and TinkerPop 3.8.1.
  */
+@MayDependOn({"com.fasterxml.jackson..", "io.pragh.bench.workload", "io.pragh.fabric.inprocess",
+    "io.pragh.gremlin.structure", "io.pragh.runtime", "org.apache.commons..", "org.apache.tinkerpop.."})
 package io.pragh.bench.pushdown;
+
+import io.pragh.MayDependOn;

@@ -1,6 +1,6 @@
 package io.pragh.bench.shard;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
 
 /**
  * The machines of an embedded cluster as {@link ShardHosts}: each step runs directly on the machine's store through

@@ -1,6 +1,6 @@
 package io.pragh.bench.shard;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
 import java.util.concurrent.TimeUnit;
 
 /**

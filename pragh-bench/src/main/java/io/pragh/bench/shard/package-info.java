@@ -6,6 +6,9 @@
  * ({@code EmbeddedShardHosts}) or server processes through their client ports (the bench extension's
  * {@code ClientShardHosts}); each machine's side of a move is {@code LocalShards}, and records travel in
  * {@code ShardRecords} pages. Lives in pragh-bench so that no production module carries it. Depends on core only
- * ({@code io.pragh.cluster}, {@code io.pragh.store}, {@code io.pragh.keys}).
+ * ({@code io.pragh.embedded}, {@code io.pragh.store}, {@code io.pragh.keys}).
  */
+@MayDependOn({"io.pragh.cache", "io.pragh.embedded", "io.pragh.keys", "io.pragh.store", "org.agrona.."})
 package io.pragh.bench.shard;
+
+import io.pragh.MayDependOn;

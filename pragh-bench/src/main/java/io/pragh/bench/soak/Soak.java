@@ -3,8 +3,8 @@ package io.pragh.bench.soak;
 import io.pragh.chaos.ChaosValues;
 import io.pragh.chaos.ChaosWorkload;
 import io.pragh.chaos.WindowedCheck;
-import io.pragh.cluster.EmbeddedCluster;
 import io.pragh.durability.SyncPolicy;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.linearizability.CheckReport;
@@ -29,6 +29,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One soak run: {@link ChaosWorkload} windows back to back for the configured minutes on many keys, each window
@@ -46,6 +48,8 @@ import java.util.stream.Stream;
  * }</pre>
  */
 final class Soak {
+    private static final Logger LOG = LoggerFactory.getLogger(Soak.class);
+
     /** Closed windows recorded but not yet checked, at most; the workload waits beyond. */
     static final int WINDOWS_IN_CHECKING = 2;
     private static final long OPERATION_TIMEOUT_MILLIS = 1_000;
@@ -325,7 +329,7 @@ final class Soak {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
-            System.err.println("pragh bench soak: could not delete " + dir + ": " + e.getMessage());
+            LOG.warn("could not delete {}: {}", dir, e.getMessage());
         }
     }
 }

@@ -5,4 +5,8 @@
  * checker taking a fixed share of the keys; memory stays bounded by the few windows recorded but not yet checked.
  * May depend on pragh-core.
  */
+@MayDependOn({"io.pragh.chaos", "io.pragh.durability", "io.pragh.embedded", "io.pragh.fabric", "io.pragh.fabric.fault",
+    "io.pragh.fabric.inprocess", "io.pragh.linearizability", "io.pragh.reclaim", "io.pragh.store"})
 package io.pragh.bench.soak;
+
+import io.pragh.MayDependOn;

@@ -1,8 +1,8 @@
 package io.pragh.bench.traversal;
 
-import io.pragh.bench.traversal.cluster.BenchCluster;
-import io.pragh.bench.traversal.cluster.ShardMigration;
-import io.pragh.bench.traversal.cluster.SplitMigration;
+import io.pragh.bench.traversal.deploy.BenchCluster;
+import io.pragh.bench.traversal.deploy.ShardMigration;
+import io.pragh.bench.traversal.deploy.SplitMigration;
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.fabric.FabricStats;

@@ -2,8 +2,8 @@ package io.pragh.bench.traversal;
 
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
-import io.pragh.bench.traversal.cluster.BenchCluster;
-import io.pragh.bench.traversal.cluster.QueryPath;
+import io.pragh.bench.traversal.deploy.BenchCluster;
+import io.pragh.bench.traversal.deploy.QueryPath;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;

@@ -1,6 +1,6 @@
 package io.pragh.bench.traversal;
 
-import io.pragh.bench.traversal.cluster.BenchCluster;
+import io.pragh.bench.traversal.deploy.BenchCluster;
 import io.pragh.fabric.FabricStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

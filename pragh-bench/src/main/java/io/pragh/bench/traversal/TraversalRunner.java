@@ -1,11 +1,11 @@
 package io.pragh.bench.traversal;
 
 import io.pragh.bench.shard.ShardPlacement;
-import io.pragh.bench.traversal.cluster.BenchCluster;
-import io.pragh.bench.traversal.cluster.ClusterSpec;
-import io.pragh.bench.traversal.cluster.EmbeddedBenchCluster;
-import io.pragh.bench.traversal.cluster.ProcessBenchCluster;
-import io.pragh.bench.traversal.cluster.QueryPath;
+import io.pragh.bench.traversal.deploy.BenchCluster;
+import io.pragh.bench.traversal.deploy.ClusterSpec;
+import io.pragh.bench.traversal.deploy.EmbeddedBenchCluster;
+import io.pragh.bench.traversal.deploy.ProcessBenchCluster;
+import io.pragh.bench.traversal.deploy.QueryPath;
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.keys.KeyLayout;

@@ -3,10 +3,16 @@
  * cluster per mode, two-hop queries and edge inserts from Zipfian or uniform start vertices, run per mode (orig,
  * ideal, shard, split, split-cache) through warm-up, monitoring, migration and measurement, reported as a table and
  * JSON. The cluster is embedded in this JVM on the in-process fabric, or ({@code --fabric tcp}) a cluster of server
- * processes over the TCP fabric; the {@code cluster} subpackage hides which. A
+ * processes over the TCP fabric; the {@code deploy} subpackage hides which. A
  * {@link io.pragh.bench.traversal.ModeSession} is one mode's loaded cluster with its query threads, its phases as
  * steps; the {@link io.pragh.bench.traversal.TimelineSampler} records throughput per tick; the scenarios subpackage
- * composes both. Depends on {@code io.pragh.bench.workload}, {@code io.pragh.bench.traversal.cluster}, the core's
+ * composes both. Depends on {@code io.pragh.bench.workload}, {@code io.pragh.bench.traversal.deploy}, the core's
  * keys and store packages, HdrHistogram and Jackson.
  */
+@MayDependOn({"com.fasterxml.jackson..", "io.pragh.bench.charts", "io.pragh.bench.shard",
+    "io.pragh.bench.traversal.deploy", "io.pragh.bench.workload", "io.pragh.coordinator", "io.pragh.fabric",
+    "io.pragh.fabric.inprocess", "io.pragh.keys", "io.pragh.store", "io.pragh.values", "org.HdrHistogram..",
+    "org.agrona.."})
 package io.pragh.bench.traversal;
+
+import io.pragh.MayDependOn;

@@ -3,7 +3,7 @@ package io.pragh.fabric.fault;
 import io.pragh.fabric.FabricException;
 import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.RecordedOps;
-import io.pragh.fabric.Region;
+import io.pragh.fabric.RecordingOpBatch;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,8 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * A batch under a {@link FaultFabric}. Each post asks the rules about the operations it hands over: when none acts,
@@ -25,7 +23,7 @@ import org.agrona.MutableDirectBuffer;
  * with each operation's fault applied, and its completions are reported from there. Groups posted while an earlier
  * faulted group is still running follow it, so one target's operations never overtake each other.
  */
-final class FaultBatch implements OpBatch {
+final class FaultBatch extends RecordingOpBatch {
     private static final int INNER = 1;
     private static final int PENDING = 2;
     private static final int DONE = 3;
@@ -34,55 +32,27 @@ final class FaultBatch implements OpBatch {
 
     private final FaultEndpoint endpoint;
     private final OpBatch inner;
-    private final RecordedOps ops;
     private final int[] innerIndex;
     /** Per operation: {@link #INNER}, or for the fault path {@link #PENDING}, {@link #DONE} or {@link #FAILED}. */
     private final AtomicIntegerArray state;
     private final FaultRule.Decision[] decisions;
     private final AtomicReference<RuntimeException> faultPathFailure = new AtomicReference<>();
-    private int size;
-    private int posted;
     private boolean innerUsed;
     private CompletableFuture<Void> tail = IDLE;
 
     FaultBatch(FaultEndpoint endpoint, OpBatch inner, int capacity) {
+        super(capacity);
         this.endpoint = endpoint;
         this.inner = inner;
-        this.ops = new RecordedOps(capacity);
         this.innerIndex = new int[capacity];
         this.state = new AtomicIntegerArray(capacity);
         this.decisions = new FaultRule.Decision[capacity];
     }
 
-    private int next() {
-        if (size == ops.capacity()) {
-            throw new IllegalStateException("batch is full (" + ops.capacity() + " operations)");
-        }
-        state.set(size, 0);
-        decisions[size] = null;
-        return size++;
-    }
-
     @Override
-    public int read(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset, int length) {
-        int i = next();
-        ops.read(i, target, region, offset, dst, dstOffset, length);
-        return i;
-    }
-
-    @Override
-    public int write(int target, Region region, long offset, DirectBuffer src, int srcOffset, int length,
-                     boolean signalled) {
-        int i = next();
-        ops.write(i, target, region, offset, src, srcOffset, length, signalled);
-        return i;
-    }
-
-    @Override
-    public int compareAndSwap(int target, Region region, long offset, long expected, long desired) {
-        int i = next();
-        ops.compareAndSwap(i, target, region, offset, expected, desired);
-        return i;
+    protected void resetOp(int i) {
+        state.set(i, 0);
+        decisions[i] = null;
     }
 
     private static OpKind kindOf(byte kind) {
@@ -189,8 +159,7 @@ final class FaultBatch implements OpBatch {
                 // Volatile: the owner that sees DONE sees the CAS result and the bytes read.
                 state.set(i, DONE);
             } catch (RuntimeException e) {
-                fail(i, e instanceof FabricException ? e
-                    : new FabricException("batched operation " + i + " failed: " + e.getMessage(), false, e));
+                fail(i, asFabricException(i, e));
             }
         }
     }
@@ -246,30 +215,12 @@ final class FaultBatch implements OpBatch {
 
     @Override
     public long casResult(int op) {
-        if (ops.kinds[op] != RecordedOps.CAS) {
-            throw new IllegalArgumentException("operation " + op + " is not a CAS");
-        }
+        boolean cas = ops.kinds[op] == RecordedOps.CAS;
         int s = op < posted ? state.get(op) : 0;
-        if (s == INNER) {
+        if (cas && s == INNER) {
             return inner.casResult(innerIndex[op]);
         }
-        if (s != DONE && s != FAILED) {
-            throw new IllegalStateException("CAS " + op + " has not completed");
-        }
-        if (s == FAILED) {
-            throw new IllegalStateException("CAS " + op + " failed; it witnessed nothing");
-        }
-        return ops.results[op];
-    }
-
-    @Override
-    public int size() {
-        return size;
-    }
-
-    @Override
-    public int capacity() {
-        return ops.capacity();
+        return checkedCasResult(op, cas, s == DONE || s == FAILED, s == FAILED);
     }
 
     @Override
@@ -280,10 +231,8 @@ final class FaultBatch implements OpBatch {
         if (innerUsed) {
             inner.clear();
         }
-        ops.release(size);
         Arrays.fill(decisions, 0, size, null);
-        size = 0;
-        posted = 0;
+        forgetAll();
         innerUsed = false;
         faultPathFailure.set(null);
         tail = IDLE;

@@ -5,16 +5,14 @@ import io.pragh.fabric.Fabric;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
 import io.pragh.fabric.Region;
+import io.pragh.runtime.DutyExecutor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A fabric that runs another one under faults: every operation and message passes through the installed
@@ -42,6 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * }</pre>
  */
 public final class FaultFabric implements Fabric {
+    private static final Logger LOG = LoggerFactory.getLogger(FaultFabric.class);
+
     private static final FaultRule[] NONE = new FaultRule[0];
     private static final long CLOSE_PATIENCE_MILLIS = 60_000;
 
@@ -49,30 +49,15 @@ public final class FaultFabric implements Fabric {
     private final long seed;
     private final AtomicLong ruleSeeds = new AtomicLong();
     private volatile FaultRule[] rules = NONE;
-    private final ExecutorService wire;
-    private final ScheduledExecutorService timer;
+    private final DutyExecutor wire;
+    private final DutyExecutor timer;
     private volatile boolean closed;
-    /** Threads this fabric started, joined on close: an executor's termination comes just before its threads end. */
-    private final List<Thread> threads = new ArrayList<>();
 
     public FaultFabric(Fabric inner, long seed) {
         this.inner = inner;
         this.seed = seed;
-        this.wire = Executors.newCachedThreadPool(daemons("pragh-fault-wire"));
-        this.timer = Executors.newSingleThreadScheduledExecutor(daemons("pragh-fault-timer"));
-    }
-
-    private ThreadFactory daemons(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            synchronized (threads) {
-                threads.removeIf(old -> old.getState() == Thread.State.TERMINATED);
-                threads.add(t);
-            }
-            return t;
-        };
+        this.wire = DutyExecutor.pool("fault-wire");
+        this.timer = DutyExecutor.single("fault-timer");
     }
 
     /** The wrapped fabric. */
@@ -189,11 +174,11 @@ public final class FaultFabric implements Fabric {
         return false;
     }
 
-    ExecutorService wire() {
+    DutyExecutor wire() {
         return wire;
     }
 
-    ScheduledExecutorService timer() {
+    DutyExecutor timer() {
         return timer;
     }
 
@@ -215,23 +200,9 @@ public final class FaultFabric implements Fabric {
         inner.close();
         timer.shutdownNow();
         wire.shutdown();
-        try {
-            boolean ended = wire.awaitTermination(CLOSE_PATIENCE_MILLIS, TimeUnit.MILLISECONDS)
-                && timer.awaitTermination(CLOSE_PATIENCE_MILLIS, TimeUnit.MILLISECONDS);
-            List<Thread> started;
-            synchronized (threads) {
-                started = new ArrayList<>(threads);
-            }
-            for (Thread t : started) {
-                t.join(CLOSE_PATIENCE_MILLIS);
-                ended &= !t.isAlive();
-            }
-            if (!ended) {
-                System.err.println("pragh: a thread of the fault fabric did not end within " + CLOSE_PATIENCE_MILLIS
-                    + " ms of its close");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        boolean ended = wire.awaitEnded(CLOSE_PATIENCE_MILLIS) & timer.awaitEnded(CLOSE_PATIENCE_MILLIS);
+        if (!ended) {
+            LOG.warn("a thread of the fault fabric did not end within {} ms of its close", CLOSE_PATIENCE_MILLIS);
         }
     }
 }

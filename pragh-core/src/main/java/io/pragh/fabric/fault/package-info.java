@@ -6,7 +6,10 @@
  * random source each, so a run with the same seed makes the same choices for the same sequence of operations.
  *
  * <p>Why in pragh-core's main code: the core's consistency tests and pragh-bench's soak benchmark both run under it,
- * and users testing their deployments can wrap their own fabric in it. Depends on {@code io.pragh.fabric} and Agrona
- * only.
+ * and users testing their deployments can wrap their own fabric in it. Depends on {@code io.pragh.fabric},
+ * {@code io.pragh.runtime} (its named threads) and Agrona only.
  */
+@MayDependOn({"io.pragh.fabric", "io.pragh.runtime", "org.agrona.."})
 package io.pragh.fabric.fault;
+
+import io.pragh.MayDependOn;

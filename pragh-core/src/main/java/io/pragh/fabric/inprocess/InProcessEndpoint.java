@@ -12,9 +12,13 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** One machine on the in-process fabric; its delivery thread is the only thread that runs its message handler. */
 final class InProcessEndpoint implements Endpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(InProcessEndpoint.class);
+
     private record Envelope(int from, byte[] bytes) {
     }
 
@@ -87,7 +91,7 @@ final class InProcessEndpoint implements Endpoint {
                 // A handler bug must not kill delivery for every other sender; the handler reports its own errors.
                 // One cut short by the fabric closing under it is no bug.
                 if (running && !fabric.isClosed()) {
-                    System.err.println("pragh: machine " + machine + " message handler failed: " + ex);
+                    LOG.error("machine {} message handler failed", machine, ex);
                 }
             }
         }

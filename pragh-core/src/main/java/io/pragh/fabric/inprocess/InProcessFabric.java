@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fabric of an embedded cluster: every machine lives in this JVM, and a one-sided operation is performed by the
@@ -33,6 +35,8 @@ import org.agrona.MutableDirectBuffer;
  * }</pre>
  */
 public final class InProcessFabric implements Fabric {
+    private static final Logger LOG = LoggerFactory.getLogger(InProcessFabric.class);
+
     public static final long DEFAULT_REMOTE_LATENCY_NS = 2_000;
     /**
      * Per-operation cost of a batch beyond its one round trip: a NIC issues small one-sided operations at some
@@ -216,8 +220,8 @@ public final class InProcessFabric implements Fabric {
         }
         for (InProcessEndpoint e : stopped) {
             if (e != null && !e.awaitStopped(CLOSE_PATIENCE_MILLIS)) {
-                System.err.println("pragh: the in-process fabric's delivery thread of machine " + e.machine()
-                    + " did not end within " + CLOSE_PATIENCE_MILLIS + " ms of the fabric's close");
+                LOG.warn("the in-process fabric's delivery thread of machine {} did not end within {} ms of the fabric's"
+                    + " close", e.machine(), CLOSE_PATIENCE_MILLIS);
             }
         }
     }
@@ -246,6 +250,5 @@ public final class InProcessFabric implements Fabric {
             return region.compareAndExchangeLong(offset, expected, desired);
         }
     }
-
 
 }

@@ -1,6 +1,6 @@
 package io.pragh.fabric.fault;
 
-import io.pragh.fabric.Endpoint;
+import io.pragh.fabric.AttachedCluster;
 import io.pragh.fabric.FabricConformanceTest;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
@@ -16,20 +16,6 @@ class FaultFabricConformanceTest extends FabricConformanceTest {
     protected FabricCluster open(MachineMemory[] memories, MessageHandler[] handlers) {
         FaultFabric fabric = new FaultFabric(new InProcessFabric(memories.length, 200), 1);
         rules(fabric);
-        Endpoint[] endpoints = new Endpoint[memories.length];
-        for (int m = 0; m < memories.length; m++) {
-            endpoints[m] = fabric.attach(m, memories[m], handlers[m]);
-        }
-        return new FabricCluster() {
-            @Override
-            public Endpoint endpoint(int machine) {
-                return endpoints[machine];
-            }
-
-            @Override
-            public void close() {
-                fabric.close();
-            }
-        };
+        return AttachedCluster.attach(fabric, memories, handlers);
     }
 }

@@ -1,7 +1,7 @@
 package io.pragh.fabric.inprocess;
 
+import io.pragh.fabric.AttachedCluster;
 import io.pragh.fabric.Deployment;
-import io.pragh.fabric.Endpoint;
 import io.pragh.fabric.Fabric;
 import io.pragh.fabric.FabricConformanceTest;
 import io.pragh.fabric.FabricKind;
@@ -19,20 +19,6 @@ class InProcessFabricConformanceTest extends FabricConformanceTest {
     protected FabricCluster open(MachineMemory[] memories, MessageHandler[] handlers) {
         Fabric fabric = FabricProviders.load(getClass().getClassLoader())
             .open(FabricKind.IN_PROCESS, Deployment.EMBEDDED, FabricSpec.embedded(memories.length));
-        Endpoint[] endpoints = new Endpoint[memories.length];
-        for (int m = 0; m < memories.length; m++) {
-            endpoints[m] = fabric.attach(m, memories[m], handlers[m]);
-        }
-        return new FabricCluster() {
-            @Override
-            public Endpoint endpoint(int machine) {
-                return endpoints[machine];
-            }
-
-            @Override
-            public void close() {
-                fabric.close();
-            }
-        };
+        return AttachedCluster.attach(fabric, memories, handlers);
     }
 }

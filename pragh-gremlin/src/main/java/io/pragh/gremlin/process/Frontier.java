@@ -3,15 +3,19 @@ package io.pragh.gremlin.process;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.GraphKeys;
+import io.pragh.store.ValueView;
+import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.apache.tinkerpop.gremlin.structure.Direction;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
  * The vertices reached so far with how many walks reach each (a traverser's bulk), in first-reached order. One
  * {@link #expand} is one hop: the GETs of every (vertex, label, direction) OUT or IN key go out as one batch from
- * the caller's thread, which the fused step runs on the start vertex's home machine.
+ * the caller's thread, which the fused step runs on the start vertex's home machine. Adjacency lists are read as
+ * flyweights over the GET's buffer ({@link GraphStore#getAllViews}): a hop or a count copies no list.
  *
  * <p>Example: {@code Frontier f = Frontier.of(new long[] {1}); f = f.expand(store, Direction.OUT, labels); long walks = f.totalBulk();}
  */
@@ -77,7 +81,7 @@ final class Frontier {
         final Frontier next = new Frontier(size * 4);
         final int[] owner = new int[hopKeyCount(direction, labels)];
         final long[] keys = hopKeys(direction, labels, owner);
-        store.getAll(keys, keys.length, (k, adjacency) -> addAll(next, adjacency, bulks[owner[k]]));
+        store.getAllViews(keys, keys.length, (k, adjacency) -> addAll(next, adjacency, bulks[owner[k]]));
         return next;
     }
 
@@ -86,7 +90,7 @@ final class Frontier {
         final int[] owner = new int[hopKeyCount(direction, labels)];
         final long[] keys = hopKeys(direction, labels, owner);
         final long[] count = {0};
-        store.getAll(keys, keys.length, (k, adjacency) -> count[0] += Adjacency.count(adjacency) * bulks[owner[k]]);
+        store.getAllViews(keys, keys.length, (k, adjacency) -> count[0] += degree(adjacency) * bulks[owner[k]]);
         return count[0];
     }
 
@@ -113,9 +117,20 @@ final class Frontier {
         return keys;
     }
 
-    private static void addAll(final Frontier next, final byte[] adjacency, final long bulk) {
-        for (int j = 0, n = Adjacency.count(adjacency); j < n; j++) {
-            next.add(Adjacency.neighbour(adjacency, j), bulk);
+    /** Adds every neighbour of an adjacency list, read where the GET left it (no copy), with {@code bulk}. */
+    private static void addAll(final Frontier next, final ValueView adjacency, final long bulk) {
+        if (adjacency == null) {
+            return;
         }
+        final DirectBuffer buffer = adjacency.buffer();
+        final int at = adjacency.offset();
+        for (int j = 0, n = degree(adjacency); j < n; j++) {
+            next.add(buffer.getLong(at + Adjacency.neighbourOffset(j), ByteOrder.LITTLE_ENDIAN), bulk);
+        }
+    }
+
+    /** Entries of an adjacency list (zero when absent), counted from its length alone. */
+    private static int degree(final ValueView adjacency) {
+        return adjacency == null ? 0 : Adjacency.countOfLength(adjacency.length());
     }
 }

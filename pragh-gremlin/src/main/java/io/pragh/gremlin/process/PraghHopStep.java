@@ -98,7 +98,7 @@ public final class PraghHopStep<E> extends AbstractStep<Object, E> {
         int n = 0;
         for (final Object id : ids) {
             final long vid = PraghGraph.toVid(id);
-            if (vid >= 0 && store.get(GraphKeys.vertex(vid)) != null) {
+            if (vid >= 0 && store.contains(GraphKeys.vertex(vid))) {
                 starts[n++] = vid;
             }
         }

@@ -6,6 +6,11 @@
  * home machine to that machine (multi-process clusters only) when the router grants a forwarding permit, which
  * {@link io.pragh.gremlin.process.ForwardPermitStep} returns when the forwarded traversal ends.
  *
- * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.storage} and gremlin-core.
+ * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.storage}, pragh-core's
+ * {@code ValueView} (the flyweight a GET hands out), Agrona's buffers and gremlin-core.
  */
+@MayDependOn({"io.pragh.gremlin.storage", "io.pragh.gremlin.structure", "io.pragh.store", "org.agrona..",
+    "org.apache.tinkerpop.."})
 package io.pragh.gremlin.process;
+
+import io.pragh.MayDependOn;

@@ -1,6 +1,8 @@
 package io.pragh.gremlin.server;
 
-import io.pragh.gremlin.structure.BulkLoader;
+import io.pragh.gremlin.load.EdgeBuffer;
+import io.pragh.gremlin.load.EdgeBulkLoad;
+import io.pragh.gremlin.load.EdgeListParser;
 import io.pragh.gremlin.structure.PraghGraph;
 import org.agrona.collections.LongHashSet;
 import org.apache.tinkerpop.gremlin.structure.Graph;
@@ -26,7 +28,8 @@ import java.util.Map;
  * Loads a file into a graph, showing a progress bar: GraphSON ({@code .json}, {@code .graphson}) and GraphML
  * ({@code .xml}, {@code .graphml}) through TinkerPop IO, anything else as an edge list: one edge per line,
  * {@code source target [label]}, numeric vertex ids, blank lines and {@code #} or {@code %} comments skipped.
- * A malformed line stops the load with its line number; what was loaded before it stays. A GraphSON or GraphML id
+ * An edge list into a {@link PraghGraph} is parsed whole and then bulk-loaded ({@link EdgeBulkLoad}), so a malformed
+ * line stops the load, naming the file and line, before anything is written; into another graph, edge by edge. A GraphSON or GraphML id
  * that is not an integer (GraphML's {@code n0}) is kept as the element's {@code originalId} property
  * ({@link OriginalIds}); integer ids are the elements' ids.
  *
@@ -34,7 +37,7 @@ import java.util.Map;
  */
 public final class GraphLoader {
     /** Label of edge-list edges that name none. */
-    public static final String DEFAULT_EDGE_LABEL = "edge";
+    public static final String DEFAULT_EDGE_LABEL = EdgeListParser.DEFAULT_LABEL;
 
     private final PrintStream progress;
 
@@ -44,21 +47,26 @@ public final class GraphLoader {
 
     /** Loads {@code file}; returns the number of vertices and edges it added (edges only, for an edge list). */
     public long load(final Graph graph, final File file) throws IOException {
+        return load(graph, file, FileLoad.Format.of(file, null));
+    }
+
+    /** Loads {@code file} read as {@code format}. */
+    long load(final Graph graph, final File file, final FileLoad.Format format) throws IOException {
         if (!file.isFile()) {
             throw new IOException("cannot load " + file + ": no such file");
         }
-        final String name = file.getName().toLowerCase(Locale.ROOT);
+        if (format == FileLoad.Format.EDGELIST && graph instanceof PraghGraph) {
+            return loadEdgeList((PraghGraph) graph, file);
+        }
         final ProgressBar bar = new ProgressBar(progress, "loading " + file.getName(), file.length());
         final long before = count(graph);
         try (CountingInput in = new CountingInput(Files.newInputStream(file.toPath()), bar, graph)) {
-            if (name.endsWith(".json") || name.endsWith(".graphson")) {
+            if (format == FileLoad.Format.GRAPHSON) {
                 GraphSONReader.build().create().readGraph(in, OriginalIds.view(graph));
-            } else if (name.endsWith(".xml") || name.endsWith(".graphml")) {
+            } else if (format == FileLoad.Format.GRAPHML) {
                 GraphMLReader.build().create().readGraph(in, OriginalIds.view(graph));
             } else {
-                final long edges = graph instanceof PraghGraph
-                    ? loadEdgeList((PraghGraph) graph, in, file.getName())
-                    : loadEdgeList(graph, in, file.getName());
+                final long edges = loadEdgeList(graph, in, file.getName());
                 bar.finish(edges);
                 return edges;
             }
@@ -68,28 +76,20 @@ public final class GraphLoader {
         return added;
     }
 
-    private static long count(final Graph graph) {
-        return graph.traversal().V().count().next() + graph.traversal().E().count().next();
+    /** An edge list into a PraghGraph: parsed whole (a bad line stops it before any write), then bulk-loaded. */
+    private long loadEdgeList(final PraghGraph graph, final File file) throws IOException {
+        final ProgressBar reading = new ProgressBar(progress, "reading " + file.getName(), file.length());
+        final EdgeBuffer edges = EdgeListParser.parse(file.toPath(), bytes -> reading.update(bytes, 0));
+        reading.finish(edges.size());
+        final ProgressBar writing = new ProgressBar(progress, "writing " + file.getName(), 2L * edges.size());
+        final EdgeBulkLoad.Result r = EdgeBulkLoad.into(graph)
+            .progress((phase, done, total) -> writing.update(done, done / 2)).load(edges);
+        writing.finish(r.edges());
+        return r.edges();
     }
 
-    /** An edge list into a PraghGraph, through its {@link BulkLoader}: a round trip per batch of edges. */
-    private static long loadEdgeList(final PraghGraph graph, final CountingInput in, final String source) throws IOException {
-        final BulkLoader loader = graph.bulkLoader();
-        final long[] lineNumber = new long[1];
-        try {
-            forEachEdge(in, source, lineNumber, (from, to, label) -> {
-                loader.ensureVertex(from);
-                loader.ensureVertex(to);
-                loader.addEdge(from, label, to);
-                in.items = loader.edges();
-            });
-            loader.close();
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            // The loader checks a batch of edges at once: the edge at fault is on this line or one before it.
-            throw new IOException(source + " line " + lineNumber[0] + " or a line of its batch before it: "
-                + e.getMessage(), e);
-        }
-        return loader.edges();
+    private static long count(final Graph graph) {
+        return graph.traversal().V().count().next() + graph.traversal().E().count().next();
     }
 
     /** Receives the edges of an edge list. */

@@ -43,6 +43,10 @@ public final class GraphSettings {
             }
             return v;
         }));
+        // What the ServeExtensions on the class path read (pragh-rdf's pragh.rdf.load, ...), as text they check.
+        for (final ServeExtension e : java.util.ServiceLoader.load(ServeExtension.class)) {
+            e.settings().forEach((key, values) -> SETTINGS.put(key, new Setting(values, v -> v)));
+        }
     }
 
     private GraphSettings() {

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Gremlin Server over a {@link PraghGraph}: WebSocket on the given host and port, GraphBinary and GraphSON v3,
@@ -25,6 +27,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class PraghServer implements AutoCloseable {
     private static final AtomicInteger HANDOVERS = new AtomicInteger();
+    /**
+     * Gremlin Server registers its gauges in one JVM-wide registry by check-then-register, so two servers starting
+     * at once in one JVM (an in-JVM cluster's machines) can both miss the check and the second fails with "a metric
+     * named ... already exists". A stop removes every server's gauges, which a concurrent start could find half
+     * gone. So a start holds this lock exclusively, and stops share it: they run side by side (each waits out Netty's
+     * quiet period) but never beside a start. A running server is not affected.
+     */
+    private static final ReadWriteLock START_STOP = new ReentrantReadWriteLock();
     private final GremlinServer server;
     private final PraghGraph graph;
 
@@ -37,9 +47,15 @@ public final class PraghServer implements AutoCloseable {
     public static PraghServer start(final PraghGraph graph, final ServeOptions options) throws Exception {
         final String handOver = "graph-" + HANDOVERS.incrementAndGet();
         PraghGraphManager.handOver(handOver, graph); // before the server exists: its constructor builds the manager
-        final GremlinServer server = new GremlinServer(settings(options, handOver));
-        server.start().get(60, TimeUnit.SECONDS);
-        return new PraghServer(server, graph);
+        final Settings settings = settings(options, handOver);
+        START_STOP.writeLock().lock();
+        try {
+            final GremlinServer server = new GremlinServer(settings);
+            server.start().get(60, TimeUnit.SECONDS);
+            return new PraghServer(server, graph);
+        } finally {
+            START_STOP.writeLock().unlock();
+        }
     }
 
     static Settings settings(final ServeOptions options, final String handOver) throws IOException {
@@ -97,7 +113,12 @@ public final class PraghServer implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
-            server.stop().get(30, TimeUnit.SECONDS);
+            START_STOP.readLock().lock();
+            try {
+                server.stop().get(30, TimeUnit.SECONDS);
+            } finally {
+                START_STOP.readLock().unlock();
+            }
         } finally {
             graph.close();
         }

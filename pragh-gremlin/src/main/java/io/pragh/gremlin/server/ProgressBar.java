@@ -8,7 +8,7 @@ import java.io.PrintStream;
  *
  * <p>Example: {@code ProgressBar bar = new ProgressBar(System.err, "loading g.json", size); bar.update(done, items); bar.finish(items);}
  */
-final class ProgressBar {
+public final class ProgressBar {
     private static final int WIDTH = 30;
     private static final long REDRAW_NANOS = 200_000_000L;
 
@@ -18,14 +18,14 @@ final class ProgressBar {
     private final long startNanos = System.nanoTime();
     private long lastDraw;
 
-    ProgressBar(final PrintStream out, final String title, final long total) {
+    public ProgressBar(final PrintStream out, final String title, final long total) {
         this.out = out;
         this.title = title;
         this.total = Math.max(1, total);
     }
 
     /** Records progress; redraws if enough time has passed. */
-    void update(final long done, final long items) {
+    public void update(final long done, final long items) {
         final long now = System.nanoTime();
         if (now - lastDraw >= REDRAW_NANOS) {
             lastDraw = now;
@@ -33,7 +33,7 @@ final class ProgressBar {
         }
     }
 
-    void finish(final long items) {
+    public void finish(final long items) {
         draw(total, items, System.nanoTime());
         out.println();
     }

@@ -37,7 +37,7 @@ import java.util.TreeSet;
  * <p>Example: {@code new StepPolicy(IoDirectory.of(Path.of("/srv/io")), false).io("graph.json");}
  */
 public final class StepPolicy {
-    /** {@code g.call("pragh.routing")} of a cluster machine (the cluster package's RoutingService). */
+    /** {@code g.call("pragh.routing")} of a cluster machine (io.pragh.gremlin.distributed's RoutingService). */
     public static final String ROUTING_SERVICE = "pragh.routing";
     private static final Set<String> SERVICES = Set.of(StatsService.NAME, ROUTING_SERVICE, Service.DirectoryService.NAME);
     private static final Set<Class<?>> DECORATIONS = Set.of(ConnectiveStrategy.class, ElementIdStrategy.class,

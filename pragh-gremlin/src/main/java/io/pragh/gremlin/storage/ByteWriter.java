@@ -77,6 +77,11 @@ public final class ByteWriter {
         INT.set(bytes, at, v);
     }
 
+    /** Writes {@code v} into {@code bytes} at {@code offset}, in this class's byte order, without a writer. */
+    public static void putLongAt(final byte[] bytes, final int offset, final long v) {
+        LONG.set(bytes, offset, v);
+    }
+
     /** A copy of the bytes written so far. */
     public byte[] toByteArray() {
         return Arrays.copyOf(bytes, position);

@@ -1,8 +1,8 @@
 package io.pragh.gremlin.storage;
 
 /**
- * The value under an edge id's EDGE_INDEX key: where the edge lives, so that {@code g.E(id)} finds it with one GET.
- * Layout: {@code outVid:i64, label:u16, inVid:i64}.
+ * The value under a supplied edge id's EDGE_INDEX key: where the edge lives, so that {@code g.E(id)} finds it with one
+ * GET. Edges whose id the graph assigned have none: their compact id names their out-vertex ({@link Adjacency}). Layout: {@code outVid:i64, label:u16, inVid:i64}.
  *
  * <p>Example: {@code EdgeIndexRecord e = EdgeIndexRecord.decode(store.get(GraphKeys.edgeIndex(id)));}
  */

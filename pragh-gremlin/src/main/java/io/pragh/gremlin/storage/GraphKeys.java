@@ -5,8 +5,9 @@ import io.pragh.keys.KeyLayout;
 /**
  * The keys of a property graph: a vertex id plus what is asked of it, so every key of one vertex has the vertex's
  * home machine. VERTEX holds the {@link VertexRecord}; OUT and IN, per edge label, the {@link Adjacency}; EDGE, per
- * edge label, the {@link EdgePropertiesRecord} of the vertex's outgoing edges; EDGE_INDEX, keyed by an edge id, the
- * {@link EdgeIndexRecord} that finds the edge; SHARED, the dictionary and the id block counter every graph over the
+ * edge label, the {@link EdgePropertiesRecord} of the vertex's outgoing edges; EDGE_INDEX, keyed by a supplied edge
+ * id, the {@link EdgeIndexRecord} that finds the edge (an edge the graph numbered needs none, see {@link Adjacency});
+ * SHARED, the dictionary and the id block counter every graph over the
  * store agrees on.
  *
  * <p>Example: {@code long k = GraphKeys.out(vid, dictionary.id("knows"));}
@@ -64,6 +65,17 @@ public final class GraphKeys {
 
     public static int label(final long key) {
         return KeyLayout.label(key);
+    }
+
+    /**
+     * {@code kind} when a key can carry it (1..{@value KeyLayout#MAX_KIND}); otherwise an error naming it, the same
+     * from every store (a cluster machine's client port refuses such a scan too).
+     */
+    public static int checkKind(final int kind) {
+        if (kind < 1 || kind > KeyLayout.MAX_KIND) {
+            throw new IllegalArgumentException("no key kind " + kind + ": kinds are 1.." + KeyLayout.MAX_KIND);
+        }
+        return kind;
     }
 
     public static int kind(final long key) {

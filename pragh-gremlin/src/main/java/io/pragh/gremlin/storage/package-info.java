@@ -7,4 +7,7 @@
  * <p>May depend on {@code io.pragh.keys} and the JDK; nothing here knows TinkerPop's structure classes, so the
  * format can be read by any Pragh client.
  */
+@MayDependOn({"io.pragh.keys"})
 package io.pragh.gremlin.storage;
+
+import io.pragh.MayDependOn;

@@ -21,6 +21,8 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
  * (some 16 bytes of heap each), so that later edges to them are not checked again. Until a batch is written ({@link #flush}, or a full batch, or {@link #close}) its elements are not in
  * the graph: a loader is for loading, read the graph once it is closed. One loader is used by one thread.
  *
+ * <p>Edges get compact ids (no index record, see {@link PraghGraph#edges}) unless their id is supplied.
+ *
  * <p>Example:
  * <pre>{@code
  * try (BulkLoader load = graph.bulkLoader()) {
@@ -115,13 +117,14 @@ public final class BulkLoader implements AutoCloseable {
     /**
      * Adds an edge from vertex {@code outVid} to vertex {@code inVid} as {@link
      * org.apache.tinkerpop.gremlin.structure.Vertex#addEdge} does ({@code T.id}, then property keys and values) and
-     * returns its id. Both vertices must exist once the batch is written: added through this loader or already in
-     * the graph.
+     * returns its id, as {@link org.apache.tinkerpop.gremlin.structure.Edge#id()} will give it: a compact id string
+     * unless one was supplied (see {@link PraghGraph#edges}). Both vertices must exist once the batch is written:
+     * added through this loader or already in the graph.
      *
      * @throws IllegalArgumentException when a vertex does not exist (raised once its batch is checked)
      */
-    public long addEdge(final long outVid, final String label, final long inVid, final Object... keyValues) {
-        return add(outVid, label, inVid, keyValues).id();
+    public Object addEdge(final long outVid, final String label, final long inVid, final Object... keyValues) {
+        return add(outVid, label, inVid, keyValues).tinkerPopId(outVid);
     }
 
     NewElements.NewEdge add(final long outVid, final String label, final long inVid, final Object... keyValues) {
@@ -138,8 +141,8 @@ public final class BulkLoader implements AutoCloseable {
             }
         }
         elements.addRecords(edge, outVid, inVid, writes);
-        append(GraphKeys.out(outVid, edge.label()), inVid, edge.id());
-        append(GraphKeys.in(inVid, edge.label()), outVid, edge.id());
+        append(GraphKeys.out(outVid, edge.label()), inVid, edge.number());
+        append(GraphKeys.in(inVid, edge.label()), outVid, edge.number());
         edges++;
         if (++pendingEdges >= batchEdges) {
             flush();
@@ -147,13 +150,13 @@ public final class BulkLoader implements AutoCloseable {
         return edge;
     }
 
-    private void append(final long key, final long neighbour, final long edgeId) {
+    private void append(final long key, final long neighbour, final long edgeNumber) {
         ByteWriter w = entries.get(key);
         if (w == null) {
             w = new ByteWriter(4 * Adjacency.ENTRY_BYTES);
             entries.put(key, w);
         }
-        w.putLong(neighbour).putLong(edgeId);
+        w.putLong(neighbour).putLong(edgeNumber);
     }
 
     /** Checks and writes the batch so far, and waits until it is acknowledged. */

@@ -1,10 +1,10 @@
 package io.pragh.gremlin.structure;
 
-import io.pragh.cluster.EmbeddedCluster;
+import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.monitor.MonitorConfig;
-import io.pragh.cluster.Machine;
-import io.pragh.cluster.OffHeapUse;
+import io.pragh.embedded.Machine;
+import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.PraghException;
@@ -105,9 +105,13 @@ public final class EmbeddedGraphStore implements GraphStore {
     }
 
     @Override
-    public void getAll(final long[] keys, final int count, final IndexedValues visitor) {
-        machine().session().getAll(keys, 0, count,
-            (index, key, value) -> visitor.accept(index, value == null ? null : value.toBytes()));
+    public boolean contains(final long key) {
+        return machine().view(key) != null;
+    }
+
+    @Override
+    public void getAllViews(final long[] keys, final int count, final IndexedViews visitor) {
+        machine().session().getAll(keys, 0, count, (index, key, value) -> visitor.accept(index, value));
     }
 
     @Override
@@ -137,6 +141,7 @@ public final class EmbeddedGraphStore implements GraphStore {
 
     @Override
     public void forEachKey(final int kind, final LongConsumer action) {
+        GraphKeys.checkKind(kind);
         for (int m = 0; m < cluster.machineCount(); m++) {
             cluster.machine(m).forEachHomeKey(key -> {
                 if (GraphKeys.kind(key) == kind) {

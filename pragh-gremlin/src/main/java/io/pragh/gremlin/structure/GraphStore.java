@@ -1,7 +1,8 @@
 package io.pragh.gremlin.structure;
 
-import io.pragh.cluster.OffHeapUse;
+import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.storage.NameDictionary;
+import io.pragh.store.ValueView;
 
 import java.util.concurrent.Callable;
 import java.util.function.LongConsumer;
@@ -16,16 +17,39 @@ public interface GraphStore extends AutoCloseable {
     /** The value under {@code key}, or null when the key has none. */
     byte[] get(long key);
 
+    /** Whether {@code key} has a value: a GET that copies nothing. */
+    default boolean contains(long key) {
+        return get(key) != null;
+    }
+
     /**
      * GETs {@code keys[0..count)} together (one round trip for the lookups, one for the values, however many keys)
-     * and hands each value, or null, to {@code visitor} with its index.
+     * and hands each value, or null, to {@code visitor} with its index. Copies every value; a reader that only looks
+     * at them (counts, hops) takes {@link #getAllViews} instead.
      */
-    void getAll(long[] keys, int count, IndexedValues visitor);
+    default void getAll(long[] keys, int count, IndexedValues visitor) {
+        getAllViews(keys, count, (index, value) -> visitor.accept(index, value == null ? null : value.toBytes()));
+    }
 
     /** Receives the values of {@link #getAll}. */
     @FunctionalInterface
     interface IndexedValues {
         void accept(int index, byte[] value);
+    }
+
+    /**
+     * {@link #getAll} without the copies: each value reaches {@code visitor} as a flyweight over the buffer the GET
+     * read it into, valid only during that call (null when the key has none), so an adjacency list is counted or
+     * walked where it lies.
+     *
+     * <p>Example: {@code store.getAllViews(keys, n, (i, v) -> degrees[i] = v == null ? 0 : v.length() / 16);}
+     */
+    void getAllViews(long[] keys, int count, IndexedViews visitor);
+
+    /** Receives the values of {@link #getAllViews}: a view valid only during the call, or null. */
+    @FunctionalInterface
+    interface IndexedViews {
+        void accept(int index, ValueView value);
     }
 
     /** Stores {@code value} under {@code key}; returns once acknowledged. */
@@ -45,7 +69,10 @@ public interface GraphStore extends AutoCloseable {
 
     void delete(long key);
 
-    /** Calls {@code action} with every stored key of this kind, machine by machine. */
+    /**
+     * Calls {@code action} with every stored key of this kind, machine by machine, each once. A kind no key can
+     * carry (outside 1..15) is refused with an {@link IllegalArgumentException} naming it.
+     */
     void forEachKey(int kind, LongConsumer action);
 
     /** Runs {@code work} on the home machine of {@code key} and waits for its result. */

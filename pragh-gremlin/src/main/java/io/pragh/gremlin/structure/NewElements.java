@@ -34,8 +34,20 @@ final class NewElements {
     record NewVertex(long id, boolean suppliedId, String label, byte[] record) {
     }
 
-    /** An edge to store: its id, whether the caller supplied it, its label id and properties (one value a key). */
+    /**
+     * An edge to store: its id (supplied, or a number from the id blocks), whether the caller supplied it, its label
+     * id and properties (one value a key).
+     */
     record NewEdge(long id, boolean suppliedId, int label, Map<String, Object> properties) {
+        /** The edge number its adjacency entries carry: compact unless the id was supplied ({@link EdgeIds}). */
+        long number() {
+            return EdgeIds.number(id, suppliedId);
+        }
+
+        /** Its TinkerPop id. */
+        Object tinkerPopId(final long outVid) {
+            return EdgeIds.id(outVid, label, number());
+        }
     }
 
     NewVertex vertex(final Object... keyValues) {
@@ -71,6 +83,9 @@ final class NewElements {
 
     NewEdge edge(final String label, final Object... keyValues) {
         ElementHelper.validateLabel(label);
+        if (keyValues.length == 0) { // the common case of a load: nothing to validate, no map to fill
+            return new NewEdge(graph.newId(), false, graph.names().internEdgeLabel(label), Map.of());
+        }
         ElementHelper.legalPropertyKeyValueArray(keyValues);
         // Properties by key, the last value of a key given twice winning (as a later property(k, v) would), so the
         // edge's writes hold one update per field and may run in any order.
@@ -86,13 +101,19 @@ final class NewElements {
         return new NewEdge(id, suppliedId.isPresent(), graph.names().internEdgeLabel(label), properties);
     }
 
-    /** Adds an edge's index record and its properties to {@code writes}; its adjacency entries are the caller's. */
+    /**
+     * Adds an edge's index record (only a supplied id has one: a compact id is found from its out-vertex) and its
+     * properties to {@code writes}; its adjacency entries are the caller's.
+     */
     void addRecords(final NewEdge edge, final long outVid, final long inVid, final UpdateBatch writes) {
-        writes.add(GraphKeys.edgeIndex(edge.id()), Mutators.SET, new EdgeIndexRecord(outVid, edge.label(), inVid).encode());
+        if (edge.suppliedId()) {
+            writes.add(GraphKeys.edgeIndex(edge.id()), Mutators.SET,
+                new EdgeIndexRecord(outVid, edge.label(), inVid).encode());
+        }
         for (final Map.Entry<String, Object> p : edge.properties().entrySet()) {
             final PropertyField field = new PropertyField(graph.names().intern(p.getKey()), ValueCodec.encode(p.getValue()));
             writes.add(GraphKeys.edgeProperties(outVid, edge.label()), GraphMutations.EDGE_PROPERTIES,
-                EdgeOps.set(edge.id(), field));
+                EdgeOps.set(edge.number(), field));
         }
     }
 }

@@ -19,8 +19,9 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * An edge handle: its id, both endpoint ids and its label id, all immutable. Its properties live in the EDGE record
- * of its out-vertex and label, so they share the out-vertex's home machine.
+ * An edge handle: its edge number (as its adjacency entries carry it, see {@link EdgeIds}), both endpoint ids and its
+ * label id, all immutable. Its properties live in the EDGE record of its out-vertex and label, by edge number, so they
+ * share the out-vertex's home machine. Its id is compact ({@code "outVid-label-number"}) unless it was supplied.
  *
  * <p>Example: {@code Edge e = a.addEdge("knows", b, "weight", 0.5d); double w = e.value("weight");}
  */
@@ -28,12 +29,24 @@ public final class PraghEdge extends PraghElement implements Edge {
     final long outVid;
     final int label;
     final long inVid;
+    /** {@link #id()}, made on first use (a compact id is a string); racy but idempotent. */
+    private Object tinkerPopId;
 
-    PraghEdge(final PraghGraph graph, final long id, final long outVid, final int label, final long inVid) {
-        super(graph, id);
+    PraghEdge(final PraghGraph graph, final long edgeNumber, final long outVid, final int label, final long inVid) {
+        super(graph, edgeNumber);
         this.outVid = outVid;
         this.label = label;
         this.inVid = inVid;
+    }
+
+    @Override
+    public Object id() {
+        Object i = tinkerPopId;
+        if (i == null) {
+            i = EdgeIds.id(outVid, label, id);
+            tinkerPopId = i;
+        }
+        return i;
     }
 
     @Override
@@ -102,12 +115,12 @@ public final class PraghEdge extends PraghElement implements Edge {
     @Override
     public void remove() {
         checkExists();
-        graph.removeEdge(this);
+        graph.edgeStore().remove(this);
     }
 
     private void checkExists() {
-        if (graph.store().get(GraphKeys.edgeIndex(id)) == null) {
-            throw PraghElement.removed(Edge.class, id);
+        if (!graph.edgeStore().exists(this)) {
+            throw PraghElement.removed(Edge.class, id());
         }
     }
 

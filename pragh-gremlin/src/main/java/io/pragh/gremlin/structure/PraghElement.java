@@ -4,8 +4,8 @@ import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
 
 /**
- * What vertices and edges share: the graph they belong to and a numeric id. Equality is TinkerPop's: same kind of
- * element and equal ids.
+ * What vertices and edges share: the graph they belong to and a number, a vertex's id or an edge's edge number (its
+ * id is then made from it, see {@link EdgeIds}). Equality is TinkerPop's: same kind of element and equal ids.
  *
  * <p>Example: {@code long id = ((PraghElement) v).longId();}
  */
@@ -23,7 +23,7 @@ abstract class PraghElement implements Element {
         return id;
     }
 
-    /** The id without boxing. */
+    /** A vertex's id without boxing; an edge's number (as its adjacency entries carry it). */
     public long longId() {
         return id;
     }

@@ -1,17 +1,12 @@
 package io.pragh.gremlin.structure;
 
-import io.pragh.gremlin.storage.Adjacency;
-import io.pragh.gremlin.storage.EdgeIndexRecord;
-import io.pragh.gremlin.storage.EdgeOps;
 import io.pragh.gremlin.storage.GraphKeys;
-import io.pragh.gremlin.storage.GraphMutations;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.gremlin.storage.VertexRecord;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
 import org.apache.tinkerpop.gremlin.process.computer.GraphComputer;
 import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategies;
-import org.apache.tinkerpop.gremlin.structure.Direction;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Transaction;
@@ -23,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import io.pragh.store.Mutators;
 import org.apache.tinkerpop.gremlin.structure.service.ServiceRegistry;
 
 import io.pragh.gremlin.process.PraghHopStrategy;
@@ -47,6 +41,8 @@ import io.pragh.gremlin.process.PraghRoutingStrategy;
  * }</pre>
  */
 @Graph.OptIn(Graph.OptIn.SUITE_STRUCTURE_STANDARD)
+// Part of the structure suite, run in every test run over a cluster on the TCP fabric (pragh-gremlin's tests).
+@Graph.OptIn("io.pragh.gremlin.distributed.StoreFacingStructureSuite")
 @Graph.OptOut(test = "org.apache.tinkerpop.gremlin.structure.io.IoGraphTest", method = "shouldReadWriteModernToFileWithHelpers", specific = "gryo-v3",
     reason = PraghGraph.IDS_ARE_LONGS)
 @Graph.OptOut(test = "org.apache.tinkerpop.gremlin.structure.io.IoGraphTest", method = "shouldReadWriteClassicToFileWithHelpers", specific = "gryo-v3",
@@ -67,8 +63,8 @@ import io.pragh.gremlin.process.PraghRoutingStrategy;
         + " instead of VertexPropertyFeatures, so TinkerPop does not skip it as it does the other such tests")
 public final class PraghGraph implements Graph {
     /** Why the Gryo round-trip tests are opted out: they expect the Integer ids of the file back. */
-    static final String IDS_ARE_LONGS = "Pragh ids are always longs (44-bit keys); these tests expect the Integer ids"
-        + " written in the Gryo file to come back as Integers";
+    static final String IDS_ARE_LONGS = "Pragh's numeric ids are always longs (44-bit keys); these tests expect the"
+        + " Integer ids written in the Gryo file to come back as Integers";
 
     /** Configuration key: machines of the embedded cluster. */
     public static final String MACHINES = "pragh.machines";
@@ -102,6 +98,8 @@ public final class PraghGraph implements Graph {
     private final ServiceRegistry services = new ServiceRegistry();
     private final PraghFeatures features;
     private final NewElements newElements = new NewElements(this);
+    private final Edges edges = new Edges(this, newElements);
+    private final Vertices vertices = new Vertices(this, newElements, edges);
     private volatile boolean closed;
 
     PraghGraph(final Configuration configuration, final GraphStore store, final TraversalRouter router) {
@@ -176,13 +174,7 @@ public final class PraghGraph implements Graph {
             final NewElements.NewVertex v = writeBehind.addVertex(keyValues);
             return new PraghVertex(this, v.id(), v.label());
         }
-        final NewElements.NewVertex v = newElements.vertex(keyValues);
-        // An assigned id is new to the whole store (IdAllocator), so only a supplied one can already be taken.
-        if (v.suppliedId() && store.get(GraphKeys.vertex(v.id())) != null) {
-            throw Exceptions.vertexWithIdAlreadyExists(v.id());
-        }
-        store.put(GraphKeys.vertex(v.id()), v.record());
-        return new PraghVertex(this, v.id(), v.label());
+        return vertices.add(keyValues);
     }
 
     /**
@@ -217,6 +209,11 @@ public final class PraghGraph implements Graph {
         }
     }
 
+    /** A bulk load of property-less edges, written as whole values per home machine (see {@link io.pragh.gremlin.load.EdgeBulkLoad}). */
+    public io.pragh.gremlin.load.EdgeBulkLoad edgeBulkLoad() {
+        return io.pragh.gremlin.load.EdgeBulkLoad.into(this);
+    }
+
     /** A {@link #bulkLoader()} whose batches hold {@code batchEdges} edges. */
     public BulkLoader bulkLoader(final int batchEdges) {
         checkOpen();
@@ -226,53 +223,26 @@ public final class PraghGraph implements Graph {
     @Override
     public Iterator<Vertex> vertices(final Object... vertexIds) {
         checkOpen();
-        if (vertexIds.length == 0) {
-            final List<Vertex> all = new ArrayList<>();
-            store.forEachKey(GraphKeys.VERTEX, key -> all.add(new PraghVertex(this, GraphKeys.vid(key), null)));
-            return all.iterator();
-        }
         final List<Vertex> found = new ArrayList<>(vertexIds.length);
+        if (vertexIds.length == 0) {
+            vertices.all(found);
+        }
         for (final Object id : vertexIds) {
-            if (id == null) {
-                continue;
-            }
-            final long vid = Ids.toLongOrMissing(id);
-            if (vid == Ids.MISSING) {
-                continue;
-            }
-            final byte[] record = store.get(GraphKeys.vertex(vid));
-            if (record != null) {
-                found.add(new PraghVertex(this, vid, names.name(VertexRecord.decode(record).label)));
+            final PraghVertex v = id == null ? null : vertices.find(id);
+            if (v != null) {
+                found.add(v);
             }
         }
         return found.iterator();
     }
 
     void removeVertex(final long vid) {
-        for (final int label : names.edgeLabels()) {
-            final byte[] out = store.get(GraphKeys.out(vid, label));
-            for (int i = 0, n = Adjacency.count(out); i < n; i++) {
-                final long edge = Adjacency.edgeId(out, i);
-                store.update(GraphKeys.in(Adjacency.neighbour(out, i), label), GraphMutations.REMOVE_EDGE, idArgument(edge));
-                store.delete(GraphKeys.edgeIndex(edge));
-            }
-            if (out != null) {
-                store.delete(GraphKeys.out(vid, label));
-                store.delete(GraphKeys.edgeProperties(vid, label));
-            }
-            final byte[] in = store.get(GraphKeys.in(vid, label));
-            for (int i = 0, n = Adjacency.count(in); i < n; i++) {
-                final long edge = Adjacency.edgeId(in, i);
-                final long from = Adjacency.neighbour(in, i);
-                store.update(GraphKeys.out(from, label), GraphMutations.REMOVE_EDGE, idArgument(edge));
-                store.update(GraphKeys.edgeProperties(from, label), GraphMutations.EDGE_PROPERTIES, EdgeOps.drop(edge));
-                store.delete(GraphKeys.edgeIndex(edge));
-            }
-            if (in != null) {
-                store.delete(GraphKeys.in(vid, label));
-            }
-        }
-        store.delete(GraphKeys.vertex(vid));
+        vertices.remove(vid);
+    }
+
+    /** How many vertices this graph has removed (see {@link PraghVertex#knownAt}). */
+    long vertexRemovals() {
+        return vertices.removals();
     }
 
     /** A handle on the vertex with this id, without reading it (the caller knows it exists). */
@@ -282,21 +252,16 @@ public final class PraghGraph implements Graph {
 
     /** The stored record of a vertex, or null when it does not exist (or was removed). */
     VertexRecord vertexRecord(final long vid) {
-        final byte[] bytes = store.get(GraphKeys.vertex(vid));
-        return bytes == null ? null : VertexRecord.decode(bytes);
+        return vertices.record(vid);
     }
 
     void updateVertex(final long vid, final byte[] operation) {
-        store.update(GraphKeys.vertex(vid), GraphMutations.VERTEX, operation);
+        vertices.update(vid, operation);
     }
 
     // ------------------------------------------------------------------ edges
 
-    /**
-     * Adds an edge in two round trips, however many records it touches: one batched GET checks that both vertices
-     * exist (and that a supplied edge id is free), then the edge's index record, its OUT and IN adjacency entries and
-     * its properties are written by one {@link GraphStore#updateAll}, their acknowledgements awaited together.
-     */
+    /** Adds an edge from {@code out} (see {@link Edges#add}, or {@link #WRITE_BEHIND} buffering it). */
     Edge addEdge(final PraghVertex out, final String label, final Vertex in, final Object... keyValues) {
         if (in == null) {
             throw Graph.Exceptions.argumentCanNotBeNull("inVertex");
@@ -304,67 +269,32 @@ public final class PraghGraph implements Graph {
         final long inVid = Ids.toLongOrMissing(in);
         if (writeBehind != null && inVid != Ids.MISSING) {
             final NewElements.NewEdge edge = writeBehind.addEdge(out.id, label, inVid, keyValues);
-            return new PraghEdge(this, edge.id(), out.id, edge.label(), inVid);
+            return new PraghEdge(this, edge.number(), out.id, edge.label(), inVid);
         }
-        final NewElements.NewEdge edge = newElements.edge(label, keyValues);
-        if (inVid == Ids.MISSING) {
-            throw PraghElement.removed(Vertex.class, in.id());
-        }
-        checkEndpoints(out.id, inVid, in, edge.suppliedId() ? edge.id() : -1);
-        final UpdateBatch writes = new UpdateBatch(3 + edge.properties().size())
-            .add(GraphKeys.out(out.id, edge.label()), Mutators.APPEND, Adjacency.entry(inVid, edge.id()))
-            .add(GraphKeys.in(inVid, edge.label()), Mutators.APPEND, Adjacency.entry(out.id, edge.id()));
-        newElements.addRecords(edge, out.id, inVid, writes);
-        store.updateAll(writes);
-        return new PraghEdge(this, edge.id(), out.id, edge.label(), inVid);
+        return edges.add(out, label, in, keyValues);
     }
 
     /**
-     * One batched GET of both endpoints' vertex records and, for a supplied edge id ({@code suppliedEdgeId >= 0}),
-     * its index record: an edge needs both vertices, and a supplied id must be free.
+     * Edges by id, or every edge. An edge's id is compact, the string {@code "outVid-label-number"}, unless it was
+     * supplied ({@code v.addEdge("knows", w, T.id, 7L)}: then that long); either is found with one GET, a compact one
+     * in its out-vertex's OUT list, a supplied one through its index record. Ids that name no edge are skipped.
+     *
+     * <pre>{@code
+     * Edge e = a.addEdge("knows", b);
+     * Edge same = graph.edges(e.id()).next();   // also graph.edges(e.id().toString())
+     * }</pre>
      */
-    private void checkEndpoints(final long outVid, final long inVid, final Vertex in, final long suppliedEdgeId) {
-        final long[] keys = suppliedEdgeId >= 0
-            ? new long[] {GraphKeys.vertex(outVid), GraphKeys.vertex(inVid), GraphKeys.edgeIndex(suppliedEdgeId)}
-            : new long[] {GraphKeys.vertex(outVid), GraphKeys.vertex(inVid)};
-        final boolean[] present = new boolean[3];
-        store.getAll(keys, keys.length, (i, value) -> present[i] = value != null);
-        if (!present[0]) {
-            throw PraghElement.removed(Vertex.class, outVid);
-        }
-        if (!present[1]) {
-            throw PraghElement.removed(Vertex.class, in.id());
-        }
-        if (present[2]) {
-            throw Exceptions.edgeWithIdAlreadyExists(suppliedEdgeId);
-        }
-    }
-
     @Override
     public Iterator<Edge> edges(final Object... edgeIds) {
         checkOpen();
         if (edgeIds.length == 0) {
             final List<Edge> all = new ArrayList<>();
-            store.forEachKey(GraphKeys.OUT, key -> {
-                final byte[] adjacency = store.get(key);
-                final long from = GraphKeys.vid(key);
-                final int label = GraphKeys.label(key);
-                for (int i = 0, n = Adjacency.count(adjacency); i < n; i++) {
-                    all.add(new PraghEdge(this, Adjacency.edgeId(adjacency, i), from, label, Adjacency.neighbour(adjacency, i)));
-                }
-            });
+            edges.all(all);
             return all.iterator();
         }
         final List<Edge> found = new ArrayList<>(edgeIds.length);
         for (final Object id : edgeIds) {
-            if (id == null) {
-                continue;
-            }
-            final long edgeId = Ids.toLongOrMissing(id);
-            if (edgeId == Ids.MISSING) {
-                continue;
-            }
-            final PraghEdge edge = edge(edgeId);
+            final PraghEdge edge = id == null ? null : edges.find(id);
             if (edge != null) {
                 found.add(edge);
             }
@@ -372,58 +302,9 @@ public final class PraghGraph implements Graph {
         return found.iterator();
     }
 
-    /** The edge with this id, or null. */
-    PraghEdge edge(final long edgeId) {
-        final byte[] index = store.get(GraphKeys.edgeIndex(edgeId));
-        if (index == null) {
-            return null;
-        }
-        final EdgeIndexRecord where = EdgeIndexRecord.decode(index);
-        return new PraghEdge(this, edgeId, where.outVid, where.label, where.inVid);
-    }
-
-    void removeEdge(final PraghEdge edge) {
-        final byte[] id = idArgument(edge.id);
-        store.update(GraphKeys.out(edge.outVid, edge.label), GraphMutations.REMOVE_EDGE, id);
-        store.update(GraphKeys.in(edge.inVid, edge.label), GraphMutations.REMOVE_EDGE, id);
-        store.update(GraphKeys.edgeProperties(edge.outVid, edge.label), GraphMutations.EDGE_PROPERTIES, EdgeOps.drop(edge.id));
-        store.delete(GraphKeys.edgeIndex(edge.id));
-    }
-
-    /** Edges of one vertex, in the given direction, for the given label ids (all edge labels when empty). */
-    void collectEdges(final long vid, final Direction direction, final int[] labels, final List<Edge> into) {
-        for (final int label : labels) {
-            if (direction != Direction.IN) {
-                final byte[] out = store.get(GraphKeys.out(vid, label));
-                for (int i = 0, n = Adjacency.count(out); i < n; i++) {
-                    into.add(new PraghEdge(this, Adjacency.edgeId(out, i), vid, label, Adjacency.neighbour(out, i)));
-                }
-            }
-            if (direction != Direction.OUT) {
-                final byte[] in = store.get(GraphKeys.in(vid, label));
-                for (int i = 0, n = Adjacency.count(in); i < n; i++) {
-                    into.add(new PraghEdge(this, Adjacency.edgeId(in, i), Adjacency.neighbour(in, i), label, vid));
-                }
-            }
-        }
-    }
-
-    /** Neighbours of one vertex along its edges in the given direction and label ids, one per edge. */
-    void collectNeighbours(final long vid, final Direction direction, final int[] labels, final List<Vertex> into) {
-        for (final int label : labels) {
-            if (direction != Direction.IN) {
-                final byte[] out = store.get(GraphKeys.out(vid, label));
-                for (int i = 0, n = Adjacency.count(out); i < n; i++) {
-                    into.add(new PraghVertex(this, Adjacency.neighbour(out, i), null));
-                }
-            }
-            if (direction != Direction.OUT) {
-                final byte[] in = store.get(GraphKeys.in(vid, label));
-                for (int i = 0, n = Adjacency.count(in); i < n; i++) {
-                    into.add(new PraghVertex(this, Adjacency.neighbour(in, i), null));
-                }
-            }
-        }
+    /** The edges of this graph in its store (adding, finding, listing and removing them). */
+    Edges edgeStore() {
+        return edges;
     }
 
     /** Label ids for label names, dropping names no edge ever carried; all edge labels when none are named. */
@@ -475,10 +356,6 @@ public final class PraghGraph implements Graph {
         }
         ids.reserve(id); // assigned ids never collide with supplied ones
         return id;
-    }
-
-    static byte[] idArgument(final long id) {
-        return new io.pragh.gremlin.storage.ByteWriter(8).putLong(id).toByteArray();
     }
 
     // ------------------------------------------------------------------ the rest of Graph

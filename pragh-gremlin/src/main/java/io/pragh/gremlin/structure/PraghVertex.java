@@ -25,10 +25,32 @@ import java.util.Optional;
  */
 public final class PraghVertex extends PraghElement implements Vertex {
     private volatile String label;
+    /**
+     * The graph's {@link PraghGraph#vertexRemovals} count when this handle was last seen to exist (added or read by
+     * this graph), or -1: while that count has not moved, {@code addEdge} need not read the vertex record to know the
+     * vertex exists. A removal through another graph over the store goes unseen, as it would between a read and the
+     * write that follows it.
+     */
+    private volatile long knownAt = -1;
 
     PraghVertex(final PraghGraph graph, final long id, final String label) {
         super(graph, id);
         this.label = label;
+    }
+
+    /** A handle on a vertex this graph has just seen exist, at removal count {@code epoch}. */
+    static PraghVertex known(final PraghGraph graph, final long id, final String label, final long epoch) {
+        final PraghVertex v = new PraghVertex(graph, id, label);
+        v.knownAt = epoch;
+        return v;
+    }
+
+    boolean knownAt(final long epoch) {
+        return knownAt == epoch;
+    }
+
+    void markKnown(final long epoch) {
+        knownAt = epoch;
     }
 
     @Override
@@ -125,14 +147,14 @@ public final class PraghVertex extends PraghElement implements Vertex {
     @Override
     public Iterator<Edge> edges(final Direction direction, final String... edgeLabels) {
         final List<Edge> out = new ArrayList<>();
-        graph.collectEdges(id, direction, graph.edgeLabelIds(edgeLabels), out);
+        graph.edgeStore().collect(id, direction, graph.edgeLabelIds(edgeLabels), out);
         return out.iterator();
     }
 
     @Override
     public Iterator<Vertex> vertices(final Direction direction, final String... edgeLabels) {
         final List<Vertex> out = new ArrayList<>();
-        graph.collectNeighbours(id, direction, graph.edgeLabelIds(edgeLabels), out);
+        graph.edgeStore().collectNeighbours(id, direction, graph.edgeLabelIds(edgeLabels), out);
         return out.iterator();
     }
 

@@ -1,6 +1,6 @@
 package io.pragh.gremlin.structure;
 
-import io.pragh.cluster.OffHeapUse;
+import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.storage.NameDictionary;
 
 import java.util.concurrent.Callable;
@@ -82,9 +82,21 @@ final class WriteBehind {
         }
 
         @Override
+        public boolean contains(final long key) {
+            flush();
+            return backing.contains(key);
+        }
+
+        @Override
         public void getAll(final long[] keys, final int count, final IndexedValues visitor) {
             flush();
             backing.getAll(keys, count, visitor);
+        }
+
+        @Override
+        public void getAllViews(final long[] keys, final int count, final IndexedViews visitor) {
+            flush();
+            backing.getAllViews(keys, count, visitor);
         }
 
         @Override

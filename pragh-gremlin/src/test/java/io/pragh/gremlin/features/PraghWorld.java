@@ -18,23 +18,37 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The Gherkin suite's view of Pragh: the five TinkerPop test graphs copied (ids included) into PraghGraphs once per
- * run, and a fresh empty PraghGraph for each scenario that mutates, closed after it.
+ * run, and a fresh empty PraghGraph for each scenario that mutates, closed after it. Graphs are opened on embedded
+ * clusters here; a subclass opens them elsewhere (over server machines on the TCP fabric).
  */
-public final class PraghWorld implements World {
-    private static final Map<LoadGraphWith.GraphData, PraghGraph> LOADED = new EnumMap<>(LoadGraphWith.GraphData.class);
+public class PraghWorld implements World {
+    private static final Map<LoadGraphWith.GraphData, PraghGraph> EMBEDDED = new EnumMap<>(LoadGraphWith.GraphData.class);
+    private final Supplier<PraghGraph> graphs;
+    /** The test graphs loaded so far, kept for the run: one map per kind of graph. */
+    private final Map<LoadGraphWith.GraphData, PraghGraph> loaded;
     private PraghGraph empty;
+
+    public PraghWorld() {
+        this(TestGraphs::open, EMBEDDED);
+    }
+
+    protected PraghWorld(final Supplier<PraghGraph> graphs, final Map<LoadGraphWith.GraphData, PraghGraph> loaded) {
+        this.graphs = graphs;
+        this.loaded = loaded;
+    }
 
     @Override
     public GraphTraversalSource getGraphTraversalSource(final LoadGraphWith.GraphData graphData) {
         if (graphData == null) {
-            empty = TestGraphs.open();
+            empty = graphs.get();
             return empty.traversal();
         }
-        synchronized (LOADED) {
-            return LOADED.computeIfAbsent(graphData, PraghWorld::load).traversal();
+        synchronized (loaded) {
+            return loaded.computeIfAbsent(graphData, this::load).traversal();
         }
     }
 
@@ -64,7 +78,7 @@ public final class PraghWorld implements World {
         }
     }
 
-    private static PraghGraph load(final LoadGraphWith.GraphData data) {
+    private PraghGraph load(final LoadGraphWith.GraphData data) {
         final Graph source;
         switch (data) {
             case MODERN: source = TinkerFactory.createModern(); break;
@@ -74,7 +88,7 @@ public final class PraghWorld implements World {
             case GRATEFUL: source = TinkerFactory.createGratefulDead(); break;
             default: throw new UnsupportedOperationException("no test graph " + data);
         }
-        final PraghGraph target = TestGraphs.open();
+        final PraghGraph target = graphs.get();
         copy(source, target);
         return target;
     }

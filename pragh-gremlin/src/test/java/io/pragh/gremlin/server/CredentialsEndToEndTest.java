@@ -127,8 +127,9 @@ class CredentialsEndToEndTest {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(launcherJavaOptions());
-        // ./pragh's logging (the test class path also holds the tests' own logback-test.xml)
-        command.add("-Dlogback.configurationFile=" + new File("src/main/resources/logback.xml").getAbsolutePath());
+        // ./pragh's logging, the server module's (the test class path also holds the tests' own logback-test.xml)
+        command.add("-Dlogback.configurationFile="
+            + new File("../pragh-server/src/main/resources/logback.xml").getAbsolutePath());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
             "--port", Integer.toString(port), "--metrics-port", "0", "--machines", "2",
             "--credentials", credentials().toString()));

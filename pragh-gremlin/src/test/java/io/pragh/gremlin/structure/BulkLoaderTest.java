@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BulkLoaderTest {
     /** A ring of {@code n} vertices, each with edges to its next three, in batches of {@code batch} edges. */
-    private static List<Long> ring(final PraghGraph graph, final int n, final int batch) {
-        final List<Long> edgeIds = new ArrayList<>();
+    private static List<Object> ring(final PraghGraph graph, final int n, final int batch) {
+        final List<Object> edgeIds = new ArrayList<>();
         try (BulkLoader load = graph.bulkLoader(batch)) {
             for (long v = 0; v < n; v++) {
                 load.addVertex(T.id, v, T.label, "node", "n", v);
@@ -42,7 +42,7 @@ class BulkLoaderTest {
         // 400 vertices and 1,200 edges in one batch: over 2,000 updates, so the per-home path runs them.
         for (final int batch : new int[] {BulkLoader.DEFAULT_BATCH_EDGES, 7}) {
             try (PraghGraph graph = TestGraphs.open()) {
-                final List<Long> edgeIds = ring(graph, 400, batch);
+                final List<Object> edgeIds = ring(graph, 400, batch);
                 final GraphTraversalSource g = graph.traversal();
                 assertEquals(400L, g.V().count().next(), "batch " + batch);
                 assertEquals(1200L, g.E().count().next(), "batch " + batch);

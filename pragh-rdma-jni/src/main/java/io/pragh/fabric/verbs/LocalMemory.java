@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.agrona.DirectBuffer;
 
 /**
  * A machine's registered memory: every chunk of its key, value and reclaim regions, registered for local write and
@@ -78,6 +79,21 @@ final class LocalMemory implements AutoCloseable {
         }
         Transport.Registration r = byAddress[i];
         return r.contains(address, length) ? r : null;
+    }
+
+    /**
+     * The registration holding {@code length} bytes of {@code buffer} at {@code offset}, or null when they are on the
+     * heap or outside registered memory (then they must be bounced).
+     */
+    Transport.Registration find(DirectBuffer buffer, int offset, int length) {
+        if (buffer.byteArray() != null) {
+            return null;
+        }
+        if (offset < 0 || length < 0 || (long) offset + length > buffer.capacity()) {
+            throw new IndexOutOfBoundsException("local buffer of " + buffer.capacity() + " bytes cannot hold "
+                + length + " bytes at " + offset);
+        }
+        return find(buffer.addressOffset() + offset, length);
     }
 
     /** The probe word a machine uses when it measures its adapter against this memory. */

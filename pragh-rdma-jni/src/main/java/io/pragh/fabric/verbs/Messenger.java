@@ -17,6 +17,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A machine's two-sided messages over SEND / RECV. Each machine opens one message connection to every peer it sends
@@ -26,7 +28,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * soon as the handler returns; a sender that finds none waits in the NIC (infinite RNR retry), not in Java.
  */
 final class Messenger implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(Messenger.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Messenger.class);
 
     /** One message connection, incoming or outgoing. */
     final class Link {
@@ -263,7 +265,7 @@ final class Messenger implements AutoCloseable {
             freeSlots[freeCount++] = (int) c.wrId();
             if (!c.succeeded()) {
                 Link link = links.get((int) (c.wrId() >>> 32));
-                LOG.log(System.Logger.Level.WARNING, "message to machine {0} failed: {1}", link.peer,
+                LOG.warn("message to machine {} failed: {}", link.peer,
                     transport.completionStatusText(c.status()));
                 linkDown(link);
             }
@@ -313,7 +315,7 @@ final class Messenger implements AutoCloseable {
 
     private void submitReceives(Link link, int count) { // holds receiveLock
         if (transport.postRecv(receiveDescriptors, 0, count) < 0) {
-            LOG.log(System.Logger.Level.WARNING, "posting receive buffers for machine {0} failed: {1}", link.peer,
+            LOG.warn("posting receive buffers for machine {} failed: {}", link.peer,
                 transport.errnoText(transport.lastPostErrno()));
             linkDown(link);
         }
@@ -333,7 +335,7 @@ final class Messenger implements AutoCloseable {
                     int slot = (int) c.wrId();
                     if (!c.succeeded()) {
                         if (c.status() != Completion.FLUSHED) {
-                            LOG.log(System.Logger.Level.WARNING, "receive from machine {0} failed: {1}", link.peer,
+                            LOG.warn("receive from machine {} failed: {}", link.peer,
                                 transport.completionStatusText(c.status()));
                         }
                         linkDown(link);
@@ -348,7 +350,7 @@ final class Messenger implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             if (running) {
-                LOG.log(System.Logger.Level.ERROR, "message delivery of machine " + endpoint.machine() + " stopped", e);
+                LOG.error("message delivery of machine " + endpoint.machine() + " stopped", e);
             }
         } finally {
             completions.close();
@@ -366,12 +368,12 @@ final class Messenger implements AutoCloseable {
                 handler.onMessage(link.peer, view, base + RegionTable.USER_HEADER, length - RegionTable.USER_HEADER);
             } catch (RuntimeException e) {
                 // A handler bug must not stop delivery for every other sender; the handler reports its own errors.
-                LOG.log(System.Logger.Level.ERROR, "machine " + endpoint.machine() + " message handler failed", e);
+                LOG.error("machine " + endpoint.machine() + " message handler failed", e);
             }
             return;
         }
         if (link.table == null) {
-            LOG.log(System.Logger.Level.WARNING, "machine {0} sent a region table on the wrong connection", link.peer);
+            LOG.warn("machine {} sent a region table on the wrong connection", link.peer);
             return;
         }
         try {

@@ -7,9 +7,7 @@ import com.ibm.disni.verbs.IbvPd;
 import com.ibm.disni.verbs.IbvQP;
 import com.ibm.disni.verbs.IbvQPInitAttr;
 import com.ibm.disni.verbs.RdmaCm;
-import com.ibm.disni.verbs.RdmaCmEvent;
 import com.ibm.disni.verbs.RdmaCmId;
-import com.ibm.disni.verbs.RdmaConnParam;
 import com.ibm.disni.verbs.RdmaEventChannel;
 import com.ibm.disni.verbs.impl.NatObject;
 import io.pragh.fabric.FabricException;
@@ -21,80 +19,39 @@ import io.pragh.rdma.jni.WorkRequest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The transport of a real RDMA device. Connection management is DiSNI 2.1's jVerbs API (event channel, rdma_cm ids,
- * protection domain, completion queues, queue pairs), all driven from one thread that also receives the rdma_cm
- * events; registration, posting and polling are Pragh's own entry points ({@link PraghVerbs}), which take the object
- * ids DiSNI holds, since the same native library issues both.
+ * The transport of a real RDMA device. The device's resources (protection domain, completion queues, queue pairs)
+ * are DiSNI 2.1's jVerbs API, and so is connection management, which a {@link ConnectionManager} drives from its one
+ * rdma_cm thread; registration, posting and polling are Pragh's own entry points ({@link PraghVerbs}), which take the
+ * object ids DiSNI holds, since the same native library issues both.
  *
  * <pre>{@code
  * Transport t = new NativeTransport(new InetSocketAddress("10.0.0.1", 7471), config);
  * }</pre>
  */
 public final class NativeTransport implements Transport {
-    private static final System.Logger LOG = System.getLogger(NativeTransport.class.getName());
-    private static final int BACKLOG = 128;
-    private static final int EVENT_WAIT_MS = 10;
-    private static final byte RETRIES = 7; // 7 = retry forever for RNR; the maximum for transport retries
-
-    /** A connection: its rdma_cm id, queue pair, and the header its initiator sent. */
-    private static final class NativeConnection implements Connection {
-        final RdmaCmId id;
-        final IbvQP qp;
-        final long qpHandle;
-        final byte[] header;
-        boolean gone;
-
-        NativeConnection(RdmaCmId id, IbvQP qp, byte[] header) {
-            this.id = id;
-            this.qp = qp;
-            this.qpHandle = objectId(qp);
-            this.header = header.clone();
-        }
-
-        @Override
-        public long qp() {
-            return qpHandle;
-        }
-
-        @Override
-        public byte[] header() {
-            return header.clone();
-        }
-    }
-
-    /** An outgoing connection being set up. */
-    private record Outgoing(InetSocketAddress peer, byte[] header, QueuePairSpec spec, Consumer<Connection> onQueuePair,
-                            CompletableFuture<Connection> future, NativeBuffer privateData,
-                            NativeConnection[] created) {
-    }
+    private static final Logger LOG = LoggerFactory.getLogger(NativeTransport.class);
 
     private final InetSocketAddress address;
-    private final VerbsConfig config;
     private final RdmaEventChannel channel;
     private final RdmaCmId listener;
     private final IbvContext context;
     private final IbvPd pd;
     private final IbvCompChannel completionChannel;
     private final Map<Long, IbvCQ> queues = new ConcurrentHashMap<>();
-    private final Map<RdmaCmId, Outgoing> connecting = new ConcurrentHashMap<>();
-    private final Map<RdmaCmId, NativeConnection> connections = new ConcurrentHashMap<>();
-    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-    private final Thread cmThread;
-    private volatile Acceptor acceptor;
-    private volatile boolean running = true;
+    private final ConnectionManager connections;
+    private volatile boolean closed;
 
     public NativeTransport(InetSocketAddress address, VerbsConfig config) {
         NativeLibrary.require();
         WorkRequest.checkAgainstNative();
         this.address = address;
-        this.config = config;
         RdmaEventChannel ch = null;
         RdmaCmId id = null;
         try {
@@ -118,9 +75,7 @@ public final class NativeTransport implements Transport {
             destroyQuietly(id, ch);
             throw e;
         }
-        this.cmThread = new Thread(this::run, "pragh-verbs-cm-" + address);
-        cmThread.setDaemon(true);
-        cmThread.start();
+        this.connections = new ConnectionManager(this, address, config, channel, listener);
     }
 
     private static void destroyQuietly(RdmaCmId id, RdmaEventChannel ch) {
@@ -187,60 +142,30 @@ public final class NativeTransport implements Transport {
             try {
                 queue.destroyCQ();
             } catch (IOException e) {
-                LOG.log(System.Logger.Level.WARNING, "destroying a completion queue failed: {0}", e.getMessage());
+                LOG.warn("destroying a completion queue failed: {}", e.getMessage());
             }
         }
     }
 
     @Override
     public void listen(Acceptor newAcceptor) {
-        this.acceptor = newAcceptor;
-        onCmThread(() -> {
-            try {
-                listener.listen(BACKLOG);
-            } catch (IOException e) {
-                throw new FabricException("listening on " + address + " failed: " + e.getMessage(), false, e);
-            }
-        }).join();
+        connections.listen(newAcceptor);
     }
 
     @Override
     public CompletableFuture<Connection> connect(InetSocketAddress peer, byte[] header, QueuePairSpec spec,
                                                  Consumer<Connection> onQueuePair) {
-        CompletableFuture<Connection> future = new CompletableFuture<>();
-        onCmThread(() -> {
-            NativeBuffer privateData = NativeBuffer.allocate(header.length);
-            privateData.view().putBytes(0, header);
-            RdmaCmId id = null;
-            try {
-                id = channel.createId(RdmaCm.RDMA_PS_TCP);
-                connecting.put(id, new Outgoing(peer, header, spec, onQueuePair, future, privateData,
-                    new NativeConnection[1]));
-                id.resolveAddr(null, peer, (int) config.connectTimeout().toMillis());
-            } catch (IOException | RuntimeException e) {
-                if (id != null) {
-                    connecting.remove(id);
-                    destroyId(id);
-                }
-                privateData.close();
-                future.completeExceptionally(new FabricException("connecting to " + peer + " failed: "
-                    + e.getMessage(), true, e));
-            }
-        });
-        return future;
+        return connections.connect(peer, header, spec, onQueuePair);
     }
 
     @Override
     public void disconnect(Connection connection) {
-        onCmThread(() -> teardown((NativeConnection) connection));
+        connections.disconnect(connection);
     }
 
     @Override
     public void disconnectAll() {
-        onCmThread(() -> {
-            connections.values().forEach(this::teardown);
-            connecting.keySet().forEach(id -> failOutgoing(id, "the transport is closing"));
-        }).join();
+        connections.disconnectAll();
     }
 
     @Override
@@ -273,78 +198,8 @@ public final class NativeTransport implements Transport {
         return PraghVerbs.completionStatusText(status) + " (status " + status + ")";
     }
 
-    // ---- the connection-management thread ----
-
-    /** Runs a task on the CM thread (inline when already there); DiSNI's id bookkeeping is not thread-safe. */
-    private CompletableFuture<Void> onCmThread(Runnable task) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        Runnable wrapped = () -> {
-            try {
-                task.run();
-                done.complete(null);
-            } catch (RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        };
-        if (Thread.currentThread() == cmThread) {
-            wrapped.run();
-        } else if (!running) {
-            done.completeExceptionally(new FabricException("the transport of " + address + " is closed", false));
-        } else {
-            tasks.add(wrapped);
-        }
-        return done;
-    }
-
-    private void run() {
-        while (running) {
-            try {
-                RdmaCmEvent event = channel.getCmEvent(EVENT_WAIT_MS);
-                if (event != null) {
-                    int status = PraghVerbs.lastCmEventStatus();
-                    event.ackEvent();
-                    handle(event, status);
-                }
-            } catch (IOException | RuntimeException e) {
-                if (running) {
-                    LOG.log(System.Logger.Level.WARNING, "rdma_cm event handling on " + address + " failed", e);
-                }
-            }
-            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
-                task.run();
-            }
-        }
-        for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
-            task.run(); // so nobody waits forever on a task queued during shutdown
-        }
-    }
-
-    private void handle(RdmaCmEvent event, int status) throws IOException {
-        RdmaCmEvent.EventType type = RdmaCmEvent.EventType.values()[event.getEvent()];
-        RdmaCmId id = event.getConnIdPriv();
-        switch (type) {
-            case RDMA_CM_EVENT_ADDR_RESOLVED -> id.resolveRoute((int) config.connectTimeout().toMillis());
-            case RDMA_CM_EVENT_ROUTE_RESOLVED -> routeResolved(id);
-            case RDMA_CM_EVENT_CONNECT_REQUEST -> connectRequest(id);
-            case RDMA_CM_EVENT_ESTABLISHED -> established(id);
-            case RDMA_CM_EVENT_ADDR_ERROR, RDMA_CM_EVENT_ROUTE_ERROR, RDMA_CM_EVENT_CONNECT_ERROR,
-                 RDMA_CM_EVENT_UNREACHABLE, RDMA_CM_EVENT_REJECTED ->
-                failOutgoing(id, type.name().toLowerCase(java.util.Locale.ROOT) + " (status " + status + ")");
-            case RDMA_CM_EVENT_DISCONNECTED, RDMA_CM_EVENT_DEVICE_REMOVAL -> {
-                NativeConnection c = connections.get(id);
-                if (c != null) {
-                    teardown(c);
-                } else {
-                    failOutgoing(id, type.name().toLowerCase(java.util.Locale.ROOT));
-                }
-            }
-            default -> {
-                // TIMEWAIT_EXIT, ADDR_CHANGE, multicast: nothing to do for reliable connections
-            }
-        }
-    }
-
-    private IbvQP createQp(RdmaCmId id, QueuePairSpec spec) throws IOException {
+    /** A reliable-connection queue pair for {@code id} on this device, with the spec's queues and depths. */
+    IbvQP createQp(RdmaCmId id, QueuePairSpec spec) throws IOException {
         IbvCQ send = queues.get(spec.sendCq());
         IbvCQ recv = queues.get(spec.recvCq());
         if (send == null || recv == null) {
@@ -366,131 +221,13 @@ public final class NativeTransport implements Transport {
         return id.createQP(pd, attr);
     }
 
-    private RdmaConnParam connParam() throws IOException {
-        RdmaConnParam p = new RdmaConnParam();
-        p.setRetry_count(RETRIES);
-        p.setRnr_retry_count(RETRIES);
-        return p;
-    }
-
-    private void routeResolved(RdmaCmId id) {
-        Outgoing o = connecting.get(id);
-        if (o == null) {
-            return;
-        }
-        try {
-            NativeConnection c = new NativeConnection(id, createQp(id, o.spec()), o.header());
-            o.created()[0] = c;
-            o.onQueuePair().accept(c);
-            RdmaConnParam p = connParam();
-            p.setPrivate_data(o.privateData().address());
-            p.setPrivate_data_len((byte) o.header().length);
-            id.connect(p);
-        } catch (IOException | RuntimeException e) {
-            failOutgoing(id, e.getMessage());
-        }
-    }
-
-    private void connectRequest(RdmaCmId id) {
-        Acceptor a = acceptor;
-        NativeConnection c = null;
-        try {
-            byte[] header = PraghVerbs.connectRequestData(objectId(id));
-            QueuePairSpec spec = a == null ? null : a.onRequest(header);
-            if (spec == null) {
-                destroyId(id); // destroying a requested id rejects the request
-                return;
-            }
-            c = new NativeConnection(id, createQp(id, spec), header);
-            connections.put(id, c);
-            a.onQueuePair(c);
-            id.accept(connParam());
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "refused a connection request on {0}: {1}", address, e.getMessage());
-            if (c != null) {
-                teardown(c);
-            } else {
-                destroyId(id);
-            }
-        }
-    }
-
-    private void established(RdmaCmId id) {
-        Outgoing o = connecting.remove(id);
-        if (o != null) {
-            o.privateData().close();
-            NativeConnection c = o.created()[0];
-            connections.put(id, c);
-            if (!o.future().complete(c)) { // the caller gave up waiting
-                teardown(c);
-            }
-            return;
-        }
-        NativeConnection c = connections.get(id);
-        Acceptor a = acceptor;
-        if (c != null && a != null) {
-            a.onEstablished(c);
-        }
-    }
-
-    private void failOutgoing(RdmaCmId id, String why) {
-        Outgoing o = connecting.remove(id);
-        if (o == null) {
-            return;
-        }
-        o.privateData().close();
-        NativeConnection created = o.created()[0];
-        if (created != null) {
-            teardown(created);
-        } else {
-            destroyId(id);
-        }
-        o.future().completeExceptionally(new FabricException("connecting to " + o.peer() + " failed: " + why, true));
-    }
-
-    private void teardown(NativeConnection c) {
-        if (c.gone) {
-            return;
-        }
-        c.gone = true;
-        connections.remove(c.id);
-        Acceptor a = acceptor;
-        if (a != null) {
-            a.onDisconnected(c);
-        }
-        try {
-            c.id.disconnect();
-        } catch (IOException | RuntimeException ignored) {
-            // the peer may have gone first; the QP and id are destroyed either way
-        }
-        try {
-            c.id.destroyQP();
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "destroying a queue pair: {0}", e.getMessage());
-        }
-        destroyId(c.id);
-    }
-
-    private static void destroyId(RdmaCmId id) {
-        try {
-            id.destroyId();
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "destroying an rdma_cm id: {0}", e.getMessage());
-        }
-    }
-
     @Override
     public void close() {
-        if (!running) {
+        if (closed) {
             return;
         }
-        disconnectAll();
-        running = false;
-        try {
-            cmThread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        closed = true;
+        connections.close();
         queues.values().forEach(q -> {
             try {
                 q.destroyCQ();
@@ -503,7 +240,7 @@ public final class NativeTransport implements Transport {
             completionChannel.destroyCompChannel();
             pd.deallocPd();
         } catch (Exception e) {
-            LOG.log(System.Logger.Level.WARNING, "releasing {0}: {1}", deviceName(), e.getMessage());
+            LOG.warn("releasing {}: {}", deviceName(), e.getMessage());
         }
         destroyQuietly(listener, channel);
     }

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One machine on the verbs fabric. Its memory is registered with the NIC when it attaches; one-sided operations go
@@ -23,7 +25,7 @@ import org.agrona.MutableDirectBuffer;
  * serves one-sided operations without this machine's threads.
  */
 final class VerbsEndpoint implements Endpoint, Transport.Acceptor {
-    private static final System.Logger LOG = System.getLogger(VerbsEndpoint.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(VerbsEndpoint.class);
 
     private final VerbsConfig config;
     private final int machine;
@@ -50,7 +52,7 @@ final class VerbsEndpoint implements Endpoint, Transport.Acceptor {
         }
         this.cpuAtomicsCoherent = atomics == PraghVerbs.ATOMIC_GLOB;
         if (!cpuAtomicsCoherent) {
-            LOG.log(System.Logger.Level.WARNING, "{0}: RDMA compare-and-swap is atomic only with other RDMA atomics "
+            LOG.warn("{}: RDMA compare-and-swap is atomic only with other RDMA atomics "
                 + "on this adapter (IBV_ATOMIC_HCA), not with CPU atomics on the same word", transport.deviceName());
         }
         this.localMemory = new LocalMemory(transport, memory);
@@ -203,7 +205,7 @@ final class VerbsEndpoint implements Endpoint, Transport.Acceptor {
         synchronized (this) {
             if (atomicOrder == null) {
                 atomicOrder = probeAtomicOrder(lane);
-                LOG.log(System.Logger.Level.INFO, "machine {0}: RDMA CAS byte order {1}", machine, atomicOrder);
+                LOG.info("machine {}: RDMA CAS byte order {}", machine, atomicOrder);
             }
             return atomicOrder;
         }
@@ -246,7 +248,7 @@ final class VerbsEndpoint implements Endpoint, Transport.Acceptor {
         }
         ConnectionHeader h = ConnectionHeader.decode(header);
         if (h.machine() >= config.machineCount()) {
-            LOG.log(System.Logger.Level.WARNING, "machine {0}: refused a connection from unknown machine {1}",
+            LOG.warn("machine {}: refused a connection from unknown machine {}",
                 machine, h.machine());
             return null;
         }

@@ -1,13 +1,10 @@
 package io.pragh.fabric.verbs;
 
 import io.pragh.fabric.FabricException;
-import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.RecordedOps;
-import io.pragh.fabric.Region;
+import io.pragh.fabric.RecordingOpBatch;
 import io.pragh.rdma.jni.Completion;
 import java.util.Arrays;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * One-sided operations posted to the NIC together. Adding records an operation; {@link #post()} translates each
@@ -16,7 +13,7 @@ import org.agrona.MutableDirectBuffer;
  * peer's requests go out as one chain. Completions are reaped by the same thread in {@link #poll()} and
  * {@link #awaitAll()}; the work request id is (batch token, operation index).
  */
-final class VerbsOpBatch implements OpBatch {
+final class VerbsOpBatch extends RecordingOpBatch {
     private static final byte READ = RecordedOps.READ;
     private static final byte WRITE = RecordedOps.WRITE;
     private static final byte CAS = RecordedOps.CAS;
@@ -27,7 +24,6 @@ final class VerbsOpBatch implements OpBatch {
     private static final int[] NOT_RETRYABLE = {4, 9, 10, 11};
 
     private final Lane lane;
-    private final RecordedOps ops;
     private final int[] rawRkeys;
     // Posting state.
     private final Lane.Link[] resolvedLink;
@@ -41,8 +37,6 @@ final class VerbsOpBatch implements OpBatch {
     private final boolean[] done;
     private final boolean[] failedOp;
     private final int[] order;
-    private int size;
-    private int posted;
     private int remaining;
     private int token;
     /** True inside post(): completions reaped meanwhile must not give the token away while requests still use it. */
@@ -50,7 +44,7 @@ final class VerbsOpBatch implements OpBatch {
     private FabricException failure;
 
     VerbsOpBatch(Lane lane, int capacity) {
-        this.ops = new RecordedOps(capacity);
+        super(capacity);
         this.lane = lane;
         rawRkeys = new int[capacity];
         resolvedLink = new Lane.Link[capacity];
@@ -66,13 +60,16 @@ final class VerbsOpBatch implements OpBatch {
         order = new int[capacity];
     }
 
-    /** The index of a new operation with its posting state reset. */
-    private int next() {
+    /** Only the lane's owner adds. */
+    @Override
+    protected int next() {
         lane.checkOwner();
-        if (size == ops.capacity()) {
-            throw new IllegalStateException("batch is full (" + ops.capacity() + " operations)");
-        }
-        int i = size++;
+        return super.next();
+    }
+
+    /** A new operation's posting state. */
+    @Override
+    protected void resetOp(int i) {
         linkOf[i] = null;
         resolvedLink[i] = null;
         scratchAt[i] = NONE;
@@ -81,29 +78,6 @@ final class VerbsOpBatch implements OpBatch {
         coverCount[i] = 0;
         done[i] = false;
         failedOp[i] = false;
-        return i;
-    }
-
-    @Override
-    public int read(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset, int length) {
-        int i = next();
-        ops.read(i, target, region, offset, dst, dstOffset, length);
-        return i;
-    }
-
-    @Override
-    public int write(int target, Region region, long offset, DirectBuffer src, int srcOffset, int length,
-                     boolean signalledWrite) {
-        int i = next();
-        ops.write(i, target, region, offset, src, srcOffset, length, signalledWrite);
-        return i;
-    }
-
-    @Override
-    public int compareAndSwap(int target, Region region, long offset, long expectedValue, long desiredValue) {
-        int i = next();
-        ops.compareAndSwap(i, target, region, offset, expectedValue, desiredValue);
-        return i;
     }
 
     /** A CAS on an absolute address and rkey of the target, operands and reply untouched (byte-order probe). */
@@ -157,11 +131,6 @@ final class VerbsOpBatch implements OpBatch {
             }
         }
         return false;
-    }
-
-    private static FabricException asFabricException(int op, RuntimeException e) {
-        return e instanceof FabricException f ? f
-            : new FabricException("batched operation " + op + " failed: " + e.getMessage(), false, e);
     }
 
     /** Orders the unposted operations by target, keeping their order within a target (a stable counting sort). */
@@ -239,9 +208,10 @@ final class VerbsOpBatch implements OpBatch {
         Lane.Link link = resolvedLink[i];
         long localAddress;
         int lkey;
+        LocalMemory local = lane.endpoint().localMemory();
         Transport.Registration direct = ops.kinds[i] == READ
-            ? registered(ops.dsts[i], ops.bufOffsets[i], ops.lengths[i])
-            : ops.kinds[i] == WRITE ? registered(ops.srcs[i], ops.bufOffsets[i], ops.lengths[i]) : null;
+            ? local.find(ops.dsts[i], ops.bufOffsets[i], ops.lengths[i])
+            : ops.kinds[i] == WRITE ? local.find(ops.srcs[i], ops.bufOffsets[i], ops.lengths[i]) : null;
         if (direct != null) {
             localAddress = (ops.kinds[i] == READ ? ops.dsts[i].addressOffset() : ops.srcs[i].addressOffset())
                 + ops.bufOffsets[i];
@@ -298,18 +268,6 @@ final class VerbsOpBatch implements OpBatch {
                 // the byte-order probe is the fabric's own business, not an access of the store
             }
         }
-    }
-
-    /** The registration holding a buffer's bytes, or null when they are on the heap or outside registered memory. */
-    private Transport.Registration registered(DirectBuffer buffer, int offset, int length) {
-        if (buffer.byteArray() != null) {
-            return null;
-        }
-        if (offset < 0 || length < 0 || (long) offset + length > buffer.capacity()) {
-            throw new IndexOutOfBoundsException("local buffer of " + buffer.capacity() + " bytes cannot hold "
-                + length + " bytes at " + offset);
-        }
-        return lane.endpoint().localMemory().find(buffer.addressOffset() + offset, length);
     }
 
     Lane.Link linkOf(int op) {
@@ -465,26 +423,8 @@ final class VerbsOpBatch implements OpBatch {
 
     @Override
     public long casResult(int op) {
-        if (op < 0 || op >= size || (ops.kinds[op] != CAS && ops.kinds[op] != RAW_CAS)) {
-            throw new IllegalArgumentException("operation " + op + " is not a CAS");
-        }
-        if (!isDone(op)) {
-            throw new IllegalStateException("CAS " + op + " has not completed");
-        }
-        if (failedOp[op]) {
-            throw new IllegalStateException("CAS " + op + " failed; it witnessed nothing");
-        }
-        return ops.results[op];
-    }
-
-    @Override
-    public int size() {
-        return size;
-    }
-
-    @Override
-    public int capacity() {
-        return ops.capacity();
+        boolean cas = op >= 0 && op < size && (ops.kinds[op] == CAS || ops.kinds[op] == RAW_CAS);
+        return checkedCasResult(op, cas, cas && isDone(op), cas && failedOp[op]);
     }
 
     @Override
@@ -493,11 +433,9 @@ final class VerbsOpBatch implements OpBatch {
         if (remaining > 0) {
             throw new IllegalStateException("cannot clear a batch with outstanding operations");
         }
-        ops.release(size);
         Arrays.fill(linkOf, 0, size, null);
         Arrays.fill(resolvedLink, 0, size, null);
-        size = 0;
-        posted = 0;
+        forgetAll();
         failure = null;
         releaseToken();
     }

@@ -4,6 +4,10 @@
  * is the line between the fabric's bookkeeping (lanes, batches, credits, bounce memory, region tables) and the device;
  * {@link io.pragh.fabric.verbs.NativeTransport} implements it with DiSNI 2.1 for connection management and
  * {@code io.pragh.rdma.jni.PraghVerbs} for registration, posting and polling. May depend on {@code io.pragh.fabric},
- * {@code io.pragh.memory}, {@code io.pragh.rdma.jni}, DiSNI and Agrona.
+ * {@code io.pragh.address}, {@code io.pragh.memory}, {@code io.pragh.rdma.jni}, DiSNI and Agrona.
  */
+@MayDependOn({"com.ibm.disni..", "io.pragh.address", "io.pragh.fabric", "io.pragh.memory", "io.pragh.rdma.jni",
+    "org.agrona.."})
 package io.pragh.fabric.verbs;
+
+import io.pragh.MayDependOn;

@@ -4,4 +4,7 @@
  * request and completion records, native buffers, struct layouts, and RDMA device discovery. The same library also
  * serves DiSNI 2.1's {@code NativeDispatcher}. May depend on Agrona and {@code io.pragh} base types only.
  */
+@MayDependOn({"io.pragh", "org.agrona.."})
 package io.pragh.rdma.jni;
+
+import io.pragh.MayDependOn;

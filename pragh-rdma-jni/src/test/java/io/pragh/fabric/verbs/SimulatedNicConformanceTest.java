@@ -1,5 +1,6 @@
 package io.pragh.fabric.verbs;
 
+import io.pragh.fabric.AttachedCluster;
 import io.pragh.fabric.Deployment;
 import io.pragh.fabric.Fabric;
 import io.pragh.fabric.FabricConformanceTest;

@@ -1,5 +1,6 @@
 package io.pragh.fabric.verbs;
 
+import io.pragh.fabric.AttachedCluster;
 import io.pragh.fabric.FabricConformanceTest;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;

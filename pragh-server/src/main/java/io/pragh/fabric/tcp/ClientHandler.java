@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.pragh.fabric.FabricException;
-import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
@@ -113,7 +112,7 @@ final class ClientHandler extends FramedHandler {
     }
 
     private void handshakeFailed(String reason, boolean retryable) {
-        LOG.log(Level.WARNING, "machine " + fabric.machine() + ": " + reason);
+        LOG.warn("machine " + fabric.machine() + ": " + reason);
         ready.completeExceptionally(new FabricException(reason, retryable));
         closeWithReason(reason);
     }
@@ -320,7 +319,7 @@ final class ClientHandler extends FramedHandler {
             if (now - op.sentAtNanos > timeout) {
                 String reason = describePeer() + " did not answer within "
                     + TimeUnit.NANOSECONDS.toMillis(timeout) + " ms";
-                LOG.log(Level.WARNING, "machine " + fabric.machine() + ": " + reason + "; closing the connection");
+                LOG.warn("machine " + fabric.machine() + ": " + reason + "; closing the connection");
                 closeWithReason(reason);
                 return;
             }

@@ -1,6 +1,5 @@
 package io.pragh.fabric.tcp;
 
-import io.pragh.server.config.PrivateFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -8,7 +8,8 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import java.io.IOException;
 import javax.net.ssl.SSLException;
-import java.lang.System.Logger.Level;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A channel that speaks frames: gathers received bytes until frames are complete, decodes and validates them
@@ -19,7 +20,7 @@ import java.lang.System.Logger.Level;
  * <p>Everything here runs on the channel's event loop, so the state needs no synchronisation.
  */
 abstract class FramedHandler extends ChannelInboundHandlerAdapter implements FrameVisitor {
-    protected static final System.Logger LOG = System.getLogger(FramedHandler.class.getPackageName());
+    protected static final Logger LOG = LoggerFactory.getLogger(FramedHandler.class.getPackageName());
 
     protected ChannelHandlerContext ctx;
     private ByteBuf cumulation;
@@ -98,7 +99,7 @@ abstract class FramedHandler extends ChannelInboundHandlerAdapter implements Fra
         } catch (FrameException e) {
             protocolViolation(e.getMessage());
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "fabric connection with " + describePeer() + " failed on a frame", e);
+            LOG.warn("fabric connection with " + describePeer() + " failed on a frame", e);
             closeWithReason("internal error handling a frame: " + e);
         }
         if (cumulation != null) {
@@ -135,7 +136,7 @@ abstract class FramedHandler extends ChannelInboundHandlerAdapter implements Fra
 
     /** Logs the violation and closes the connection, telling the peer why. */
     protected void protocolViolation(String reason) {
-        LOG.log(Level.WARNING, "closing fabric connection with " + describePeer() + ": " + reason);
+        LOG.warn("closing fabric connection with " + describePeer() + ": " + reason);
         closeWithReason(reason);
     }
 
@@ -175,7 +176,7 @@ abstract class FramedHandler extends ChannelInboundHandlerAdapter implements Fra
         String reason = "TLS failed: " + cause.getMessage();
         if (!tlsFailureLogged) {
             tlsFailureLogged = true;
-            LOG.log(Level.WARNING, "closing fabric connection with " + describePeer() + ": " + reason);
+            LOG.warn("closing fabric connection with " + describePeer() + ": " + reason);
             onTlsFailed(reason, cause instanceof SslHandshakeTimeoutException);
         }
         closeQuietly(reason);
@@ -208,7 +209,7 @@ abstract class FramedHandler extends ChannelInboundHandlerAdapter implements Fra
             // A peer that went away mid-stream; the disconnect itself is reported by onDisconnected.
             closeQuietly("connection lost: " + cause.getMessage());
         } else {
-            LOG.log(Level.WARNING, "fabric connection with " + describePeer() + " failed", cause);
+            LOG.warn("fabric connection with " + describePeer() + " failed", cause);
             closeQuietly("connection failed: " + cause);
         }
     }

@@ -2,7 +2,6 @@ package io.pragh.fabric.tcp;
 
 import io.netty.buffer.ByteBuf;
 import io.pragh.fabric.MessageHandler;
-import java.lang.System.Logger.Level;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +12,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The two-sided messages arriving at one machine: event loops copy each message into an off-heap many-to-one ring
@@ -22,7 +23,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * handler pushes back on senders through TCP instead of growing memory.
  */
 final class Inbox implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(Inbox.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Inbox.class);
     private static final int IDLE_SPINS = 100;
     private static final int IDLE_YIELDS = 10;
     private static final long PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -89,7 +90,7 @@ final class Inbox implements AutoCloseable {
             handler.onMessage(typeId - 1, buffer, index, length);
         } catch (RuntimeException e) {
             // A handler bug must not stop delivery for every other sender; the handler reports its own errors.
-            LOG.log(Level.WARNING, "machine " + machine + ": message handler failed on a message from machine "
+            LOG.warn("machine " + machine + ": message handler failed on a message from machine "
                 + (typeId - 1), e);
         }
     }

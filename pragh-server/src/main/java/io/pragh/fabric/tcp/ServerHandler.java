@@ -6,7 +6,6 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.Region;
 import io.pragh.memory.ChunkedRegion;
-import java.lang.System.Logger.Level;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -85,7 +84,7 @@ final class ServerHandler extends FramedHandler {
     }
 
     private void refuse(String reason) {
-        LOG.log(Level.WARNING, "machine " + fabric.machine() + " refused a fabric connection from "
+        LOG.warn("machine " + fabric.machine() + " refused a fabric connection from "
             + ctx.channel().remoteAddress() + ": " + reason);
         closeWithReason("refused: " + reason);
     }
@@ -201,7 +200,7 @@ final class ServerHandler extends FramedHandler {
 
     @Override
     public void onClose(String reason) {
-        LOG.log(Level.DEBUG, "machine " + fabric.machine() + ": " + describePeer() + " closed its connection: "
+        LOG.debug("machine " + fabric.machine() + ": " + describePeer() + " closed its connection: "
             + reason);
         closeQuietly(describePeer() + " closed the connection: " + reason);
     }

@@ -81,7 +81,7 @@ public final class TcpFabricProvider implements FabricProvider {
                     return;
                 }
             }
-        }, "m" + fabric.machine() + "-resolve");
+        }, "pragh-m" + fabric.machine() + "-tcp-resolve");
         t.setDaemon(true);
         t.start();
     }

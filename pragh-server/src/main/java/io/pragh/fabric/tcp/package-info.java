@@ -6,8 +6,13 @@
  * of {@code io.pragh.server.rpc} uses too), optionally inside mutual TLS ({@code ClusterTls}; {@code DevCertificates}
  * makes a throwaway CA for local clusters and tests), and every frame is validated.
  *
- * <p>Layering inside: {@code Frame*} classes are the wire format (pure, fuzzed), {@code FramedHandler} and its
- * client and server subclasses speak it on a channel, {@code PeerLink}, {@code TcpEndpoint} and {@code TcpOpBatch}
- * turn it into the SPI. May depend on {@code io.pragh.fabric}, {@code io.pragh.memory}, Agrona and Netty.
+ * <p>Layering inside: {@code Frame*} classes are the wire format (pure, fuzzed), {@code FramedHandler} and its client
+ * and server subclasses speak it on a channel, {@code PeerLink}, {@code TcpEndpoint} and {@code TcpOpBatch} turn it
+ * into the SPI. May depend on {@code io.pragh} (limits, exceptions), {@code io.pragh.address}, {@code io.pragh.fabric},
+ * {@code io.pragh.memory}, Agrona, Netty and {@code sun.misc.Unsafe} (one copy between a frame and a region).
  */
+@MayDependOn({"io.netty..", "io.pragh", "io.pragh.address", "io.pragh.fabric", "io.pragh.memory", "org.agrona..",
+    "sun.misc"})
 package io.pragh.fabric.tcp;
+
+import io.pragh.MayDependOn;

@@ -1,7 +1,5 @@
 package io.pragh.server.cli;
 
-import io.netty.util.internal.logging.InternalLoggerFactory;
-import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.pragh.server.config.ConfigException;
 import io.pragh.server.rpc.MachineClient;
 import java.io.PrintStream;
@@ -32,8 +30,6 @@ public final class ClusterCommand {
     }
 
     public static void main(String[] args) {
-        // The clients' TLS runs on Netty's SslContext: its logging goes where the servers' does (see ServerCommand).
-        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         System.exit(run(args, System.out, System.err));
     }
 

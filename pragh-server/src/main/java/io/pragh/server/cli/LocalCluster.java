@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A multi-process cluster on 127.0.0.1 kept in one directory: {@code cluster.yaml} (free loopback ports, a fresh
@@ -34,6 +36,8 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 public final class LocalCluster {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
+
     public static final String CONFIG = "cluster.yaml";
     /** Present when this directory runs its own ZooKeeper. */
     public static final String ZOOKEEPER_CONFIG = "zookeeper.cfg";
@@ -359,8 +363,8 @@ public final class LocalCluster {
             try {
                 Files.deleteIfExists(hold);
             } catch (IOException e) {
-                System.err.println("pragh: cannot remove " + hold + " (the supervisor ignores machine " + i
-                    + " while it exists): " + e.getMessage());
+                LOG.warn("cannot remove {} (the supervisor ignores machine {} while it exists): {}", hold, i,
+                    e.getMessage());
             }
         }
     }

@@ -2,6 +2,8 @@ package io.pragh.server.cli;
 
 import org.apache.zookeeper.server.ServerConfig;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A single ZooKeeper server for a local cluster, in its own process: {@code LocalZooKeeper zookeeper.cfg
@@ -13,6 +15,8 @@ import org.apache.zookeeper.server.ZooKeeperServerMain;
  * }</pre>
  */
 public final class LocalZooKeeper {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalZooKeeper.class);
+
     private LocalZooKeeper() {
     }
 
@@ -29,15 +33,14 @@ public final class LocalZooKeeper {
         }
         ServerConfig config = new ServerConfig();
         config.parse(args[0]);
-        System.out.println("pragh: ZooKeeper starts on " + config.getClientPortAddress());
+        LOG.info("ZooKeeper starts on {}", config.getClientPortAddress());
         try {
             new ZooKeeperServerMain().runFromConfig(config);
         } catch (Throwable t) {
-            // ZooKeeper logs through slf4j, which has no binding here: say why it stopped, and stop for real.
-            System.err.println("pragh: the local ZooKeeper failed: " + t);
-            t.printStackTrace();
+            // Say why it stopped, and stop for real: ZooKeeper's own threads would keep the process up.
+            LOG.error("the local ZooKeeper failed", t);
             System.exit(1);
         }
-        System.out.println("pragh: ZooKeeper stopped");
+        LOG.info("ZooKeeper stopped");
     }
 }

@@ -1,7 +1,5 @@
 package io.pragh.server.cli;
 
-import io.netty.util.internal.logging.InternalLoggerFactory;
-import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.ConfigException;
 import io.pragh.server.node.ServerNode;
@@ -32,8 +30,6 @@ public final class ServerCommand {
     }
 
     public static void main(String[] args) {
-        // slf4j-api is on the classpath without a binding, which would silence Netty's warnings.
-        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         int code = run(args, System.out, System.err);
         if (code != 0) {
             System.exit(code);

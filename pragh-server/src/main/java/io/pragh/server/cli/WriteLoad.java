@@ -68,7 +68,7 @@ final class WriteLoad {
                         failures.add(e);
                     }
                 }
-            }, "load-" + t));
+            }, "pragh-write-load-" + t));
         }
         long t0 = System.nanoTime();
         workers.forEach(Thread::start);

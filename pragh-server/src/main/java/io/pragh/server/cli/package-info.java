@@ -9,4 +9,8 @@
  * doctor} reports the fabrics this host can run ({@link DoctorCommand}).
  * May depend on everything in {@code io.pragh.server}; nothing depends on it.
  */
+@MayDependOn({"io.pragh.durability", "io.pragh.fabric", "io.pragh.fabric.tcp", "io.pragh.keys",
+    "io.pragh.server.config", "io.pragh.server.node", "io.pragh.server.rpc", "org.apache.zookeeper.."})
 package io.pragh.server.cli;
+
+import io.pragh.MayDependOn;

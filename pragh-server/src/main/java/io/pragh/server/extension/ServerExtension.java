@@ -1,6 +1,6 @@
 package io.pragh.server.extension;
 
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.Machine;
 import io.pragh.keys.Placement;
 import io.pragh.server.config.PlacementConfig;
 import io.pragh.store.Mutators;

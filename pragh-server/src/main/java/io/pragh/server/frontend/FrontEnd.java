@@ -53,7 +53,7 @@ public interface FrontEnd extends AutoCloseable {
      *                metrics port), where a front end adds its own meters
      * @param counters what the machine counts, for a front end that reports it (e.g. {@code pragh.stats})
      */
-    record Host(io.pragh.cluster.Machine machine, ClusterConfig config, int id, long timeoutMillis,
+    record Host(io.pragh.embedded.Machine machine, ClusterConfig config, int id, long timeoutMillis,
                 io.micrometer.core.instrument.MeterRegistry metrics,
                 io.pragh.server.metrics.MachineCounters counters) {
         /** The host to listen on: the fabric's bind host when the cluster file sets one, else this machine's host. */

@@ -4,6 +4,8 @@ import io.pragh.store.Mutators;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The front ends found on the class path for one machine, started and closed together. An empty set is valid: the
@@ -16,6 +18,8 @@ import java.util.ServiceLoader;
  * }</pre>
  */
 public final class FrontEnds implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FrontEnds.class);
+
     private final List<FrontEnd> all;
     private final List<FrontEnd> started = new ArrayList<>();
 
@@ -77,7 +81,7 @@ public final class FrontEnds implements AutoCloseable {
             try {
                 started.get(i).close();
             } catch (RuntimeException e) {
-                System.err.println("pragh: closing front end " + started.get(i).name() + " failed: " + e);
+                LOG.warn("closing front end {} failed", started.get(i).name(), e);
             }
         }
         started.clear();

@@ -13,6 +13,8 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One machine's membership in a ZooKeeper-tracked cluster. Under the configured root:
@@ -32,6 +34,8 @@ import org.apache.zookeeper.KeeperException;
  * }</pre>
  */
 public final class ZooKeeperMembership implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperMembership.class);
+
     /** What membership reports. Called on Curator's threads: hand long work off. */
     public interface Listener {
         /** Machine {@code id}'s node disappeared: it crashed, was partitioned away, or restarted. */
@@ -126,7 +130,7 @@ public final class ZooKeeperMembership implements AutoCloseable {
                 watchMembers();
             } catch (Exception e) {
                 if (!closed) {
-                    System.err.println("pragh: machine " + self + " cannot watch the members: " + e);
+                    LOG.warn("machine {} cannot watch the members", self, e);
                 }
             }
         };
@@ -221,7 +225,7 @@ public final class ZooKeeperMembership implements AutoCloseable {
 
     /**
      * Every recorded migration target, key to machine: what a newly elected coordinator seeds itself with. Records
-     * it cannot parse are named on stderr and skipped (they name no machine it could trust).
+     * it cannot parse are logged and skipped (they name no machine it could trust).
      */
     public java.util.Map<Long, Integer> recordedTargets() {
         java.util.Map<Long, Integer> out = new java.util.HashMap<>();
@@ -241,7 +245,7 @@ public final class ZooKeeperMembership implements AutoCloseable {
                     out.put(key, target);
                 }
             } catch (NumberFormatException e) {
-                System.err.println("pragh: skipping migration record /migrations/" + child + ": " + e.getMessage());
+                LOG.warn("skipping migration record /migrations/{}: {}", child, e.getMessage());
             }
         }
         return out;

@@ -5,4 +5,7 @@
  * May depend on {@code io.pragh.server.config} and Curator; knows nothing of stores or fabrics (it reports events to
  * a listener).
  */
+@MayDependOn({"io.pragh.server.config", "org.apache.curator..", "org.apache.zookeeper.."})
 package io.pragh.server.membership;
+
+import io.pragh.MayDependOn;

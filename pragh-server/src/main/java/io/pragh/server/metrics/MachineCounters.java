@@ -1,6 +1,6 @@
 package io.pragh.server.metrics;
 
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.Machine;
 import io.pragh.fabric.FabricStats;
 import io.pragh.migration.Migrator;
 import io.pragh.store.MachineStore;

@@ -5,4 +5,9 @@
  * path); {@link io.pragh.server.metrics.MetricsEndpoint} serves the Prometheus text on {@code GET /metrics}.
  * Depends on pragh-core and Micrometer only, so the Gremlin front end and {@code ./pragh serve} use it as well.
  */
+@MayDependOn({"io.micrometer..", "io.netty..", "io.pragh.cache", "io.pragh.embedded", "io.pragh.fabric",
+    "io.pragh.keys", "io.pragh.memory", "io.pragh.migration", "io.pragh.reclaim", "io.pragh.store",
+    "io.pragh.values"})
 package io.pragh.server.metrics;
+
+import io.pragh.MayDependOn;

@@ -5,6 +5,8 @@ import io.pragh.coordinator.Decisions;
 import io.pragh.server.membership.ZooKeeperMembership;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where approved migrations sent values, kept where a coordinator's successor finds them (paper section 5): an
@@ -20,6 +22,8 @@ import java.util.function.Consumer;
  * }</pre>
  */
 final class ApprovalRecovery {
+    private static final Logger LOG = LoggerFactory.getLogger(ApprovalRecovery.class);
+
     private final int machine;
     private final ZooKeeperMembership membership;
     /** Targets the last seeded coordinator got, -1 before any; read by tests and operators from any thread. */
@@ -41,8 +45,7 @@ final class ApprovalRecovery {
             recorded.forEach((key, target) -> apply.accept(fresh.seedHost(key, target)));
             seededTargets = recorded.size();
             if (!recorded.isEmpty()) {
-                System.err.println("pragh: machine " + machine + " coordinates, seeded with " + recorded.size()
-                    + " recorded migration targets");
+                LOG.info("machine {} coordinates, seeded with {} recorded migration targets", machine, recorded.size());
             }
         }
         return fresh;
@@ -60,7 +63,7 @@ final class ApprovalRecovery {
             membership.recordMigration(a.key(), a.target());
             return true;
         } catch (RuntimeException e) {
-            System.err.println("pragh: not approving key " + a.key() + ": " + e.getMessage());
+            LOG.warn("not approving key {}: {}", a.key(), e.getMessage());
             return false;
         }
     }

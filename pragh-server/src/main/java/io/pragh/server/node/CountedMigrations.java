@@ -1,6 +1,6 @@
 package io.pragh.server.node;
 
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.Machine;
 import io.pragh.migration.Migrator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;

@@ -5,6 +5,7 @@ import io.pragh.durability.Durability;
 import io.pragh.durability.Recovery;
 import io.pragh.fabric.FabricException;
 import io.pragh.keys.Placement;
+import io.pragh.runtime.DutyExecutor;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Session;
 import io.pragh.values.ValueRecord;
@@ -14,11 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Crash recovery between machines (paper section 5), triggered when membership reports a machine lost (its
@@ -50,6 +51,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class CrashRecovery implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CrashRecovery.class);
+
     public static final int RESTARTED = 16;
     public static final int RECOVERED = 17;
     private static final int RESTARTED_LENGTH = 9;
@@ -58,7 +61,7 @@ public final class CrashRecovery implements AutoCloseable {
     private final MachineStore store;
     private final Durability durability;
     private final Placement placement;
-    private final ExecutorService worker;
+    private final DutyExecutor worker;
     private final Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
     private final long nonce = System.nanoTime() ^ Double.doubleToLongBits(Math.random());
     private volatile long restoredTotal;
@@ -68,11 +71,7 @@ public final class CrashRecovery implements AutoCloseable {
         this.store = store;
         this.durability = durability;
         this.placement = store.placement();
-        this.worker = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "m" + store.id() + "-recovery");
-            t.setDaemon(true);
-            return t;
-        });
+        this.worker = DutyExecutor.single("m" + store.id() + "-recovery");
         store.registerHandler(RESTARTED, this::onRestarted);
         store.registerHandler(RECOVERED, this::onRecovered);
     }
@@ -108,8 +107,8 @@ public final class CrashRecovery implements AutoCloseable {
                 store.send(peer, msg, 0, msg.capacity());
                 told.add(peer);
             } catch (FabricException e) {
-                System.err.println("pragh: machine " + store.id() + " cannot tell machine " + peer + " that it"
-                    + " restarted (" + e.getMessage() + "); it is presumably down too");
+                LOG.warn("machine {} cannot tell machine {} that it restarted ({}); it is presumably down too",
+                    store.id(), peer, e.getMessage());
             }
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
@@ -128,7 +127,7 @@ public final class CrashRecovery implements AutoCloseable {
 
     private void onRestarted(int from, DirectBuffer msg, int off, int len) {
         if (len != RESTARTED_LENGTH || from == store.id()) {
-            System.err.println("pragh: machine " + store.id() + " dropped a malformed RESTARTED from " + from);
+            LOG.warn("machine {} dropped a malformed RESTARTED from {}", store.id(), from);
             return;
         }
         long theirNonce = msg.getLong(off + 1);
@@ -137,8 +136,7 @@ public final class CrashRecovery implements AutoCloseable {
             try {
                 restored = recoverFrom(from);
             } catch (RuntimeException e) {
-                System.err.println("pragh: machine " + store.id() + " failed to recover from machine " + from
-                    + "'s crash: " + e);
+                LOG.error("machine {} failed to recover from machine {}'s crash", store.id(), from, e);
             }
             UnsafeBuffer ack = new UnsafeBuffer(new byte[RECOVERED_LENGTH]);
             ack.putByte(0, (byte) RECOVERED);
@@ -147,16 +145,15 @@ public final class CrashRecovery implements AutoCloseable {
             try {
                 store.send(from, ack, 0, ack.capacity());
             } catch (FabricException e) {
-                System.err.println("pragh: machine " + store.id() + " cannot acknowledge machine " + from
-                    + "'s restart: " + e.getMessage());
+                LOG.warn("machine {} cannot acknowledge machine {}'s restart: {}", store.id(), from, e.getMessage());
             }
         });
     }
 
     private void onRecovered(int from, DirectBuffer msg, int off, int len) {
         if (len != RECOVERED_LENGTH || msg.getLong(off + 1) != nonce) {
-            System.err.println("pragh: machine " + store.id() + " dropped a RECOVERED from " + from
-                + " that answers no restart of this incarnation");
+            LOG.warn("machine {} dropped a RECOVERED from {} that answers no restart of this incarnation", store.id(),
+                from);
             return;
         }
         acknowledged.add(from);
@@ -168,8 +165,7 @@ public final class CrashRecovery implements AutoCloseable {
             try {
                 recoverFrom(crashed);
             } catch (RuntimeException e) {
-                System.err.println("pragh: machine " + store.id() + " failed to recover from machine " + crashed
-                    + "'s crash: " + e);
+                LOG.error("machine {} failed to recover from machine {}'s crash", store.id(), crashed, e);
             }
         });
     }
@@ -209,8 +205,8 @@ public final class CrashRecovery implements AutoCloseable {
             durability.endRestore(keys);
         }
         restoredTotal += restored;
-        System.err.println("pragh: machine " + store.id() + " recovered from machine " + crashed + ": restored "
-            + restored + " of " + lost.size() + " values that had migrated there");
+        LOG.info("machine {} recovered from machine {}: restored {} of {} values that had migrated there", store.id(),
+            crashed, restored, lost.size());
         return restored;
     }
 
@@ -230,7 +226,7 @@ public final class CrashRecovery implements AutoCloseable {
                     restored++;
                 }
             } catch (Exception e) {
-                System.err.println("pragh: machine " + store.id() + " could not restore key " + key + ": " + e);
+                LOG.warn("machine {} could not restore key {}", store.id(), key, e);
             }
         }
         return restored;
@@ -272,13 +268,12 @@ public final class CrashRecovery implements AutoCloseable {
         }
         reclaimedTotal += reclaimed;
         if (reclaimed > 0) {
-            System.err.println("pragh: machine " + store.id() + " reclaimed " + reclaimed + " orphaned values of a"
-                + " restarted machine");
+            LOG.info("machine {} reclaimed {} orphaned values of a restarted machine", store.id(), reclaimed);
         }
     }
 
     @Override
     public void close() {
-        worker.shutdownNow();
+        worker.close();
     }
 }

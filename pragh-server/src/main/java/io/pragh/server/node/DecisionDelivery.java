@@ -8,6 +8,8 @@ import io.pragh.store.MachineStore;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Carries a coordinator's decisions out: each goes to the machine it concerns as a DECISION message
@@ -22,6 +24,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 final class DecisionDelivery {
+    private static final Logger LOG = LoggerFactory.getLogger(DecisionDelivery.class);
+
     private final MachineStore store;
     private final Monitor monitor;
     private final CountedMigrations migrations;
@@ -78,8 +82,7 @@ final class DecisionDelivery {
             store.send(machineId, msg, 0, msg.capacity());
             return true;
         } catch (FabricException e) {
-            System.err.println("pragh: machine " + machineId + " did not get a decision on key " + key + ": "
-                + e.getMessage());
+            LOG.warn("machine {} did not get a decision on key {}: {}", machineId, key, e.getMessage());
             return false;
         }
     }
@@ -88,7 +91,7 @@ final class DecisionDelivery {
     void onDecision(int from, DirectBuffer msg, int off, int len) {
         DecisionKind kind = PolicyMessages.decisionKind(msg, off, len);
         if (kind == null) {
-            System.err.println("pragh: machine " + store.id() + " dropped a malformed DECISION from machine " + from);
+            LOG.warn("machine {} dropped a malformed DECISION from machine {}", store.id(), from);
             return;
         }
         carryOut(kind, PolicyMessages.decisionKey(msg, off));

@@ -1,17 +1,19 @@
 package io.pragh.server.node;
 
-import io.pragh.cluster.Machine;
 import io.pragh.coordinator.Coordinator;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.coordinator.DecisionLog;
 import io.pragh.coordinator.Decisions;
 import io.pragh.coordinator.Mechanism;
+import io.pragh.embedded.Machine;
 import io.pragh.fabric.FabricException;
 import io.pragh.migration.Migrator;
 import io.pragh.monitor.Monitor;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.monitor.MonitorReport;
 import io.pragh.reclaim.Leases;
+import io.pragh.runtime.DutyExecutor;
+import io.pragh.runtime.DutyThread;
 import io.pragh.server.config.MigrationPolicy;
 import io.pragh.server.membership.ZooKeeperMembership;
 import io.pragh.server.rpc.Decided;
@@ -22,11 +24,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The migration policy of paper section 4.4 across processes. Every machine runs a {@link Monitor} and sends its
@@ -53,6 +55,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class MigrationCoordination implements MigrationDriver, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MigrationCoordination.class);
+
+    /** How often the monitoring thread polls for instant reports. */
     private static final long POLL_MILLIS = 100;
     /** How often a waiting DECIDE looks for the reports it still misses. */
     private static final long DECIDE_POLL_MILLIS = 10;
@@ -67,8 +72,11 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private final int maxKeysPerReport;
     private final MigrationPolicy.Trigger trigger;
     /** Runs everything that touches the monitor's intervals or the coordinator: one thread, so neither locks. */
-    private final ScheduledExecutorService control;
-    private final Thread ticker;
+    private final DutyExecutor control;
+    /** Polls the monitor: instant reports every poll, periodic ones every interval ({@link #tick}). */
+    private final DutyThread ticker;
+    /** When this machine's current report interval ends; read and written by the monitoring thread only. */
+    private long intervalEnd;
     private final List<MonitorReport> periodic = new ArrayList<>();
     private final CountedMigrations migrations;
     private final DecisionDelivery delivery;
@@ -99,13 +107,14 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             .withMechanism(policy.mode() == MigrationPolicy.Mode.EAGER ? Mechanism.EAGER : Mechanism.DEFERRED)
             .withMinRate(policy.minimumRate());
         this.maxKeysPerReport = PolicyMessages.maxKeysPerReport(maxMessageBytes);
-        this.control = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "m" + store.id() + "-coordinator");
-            t.setDaemon(true);
-            return t;
-        });
-        this.ticker = new Thread(this::tick, "m" + store.id() + "-monitor");
-        ticker.setDaemon(true);
+        this.control = DutyExecutor.single("m" + store.id() + "-coordinator");
+        this.ticker = new DutyThread("m" + store.id() + "-monitor", TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS)) {
+            @Override
+            protected int doWork() {
+                tick();
+                return 0; // the monitor is polled, never woken: park until the next poll
+            }
+        };
         store.registerHandler(PolicyMessages.REPORT, this::onReport);
         store.registerHandler(PolicyMessages.DECISION, delivery::onDecision);
     }
@@ -271,30 +280,30 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         return membership == null ? 0 : membership.coordinator();
     }
 
-    /** The monitoring thread: instant reports every poll, periodic ones (and, here, decisions) every interval. */
+    /**
+     * One poll of the monitoring thread: an instant report if one is due, and at the end of an interval the periodic
+     * one (and, here, decisions). A failed poll is logged and the next one goes on.
+     */
     private void tick() {
-        long next = Leases.nowMillis() + intervalMillis;
-        while (!closed) {
-            try {
-                Thread.sleep(POLL_MILLIS);
-                long now = Leases.nowMillis();
-                MonitorReport hot = monitor.poll(now);
-                if (hot != null) {
-                    report(hot);
-                }
-                if (now >= next) {
-                    next = now + intervalMillis;
-                    report(monitor.endInterval(now));
-                    // Machines' intervals are not aligned: the coordinator decides on its own clock with the periodic
-                    // reports that arrived since its last decision.
-                    control.execute(this::endIntervalIfCoordinator);
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    System.err.println("pragh: machine " + store.id() + " monitoring failed: " + e);
-                }
+        try {
+            long now = Leases.nowMillis();
+            if (intervalEnd == 0) {
+                intervalEnd = now + intervalMillis;
+            }
+            MonitorReport hot = monitor.poll(now);
+            if (hot != null) {
+                report(hot);
+            }
+            if (now >= intervalEnd) {
+                intervalEnd = now + intervalMillis;
+                report(monitor.endInterval(now));
+                // Machines' intervals are not aligned: the coordinator decides on its own clock with the periodic
+                // reports that arrived since its last decision.
+                control.execute(this::endIntervalIfCoordinator);
+            }
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.error("machine {} monitoring failed", store.id(), e);
             }
         }
     }
@@ -323,7 +332,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         try {
             r = PolicyMessages.readReport(from, msg, off, len, store.machineCount());
         } catch (IllegalArgumentException e) {
-            System.err.println("pragh: machine " + store.id() + " dropped " + e.getMessage() + " from machine " + from);
+            LOG.warn("machine {} dropped {} from machine {}", store.id(), e.getMessage(), from);
             return;
         }
         control.execute(() -> absorb(r));
@@ -340,7 +349,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
                 coordinator = newCoordinator();
             } catch (RuntimeException e) {
                 // Without the recorded targets it could approve moves from stale hosts: decide nothing until it can.
-                System.err.println("pragh: machine " + store.id() + " does not coordinate yet: " + e.getMessage());
+                LOG.warn("machine {} does not coordinate yet: {}", store.id(), e.getMessage());
                 return;
             }
         }
@@ -372,7 +381,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     public void close() {
         closed = true;
         store.setAccessObserver(null);
-        ticker.interrupt();
-        control.shutdownNow();
+        control.close();
+        ticker.close(); // waits up to a minute for a poll under way, and logs it if it does not end
     }
 }

@@ -2,7 +2,7 @@ package io.pragh.server.node;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.Machine;
 import io.pragh.durability.Durability;
 import io.pragh.durability.Recovery;
 import io.pragh.fabric.Deployment;
@@ -27,6 +27,8 @@ import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import java.net.InetSocketAddress;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One machine of a multi-process cluster, running: its store over the fabric {@code fabric.kind} chooses (verbs or
@@ -45,6 +47,8 @@ import java.util.Set;
  * }</pre>
  */
 public final class ServerNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerNode.class);
+
     /** Worker threads per machine: client reads and traversals run there. */
     public static final int WORKERS = 2;
 
@@ -87,7 +91,7 @@ public final class ServerNode implements AutoCloseable {
 
     /** Starts machine {@code id} of {@code config}; returns once it serves. A lost ZooKeeper session is logged. */
     public static ServerNode start(ClusterConfig config, int id) {
-        return start(config, id, () -> System.err.println("pragh: machine " + id + " lost its ZooKeeper session"));
+        return start(config, id, () -> LOG.error("machine {} lost its ZooKeeper session", id));
     }
 
     /**
@@ -299,7 +303,7 @@ public final class ServerNode implements AutoCloseable {
                 try {
                     c.close();
                 } catch (Exception e) {
-                    System.err.println("pragh: closing " + c.getClass().getSimpleName() + " failed: " + e);
+                    LOG.warn("closing {} failed", c.getClass().getSimpleName(), e);
                 }
             }
         }

@@ -11,4 +11,11 @@
  * May depend on core, {@code io.pragh.fabric.tcp}'s settings, {@code io.pragh.server.frontend},
  * {@code io.pragh.server.config} and {@code io.pragh.server.rpc}; knows nothing of command lines or processes.
  */
+@MayDependOn({"io.micrometer..", "io.pragh", "io.pragh.address", "io.pragh.cache", "io.pragh.coordinator",
+    "io.pragh.durability", "io.pragh.embedded", "io.pragh.fabric", "io.pragh.fabric.tcp", "io.pragh.keys",
+    "io.pragh.memory", "io.pragh.migration", "io.pragh.monitor", "io.pragh.reclaim", "io.pragh.runtime",
+    "io.pragh.server.config", "io.pragh.server.extension", "io.pragh.server.frontend", "io.pragh.server.membership",
+    "io.pragh.server.metrics", "io.pragh.server.rpc", "io.pragh.store", "io.pragh.values", "org.agrona.."})
 package io.pragh.server.node;
+
+import io.pragh.MayDependOn;

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One client connection of a machine's client port: first the cluster-secret handshake ({@link ClientProtocol}),
@@ -35,7 +37,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class ClientConnection extends SimpleChannelInboundHandler<ByteBuf> {
     /** Logged under the port's name: one line per refused connection. */
-    private static final System.Logger LOG = System.getLogger(ClientServer.class.getName());
+    /** Under ClientServer's name: the client port logs as one. */
+    private static final Logger LOG = LoggerFactory.getLogger(ClientServer.class);
     /** Requests of one connection running at once (a pipelining client's). */
     static final int MAX_IN_FLIGHT = 256;
     /** Requests of one connection waiting to start, past which it stops reading from the client. */
@@ -117,7 +120,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<ByteBuf> {
             return;
         }
         closing = true;
-        LOG.log(System.Logger.Level.WARNING, "pragh: machine " + machine + " closes the client connection"
+        LOG.warn("machine " + machine + " closes the client connection"
             + " from " + ctx.channel().remoteAddress() + ": " + why);
         ctx.close();
     }

@@ -4,6 +4,8 @@ import io.pragh.fabric.FabricException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One answer of the client port: a status of {@link ClientProtocol} and its body. {@link #failure} is the one place
@@ -15,7 +17,8 @@ import java.util.concurrent.TimeoutException;
  * }</pre>
  */
 record Reply(byte status, byte[] body) {
-    private static final System.Logger LOG = System.getLogger(ClientServer.class.getName());
+    /** Under ClientServer's name: the client port logs as one. */
+    private static final Logger LOG = LoggerFactory.getLogger(ClientServer.class);
 
     static final Reply OK = new Reply(ClientProtocol.OK, new byte[0]);
     static final Reply ABSENT = new Reply(ClientProtocol.ABSENT, new byte[0]);
@@ -54,7 +57,7 @@ record Reply(byte status, byte[] body) {
             // Stale addresses seen repeatedly, a refused update: states a recovery or a retry resolves.
             return retry(t.getMessage());
         }
-        LOG.log(System.Logger.Level.WARNING, "pragh: machine " + machine + " failed a client request", t);
+        LOG.warn("machine " + machine + " failed a client request", t);
         return error("machine " + machine + " failed the request: " + (t.getMessage() == null
             ? "an internal error (see its log)" : t.getMessage()));
     }

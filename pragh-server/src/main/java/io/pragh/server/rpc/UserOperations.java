@@ -1,7 +1,7 @@
 package io.pragh.server.rpc;
 
 import io.pragh.address.Address;
-import io.pragh.cluster.Machine;
+import io.pragh.embedded.Machine;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
 import io.pragh.store.MachineStore;

@@ -1,16 +1,17 @@
 package io.pragh.fabric.tcp;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Collects what the TCP fabric (or another logger: the client port's) logs while a test runs; System.Logger goes to
- * java.util.logging by default.
+ * Collects what the TCP fabric (or another logger: the client port's) logs while a test runs, one line per event:
+ * "LEVEL message", from the logback logger of that name (Pragh logs through SLF4J, bound to logback).
  */
-public final class LogCapture extends Handler implements AutoCloseable {
+public final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoCloseable {
     private final Logger logger;
     private final List<String> lines = new CopyOnWriteArrayList<>();
 
@@ -19,13 +20,15 @@ public final class LogCapture extends Handler implements AutoCloseable {
     }
 
     public LogCapture(String loggerName) {
-        logger = Logger.getLogger(loggerName);
-        logger.addHandler(this);
+        logger = (Logger) LoggerFactory.getLogger(loggerName);
+        setContext(logger.getLoggerContext());
+        start();
+        logger.addAppender(this);
     }
 
     @Override
-    public void publish(LogRecord record) {
-        lines.add(record.getLevel() + " " + record.getMessage());
+    protected void append(ILoggingEvent event) {
+        lines.add(event.getLevel() + " " + event.getFormattedMessage());
     }
 
     /** Waits up to 10 s for a line containing {@code text}; the logging happens on an event loop. */
@@ -44,11 +47,8 @@ public final class LogCapture extends Handler implements AutoCloseable {
     }
 
     @Override
-    public void flush() {
-    }
-
-    @Override
     public void close() {
-        logger.removeHandler(this);
+        logger.detachAppender(this);
+        stop();
     }
 }

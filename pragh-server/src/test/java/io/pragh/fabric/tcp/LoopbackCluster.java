@@ -1,7 +1,5 @@
 package io.pragh.fabric.tcp;
 
-import io.netty.util.internal.logging.InternalLoggerFactory;
-import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.pragh.fabric.Deployment;
 import io.pragh.fabric.Endpoint;
 import io.pragh.fabric.FabricKind;
@@ -19,11 +17,6 @@ import java.util.List;
  * builds its fabric: the TCP provider found on the class path, chosen by kind, given a spec.
  */
 final class LoopbackCluster implements AutoCloseable {
-    static {
-        // slf4j-api is on the classpath without a binding, which would silence Netty (leak reports included).
-        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
-    }
-
     static final ClusterSecret SECRET = ClusterSecret.fromString("test-cluster-secret-0123456789");
 
     final TcpFabric[] fabrics;

@@ -1,6 +1,6 @@
 package io.pragh.fabric.tcp;
 
-import io.pragh.fabric.Endpoint;
+import io.pragh.fabric.AttachedCluster;
 import io.pragh.fabric.FabricConformanceTest;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.MessageHandler;
@@ -20,17 +20,6 @@ class TcpFabricConformanceTest extends FabricConformanceTest {
     protected FabricCluster open(MachineMemory[] memories, MessageHandler[] handlers) {
         LoopbackCluster cluster = LoopbackCluster.start(memories.length, LoopbackCluster.SECRET,
             options(), tls());
-        Endpoint[] endpoints = cluster.attach(memories, handlers);
-        return new FabricCluster() {
-            @Override
-            public Endpoint endpoint(int machine) {
-                return endpoints[machine];
-            }
-
-            @Override
-            public void close() {
-                cluster.close();
-            }
-        };
+        return AttachedCluster.of(cluster.attach(memories, handlers), cluster::close);
     }
 }

@@ -94,6 +94,39 @@ class MigrationCoordinationTest {
      * A coordinator that takes over a cluster whose earlier coordinator approved migrations learns their targets from
      * ZooKeeper (paper section 5: the coordinator is stateless because the record is durable).
      */
+    /** Live threads of machine {@code id} whose name says the duty ({@code pragh-m<id>-<duty>}). */
+    private static long dutyThreads(int id, String duty) {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.isAlive() && t.getName().equals("pragh-m" + id + "-" + duty)).count();
+    }
+
+    @Test
+    void aClosedServerLeavesNoneOfItsCoordinationThreadsRunning() throws Exception {
+        try (LoopbackZooKeeper zk = LoopbackZooKeeper.start()) {
+            twoMachines(zk);
+            ClusterConfig config = configWith("{reportInterval: 100ms}");
+            ServerNode[] nodes = new ServerNode[2];
+            try {
+                nodes[0] = ServerNode.start(config, 0);
+                nodes[1] = ServerNode.start(config, 1);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                // The coordinator's thread starts with its first task: an interval's end, every 100 ms.
+                while (dutyThreads(0, "coordinator") + dutyThreads(1, "coordinator") < 2) {
+                    assertTrue(System.nanoTime() < deadline, "no coordination thread named for its machine and duty");
+                    Thread.sleep(10);
+                }
+                assertEquals(1, dutyThreads(0, "monitor"));
+            } finally {
+                closeAll(nodes);
+            }
+            for (int id = 0; id < 2; id++) {
+                for (String duty : new String[] {"coordinator", "monitor"}) {
+                    assertEquals(0, dutyThreads(id, duty), "machine " + id + "'s " + duty + " thread outlived its close");
+                }
+            }
+        }
+    }
+
     @Test
     void aNewCoordinatorIsSeededWithTheTargetsRecordedBeforeIt() throws Exception {
         try (LoopbackZooKeeper zk = LoopbackZooKeeper.start()) {

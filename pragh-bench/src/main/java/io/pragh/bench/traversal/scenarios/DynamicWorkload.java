@@ -7,7 +7,7 @@ import io.pragh.bench.traversal.TimelineSampler;
 import io.pragh.bench.traversal.TraversalConfig;
 import io.pragh.bench.traversal.TraversalRunner;
 import io.pragh.bench.workload.AdjacencyGraph;
-import io.pragh.bench.traversal.cluster.SplitMigration;
+import io.pragh.bench.traversal.deploy.SplitMigration;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -5,4 +5,8 @@
  * timeline sampler and write JSON and charts. Depends on {@code io.pragh.bench.traversal}, {@code
  * io.pragh.bench.charts} and the workload generators.
  */
+@MayDependOn({"io.pragh.bench.charts", "io.pragh.bench.traversal", "io.pragh.bench.traversal.deploy",
+    "io.pragh.bench.workload", "org.HdrHistogram.."})
 package io.pragh.bench.traversal.scenarios;
+
+import io.pragh.MayDependOn;

@@ -1,0 +1,220 @@
+package io.pragh.bench.traversal.deploy;
+
+import io.pragh.bench.extension.CappedAppend;
+import io.pragh.bench.shard.ShardAccessCounts;
+import io.pragh.bench.shard.ShardMover;
+import io.pragh.bench.shard.ShardPlacement;
+import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.coordinator.Decisions;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
+import io.pragh.embedded.MigrationControl;
+import io.pragh.fabric.FabricStats;
+import io.pragh.graph.KHopTraversal;
+import io.pragh.keys.KeyLayout;
+import io.pragh.monitor.MonitorConfig;
+
+/**
+ * A bench cluster in this JVM: an {@link EmbeddedCluster} on the in-process fabric with its emulated remote latency.
+ * Client threads run their traversals through the home machine's own session, so every access is that machine's.
+ *
+ * <pre>{@code
+ * try (BenchCluster c = EmbeddedBenchCluster.start(spec)) {
+ *     try (QueryPath p = c.openPath()) { p.kHop(start, 0, 2, 100, false); }
+ * }
+ * }</pre>
+ */
+public final class EmbeddedBenchCluster implements BenchCluster {
+    private final ClusterSpec spec;
+    private final EmbeddedCluster cluster;
+    private final ShardPlacement shards;
+
+    private EmbeddedBenchCluster(ClusterSpec spec, EmbeddedCluster cluster, ShardPlacement shards) {
+        this.spec = spec;
+        this.cluster = cluster;
+        this.shards = shards;
+    }
+
+    /** Builds the cluster of {@code spec}. */
+    public static EmbeddedBenchCluster start(ClusterSpec spec) {
+        ShardPlacement shards = spec.sharded() ? new ShardPlacement(spec.machines(), spec.shardsPerMachine()) : null;
+        // Queries run on client threads through the home machine's session, so the workers stay idle: never pin them.
+        EmbeddedCluster.Builder b = EmbeddedCluster.builder().machines(spec.machines()).workersPerMachine(1)
+            .pinThreads(false).keysPerMachine(spec.keysPerMachine()).valueBytesPerMachine(spec.valueBytes())
+            .remoteLatencyNs(spec.remoteLatencyNs()).cacheBytes(spec.cacheBytes()).pretouch(true)
+            .mutator(CappedAppend.ID, new CappedAppend());
+        if (shards != null) {
+            b.placement(shards);
+        }
+        return new EmbeddedBenchCluster(spec, b.build(), shards);
+    }
+
+    /** The embedded cluster itself. */
+    public EmbeddedCluster cluster() {
+        return cluster;
+    }
+
+    @Override
+    public int machineCount() {
+        return cluster.machineCount();
+    }
+
+    @Override
+    public int home(long key) {
+        return cluster.home(key);
+    }
+
+    @Override
+    public QueryPath openPath() {
+        return new SessionPath();
+    }
+
+    @Override
+    public FabricStats.Snapshot stats() {
+        return cluster.stats();
+    }
+
+    @Override
+    public long forwardedUpdates() {
+        long n = 0;
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            n += cluster.machine(m).store().forwardedUpdates();
+        }
+        return n;
+    }
+
+    @Override
+    public SplitMigration splitMigration() {
+        MonitorConfig monitor = MonitorConfig.defaults().withIntervalMillis(spec.intervalMillis())
+            .withRates(MonitorConfig.DEFAULT_INSTANT_RATE, spec.minRate());
+        return new Split(new MigrationControl(cluster, monitor,
+            CoordinatorConfig.defaults().withMechanism(spec.mechanism()).withMinRate(spec.minRate())));
+    }
+
+    @Override
+    public ShardMigration shardMigration() {
+        spec.requireSharded();
+        return new Shards();
+    }
+
+    @Override
+    public String describe() {
+        return "fabric: in-process, " + spec.machines() + " machine(s) in this JVM, emulated remote latency "
+            + spec.remoteLatencyNs() + " ns";
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+
+    /** Traversals through the home's session (one traversal engine per machine), updates at the home. */
+    private final class SessionPath implements QueryPath {
+        private final KHopTraversal[] one = new KHopTraversal[cluster.machineCount()];
+        private final KHopTraversal[] batched = new KHopTraversal[cluster.machineCount()];
+
+        @Override
+        public long kHop(long start, int label, int hops, int fanout, boolean batch) {
+            int home = cluster.home(KeyLayout.key(start, label, KeyLayout.OUT));
+            KHopTraversal[] engines = batch ? batched : one;
+            if (engines[home] == null) {
+                engines[home] = new KHopTraversal(cluster.machine(home).session(), batch);
+            }
+            return engines[home].run(start, label, hops, fanout).size();
+        }
+
+        @Override
+        public void insertEdge(long src, int label, long dst, int cap) {
+            long key = KeyLayout.key(src, label, KeyLayout.OUT);
+            cluster.homeOf(key).update(key, CappedAppend.ID, CappedAppend.argument(dst, cap));
+        }
+
+        @Override
+        public void put(long key, byte[] value) {
+            cluster.homeOf(key).put(key, value);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private final class Split implements SplitMigration {
+        private final MigrationControl control;
+
+        Split(MigrationControl control) {
+            this.control = control;
+        }
+
+        @Override
+        public void start() {
+            control.start();
+        }
+
+        @Override
+        public Interval endInterval() {
+            Decisions d = control.endInterval();
+            return new Interval(d.approvals().size(), d.track().size(), d.untrack().size());
+        }
+
+        @Override
+        public long awaitMigrations(long timeoutMillis) throws Exception {
+            return control.awaitMigrations(timeoutMillis);
+        }
+
+        @Override
+        public long migratedKeys() {
+            return control.migratedKeys();
+        }
+
+        @Override
+        public long migratedBytes() {
+            return control.migratedBytes();
+        }
+
+        @Override
+        public void startAutomatic() {
+            control.startAutomatic();
+        }
+
+        @Override
+        public void close() {
+            control.close();
+        }
+    }
+
+    /** Per-shard counting through every machine's access observer; the baseline's shard mover. */
+    private final class Shards implements ShardMigration {
+        private final ShardAccessCounts counts = new ShardAccessCounts(shards);
+
+        @Override
+        public void startTracking() {
+            counts.reset();
+            for (int m = 0; m < cluster.machineCount(); m++) {
+                cluster.machine(m).store().setAccessObserver(counts.observerFor(m));
+            }
+        }
+
+        @Override
+        public void stopTracking() {
+            for (Machine m : machines()) {
+                m.store().setAccessObserver(null);
+            }
+        }
+
+        private Machine[] machines() {
+            Machine[] all = new Machine[cluster.machineCount()];
+            for (int m = 0; m < all.length; m++) {
+                all[m] = cluster.machine(m);
+            }
+            return all;
+        }
+
+        @Override
+        public Moved moveToReaders() {
+            ShardMover mover = new ShardMover(cluster, shards);
+            int moved = mover.apply(counts.plan());
+            return new Moved(moved, shards.shards(), mover.keysMoved(), mover.bytesMoved());
+        }
+    }
+}

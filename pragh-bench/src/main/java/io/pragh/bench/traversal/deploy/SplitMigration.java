@@ -1,0 +1,45 @@
+package io.pragh.bench.traversal.deploy;
+
+/**
+ * The control of split migration on a bench cluster (paper section 4.4): monitors on every machine, a coordinator,
+ * and the approved migrations. Driven either by the benchmark's phases ({@link #start}, {@link #endInterval},
+ * {@link #awaitMigrations}) or by itself ({@link #startAutomatic}).
+ *
+ * <pre>{@code
+ * try (SplitMigration m = cluster.splitMigration()) {
+ *     m.start(); Thread.sleep(2_000);
+ *     SplitMigration.Interval i = m.endInterval();
+ *     m.awaitMigrations(120_000);
+ * }
+ * }</pre>
+ */
+public interface SplitMigration extends AutoCloseable {
+    /** What the coordinator decided at the end of an interval. */
+    record Interval(int approvals, int track, int untrack) {
+    }
+
+    /** Starts every machine's monitor on a fresh interval. */
+    void start();
+
+    /** Ends the interval on every machine and lets the coordinator decide; the approved migrations start. */
+    Interval endInterval();
+
+    /** Waits until every migration approved so far has finished; returns the values moved since {@link #start}. */
+    long awaitMigrations(long timeoutMillis) throws Exception;
+
+    /** Values moved since {@link #start}. */
+    long migratedKeys();
+
+    /** Bytes read by migrations since {@link #start}. */
+    long migratedBytes();
+
+    /** Starts monitoring, and migration at the end of every interval without the caller's help. */
+    void startAutomatic();
+
+    /**
+     * Stops automatic migration, and the monitors where this JVM holds them (in-process); a server's monitor counts
+     * on until its cluster stops.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,217 @@
+package io.pragh.embedded;
+
+import io.pragh.coordinator.Coordinator;
+import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.coordinator.DecisionLog;
+import io.pragh.coordinator.Decisions;
+import io.pragh.fabric.FabricStats;
+import io.pragh.migration.Migrator;
+import io.pragh.monitor.Monitor;
+import io.pragh.monitor.MonitorConfig;
+import io.pragh.monitor.MonitorReport;
+import io.pragh.reclaim.Leases;
+import io.pragh.runtime.DutyThread;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The control plane of split migration in an embedded cluster: one monitor per machine (installed as the machine's
+ * access observer), one coordinator, and the application of its decisions (tracking requests to monitors, approved
+ * MIGRATEs to the targets' migration threads). Driven either by the caller ({@link #endInterval}, as the benchmark
+ * does to control its phases) or by its own thread ({@link #startAutomatic}): instant reports are polled every
+ * 100 ms and intervals end on the monitor's schedule, so migration happens by itself.
+ *
+ * <pre>{@code
+ * MigrationControl control = new MigrationControl(cluster, MonitorConfig.defaults(), CoordinatorConfig.defaults());
+ * control.startAutomatic();          // or: control.start(); ... control.endInterval(); control.awaitMigrations(60_000);
+ * }</pre>
+ */
+public final class MigrationControl implements AutoCloseable {
+    private static final long INSTANT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final EmbeddedCluster cluster;
+    private final Monitor[] monitors;
+    private final Coordinator coordinator;
+    private final List<CompletableFuture<Migrator.Outcome>> inFlight = new ArrayList<>();
+    private final AtomicLong migrated = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private final DecisionLog decisionLog = new DecisionLog();
+    /** The cluster's fabric counts when the last interval ended: the decision line's remote access rate. */
+    private FabricStats.Snapshot statsAtInterval = FabricStats.Snapshot.ZERO;
+    private long bytesAtStart;
+    private DutyThread automatic;
+
+    public MigrationControl(EmbeddedCluster cluster, MonitorConfig monitorConfig, CoordinatorConfig coordinatorConfig) {
+        this.cluster = cluster;
+        this.monitors = new Monitor[cluster.machineCount()];
+        for (int m = 0; m < monitors.length; m++) {
+            var store = cluster.machine(m).store();
+            monitors[m] = new Monitor(m, store.placement(), store.cache(), monitorConfig);
+        }
+        this.coordinator = new Coordinator(cluster.machineCount(), cluster.placement(), coordinatorConfig);
+    }
+
+    public Monitor[] monitors() {
+        return monitors;
+    }
+
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
+    /** Installs every monitor as its machine's access observer and starts the first interval. */
+    public synchronized void start() {
+        long now = Leases.nowMillis();
+        for (Monitor m : monitors) {
+            m.start(now);
+            cluster.machine(m.machine()).store().setAccessObserver(m);
+        }
+        bytesAtStart = bytesMoved();
+        statsAtInterval = cluster.stats();
+    }
+
+    /** Starts monitoring and a thread that migrates on instant reports and at the end of every interval. */
+    public synchronized void startAutomatic() {
+        if (automatic != null) {
+            return;
+        }
+        start();
+        long intervalNanos = TimeUnit.MILLISECONDS.toNanos(monitors[0].config().intervalMillis());
+        automatic = new DutyThread("migration-control", INSTANT_POLL_NANOS) {
+            private long intervalEnds = System.nanoTime() + intervalNanos;
+
+            @Override
+            protected int doWork() {
+                pollInstant();
+                if (System.nanoTime() >= intervalEnds) {
+                    intervalEnds = System.nanoTime() + intervalNanos;
+                    endInterval();
+                }
+                reapFinished();
+                return 0;
+            }
+        };
+        automatic.start();
+    }
+
+    /**
+     * Feeds every machine's instant report (keys past the instant rate) to the coordinator and applies its answer;
+     * returns how many migrations that approved.
+     */
+    public synchronized int pollInstant() {
+        long now = Leases.nowMillis();
+        int approved = 0;
+        for (Monitor m : monitors) {
+            MonitorReport report = m.poll(now);
+            if (report != null) {
+                Decisions d = coordinator.onInstantReport(report);
+                apply(d);
+                decisionLog.add(d);
+                approved += d.approvals().size();
+            }
+        }
+        return approved;
+    }
+
+    /** Ends the interval on every machine, lets the coordinator decide, and applies its decisions. */
+    public synchronized Decisions endInterval() {
+        long now = Leases.nowMillis();
+        List<MonitorReport> reports = new ArrayList<>();
+        for (Monitor m : monitors) {
+            reports.add(m.endInterval(now));
+        }
+        Decisions d = coordinator.endInterval(reports);
+        apply(d);
+        decisionLog.add(d);
+        FabricStats.Snapshot stats = cluster.stats();
+        FabricStats.Snapshot interval = stats.minus(statsAtInterval);
+        // A caller that reset the counters (a benchmark between phases) leaves no interval to measure.
+        decisionLog.endInterval(coordinator.interval(), interval.localOps() < 0 || interval.remoteOps() < 0
+            ? Double.NaN : interval.remoteAccessRate());
+        statsAtInterval = stats;
+        return d;
+    }
+
+    private void apply(Decisions d) {
+        for (Decisions.Track t : d.track()) {
+            monitors[t.machine()].track(t.key());
+        }
+        for (Decisions.Track t : d.untrack()) {
+            monitors[t.machine()].untrack(t.key());
+        }
+        for (Decisions.Approval a : d.approvals()) {
+            inFlight.add(cluster.machine(a.target()).migrateAsync(a.key()));
+        }
+    }
+
+    public synchronized int inFlight() {
+        return inFlight.size();
+    }
+
+    /** Waits for every approved migration; returns how many values moved so far. */
+    public long awaitMigrations(long timeoutMillis) throws Exception {
+        List<CompletableFuture<Migrator.Outcome>> pending;
+        synchronized (this) {
+            pending = new ArrayList<>(inFlight);
+        }
+        CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(timeoutMillis, TimeUnit.MILLISECONDS);
+        reapFinished();
+        return migrated.get();
+    }
+
+    private synchronized void reapFinished() {
+        inFlight.removeIf(f -> {
+            if (!f.isDone()) {
+                return false;
+            }
+            if (f.isCompletedExceptionally()) {
+                failed.incrementAndGet();
+            } else if (f.join() == Migrator.Outcome.MIGRATED) {
+                migrated.incrementAndGet();
+            }
+            return true;
+        });
+    }
+
+    /** Values moved so far. */
+    public long migratedKeys() {
+        return migrated.get();
+    }
+
+    /** Approved migrations that ended with an error (an unreachable host, a timeout) rather than an outcome. */
+    public long failedMigrations() {
+        return failed.get();
+    }
+
+    /** Bytes read by migrations since {@link #start}. */
+    public long migratedBytes() {
+        return bytesMoved() - bytesAtStart;
+    }
+
+    private long bytesMoved() {
+        long sum = 0;
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            sum += cluster.machine(m).migrationThread().migrator().bytesMoved();
+        }
+        return sum;
+    }
+
+    /** Stops the automatic thread and removes the monitors from their machines. */
+    @Override
+    public void close() {
+        DutyThread t;
+        synchronized (this) {
+            t = automatic;
+            automatic = null;
+        }
+        if (t != null) {
+            t.close();
+        }
+        for (Monitor m : monitors) {
+            cluster.machine(m.machine()).store().setAccessObserver(null);
+        }
+    }
+}

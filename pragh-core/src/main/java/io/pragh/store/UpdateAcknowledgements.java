@@ -1,0 +1,295 @@
+package io.pragh.store;
+
+import io.pragh.PraghException;
+import io.pragh.address.Address;
+import io.pragh.fabric.FabricException;
+import io.pragh.runtime.DutyExecutor;
+import io.pragh.values.ValueRecord;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The acknowledgement side of updates on one machine: the requests this machine started and still waits for, their
+ * completion (here, or by an ACK to a peer origin), and, on a durable machine, the LOG/settle path that acknowledges
+ * an update only once its home's {@link UpdateLog} has it ({@link #applied}). Owned by {@link MachineStore}.
+ *
+ * <pre>{@code
+ * CompletableFuture<Void> done = new CompletableFuture<>();
+ * long request = acks.register(done);
+ * // ... the update protocol runs, and eventually:
+ * acks.complete(origin, request, null);   // completes done here, or sends an ACK to a peer origin
+ * }</pre>
+ */
+final class UpdateAcknowledgements {
+    private static final Logger LOG = LoggerFactory.getLogger(UpdateAcknowledgements.class);
+    /** How long a host waits for its home to settle a logged record before it sends the LOG again. */
+    private static final long LOG_RESEND_MILLIS = 1_000;
+
+    private final MachineStore store;
+    private final int id;
+    private final ConcurrentHashMap<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong requestIds = new AtomicLong();
+    /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
+    private volatile UpdateLog updateLog;
+    /**
+     * Where LOGs are sent again, on a durable machine. Not {@code CompletableFuture.delayedExecutor}: with fewer than
+     * three cores it starts a thread per task, and a task that cannot start is dropped by its scheduler without a
+     * word, which ended resend chains and left records pending for good (the durable soak under partitions).
+     */
+    private volatile DutyExecutor resends;
+
+    UpdateAcknowledgements(MachineStore store) {
+        this.store = store;
+        this.id = store.id();
+    }
+
+    void setUpdateLog(UpdateLog log) {
+        if (resends == null) {
+            resends = DutyExecutor.single("m" + id + "-log-resend");
+        }
+        this.updateLog = log;
+    }
+
+    /** Stops sending LOGs again (a restart recovers from the home's log); part of the store's quiesce. */
+    void close() {
+        DutyExecutor r = resends;
+        if (r != null) {
+            r.close();
+        }
+    }
+
+    /** The log updates are made durable in, or null on an in-memory machine. */
+    UpdateLog updateLog() {
+        return updateLog;
+    }
+
+    /** Whether updates are made durable ({@link #setUpdateLog}): their new records then stay pending until logged. */
+    boolean durable() {
+        return updateLog != null;
+    }
+
+    /** Registers a request this machine waits for; returns its id, which its acknowledgement names. */
+    long register(CompletableFuture<Void> done) {
+        long request = requestIds.incrementAndGet();
+        pending.put(request, done);
+        return request;
+    }
+
+    /** Forgets a request whose start failed here (its future is completed by the caller). */
+    void forget(long request) {
+        pending.remove(request);
+    }
+
+    /** Fails a still-pending request, e.g. when its caller gave up waiting. */
+    void abandon(CompletableFuture<Void> request) {
+        pending.values().remove(request);
+    }
+
+    /**
+     * An update took effect here with {@code version}, publishing {@code fresh} (for a delete, {@code length} is
+     * {@link ValueMutator#DELETE} and {@code fresh} the record it removed): acknowledge it, after making it durable at
+     * the key's home when this cluster is durable. A durable update's new record stays
+     * {@link ValueRecord#INVALIDATION_PENDING} (GETs wait for it, and nothing replaces or migrates it) until the home's
+     * log has it: a GET must never observe a value that a restart, or a restore from the home's log after this host is
+     * lost, could take back. The home clears the bit (one-sidedly, so that no thread here waits for a message) and then
+     * acknowledges the origin; until it has, the LOG is sent again (recovery applies a version once, however often it
+     * was logged). A durable delete's removed record stays valid and pending the same way (GETs that find its
+     * tombstone wait for it), and the home invalidates it once logged, then prunes the tombstone.
+     */
+    void applied(int home, int origin, long request, long key, long version, int mutatorId, DirectBuffer arg,
+                 int argOff, int argLen, long fresh, int length) {
+        UpdateLog log = updateLog;
+        if (log == null) {
+            complete(origin, request, null);
+        } else if (home == id) {
+            logThenSettle(log, id, origin, request, key, version, mutatorId, arg, argOff, argLen, fresh, length);
+        } else {
+            UnsafeBuffer msg = StoreMessages.log(origin, request, key, version, mutatorId, arg, argOff, argLen, fresh,
+                length);
+            try {
+                store.endpoint().send(home, msg, 0, msg.capacity());
+            } catch (FabricException unreachable) {
+                // Not an answer to the origin: the update took effect, and its record stays pending until logged, so
+                // the LOG must go again until the home has it (the origin's own timeout ends its wait meanwhile).
+                store.router().countRefusedSend();
+            }
+            resendUntilSettled(home, msg, fresh, length);
+        }
+    }
+
+    /**
+     * A LOG from {@code host}: appends the update it carries to this home's log and settles it
+     * ({@link #logThenSettle}), or refuses it when this machine has no log.
+     */
+    void onLog(int host, int origin, long request, long key, long version, int mutatorId, DirectBuffer arg,
+               int argOff, int argLen, long fresh, int length) {
+        UpdateLog log = updateLog;
+        if (log == null) {
+            complete(origin, request, "machine " + id + " received an update to log but has no log configured");
+            return;
+        }
+        logThenSettle(log, host, origin, request, key, version, mutatorId, arg, argOff, argLen, fresh, length);
+    }
+
+    /**
+     * Appends an update to this home's log; once the log has it, clears the pending bit of the record it published on
+     * {@code host} and answers its origin. A retryable refusal (the key's value was restored from this log since the
+     * update's host was lost, so this home's word no longer names the record) invalidates the record instead: its
+     * origin is told it did not take effect, so nobody may read it through a cached address. Any other refusal (the
+     * log failed) clears the bit too, as before logging existed, so that the key stays updatable.
+     */
+    private void logThenSettle(UpdateLog log, int host, int origin, long request, long key, long version,
+                               int mutatorId, DirectBuffer arg, int argOff, int argLen, long fresh, int length) {
+        CompletableFuture<Void> logged = new CompletableFuture<>();
+        long logRequest = register(logged);
+        logged.whenComplete((ok, refused) -> {
+            settleIfOpen(host, key, fresh, length, refused instanceof HostUnavailableException);
+            if (refused == null) {
+                complete(origin, request, null);
+            } else if (refused instanceof HostUnavailableException) {
+                completeRetryable(origin, request, refused.getMessage());
+            } else {
+                complete(origin, request, refused.getMessage());
+            }
+        });
+        log.append(key, version, mutatorId, arg, argOff, argLen, id, logRequest);
+    }
+
+    /** Sends a LOG again every {@link #LOG_RESEND_MILLIS} while the record it publishes is pending here. */
+    private void resendUntilSettled(int home, UnsafeBuffer msg, long fresh, int length) {
+        try {
+            resends.schedule(() -> resendIfPending(home, msg, fresh, length), LOG_RESEND_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // Closing: a restart recovers from the home's log, without this record.
+        }
+    }
+
+    private void resendIfPending(int home, UnsafeBuffer msg, long fresh, int length) {
+        try {
+            int stripe = store.session().gateStripe;
+            if (!store.gate().tryEnter(stripe)) {
+                return; // closing: a restart recovers from the home's log, without this record
+            }
+            try {
+                long header = store.values().region().getLongVolatile(Address.byteOffset(fresh));
+                if (!ValueRecord.isInvalidationPending(header) || !ValueRecord.isLiveAt(header, fresh)
+                    || length != ValueMutator.DELETE && ValueRecord.isDeleting(header)) {
+                    return; // settled (a DELETE marks only a settled record: its pending bit is the DELETE's)
+                }
+                try {
+                    store.endpoint().send(home, msg, 0, msg.capacity());
+                } catch (FabricException unreachable) {
+                    store.router().countRefusedSend(); // the home is down or cut off: the next attempt may reach it
+                }
+            } finally {
+                store.gate().exit(stripe);
+            }
+        } catch (RuntimeException unexpected) {
+            // Never a silent end: the record would stay pending for good, and every GET of its key wait for it.
+            LOG.warn("machine {} failed to send the LOG of its record at {} again; trying again", id,
+                Address.byteOffset(fresh), unexpected);
+        }
+        resendUntilSettled(home, msg, fresh, length);
+    }
+
+    /**
+     * Clears a logged record's pending bit on {@code host} (or invalidates it), unless this machine is closing. For a
+     * logged DELETE the record is the one it removed: invalidated (generation-checked, so a repeat is harmless) and
+     * handed to its host's GC, then the tombstone is pruned here, at the key's home.
+     */
+    private void settleIfOpen(int host, long key, long address, int length, boolean invalidate) {
+        int stripe = store.session().gateStripe;
+        if (!store.gate().tryEnter(stripe)) {
+            return;
+        }
+        try {
+            if (length == ValueMutator.DELETE) {
+                if (store.regions().invalidate(host, address)) {
+                    store.reclaimRings().post(host, address);
+                }
+                store.keys().prune(key, Address.tombstone(address));
+                return;
+            }
+            long header = ValueRecord.headerWord(length, address);
+            // Exactly the header this update left: a late repeat of its LOG finds a DELETE's mark (or a later
+            // record) there instead, and changes nothing (ValueRecord#DELETING).
+            long pendingHeader = header | ValueRecord.INVALIDATION_PENDING;
+            if (!invalidate) {
+                store.regions().casHeader(host, Address.byteOffset(address), pendingHeader, header);
+            } else if (store.regions().casHeader(host, Address.byteOffset(address), pendingHeader,
+                ValueRecord.invalidated(pendingHeader)) == pendingHeader) {
+                store.reclaimRings().post(host, address);
+            }
+        } catch (FabricException unreachable) {
+            // The host keeps sending the LOG while its record is pending: the next one settles it.
+        } finally {
+            store.gate().exit(stripe);
+        }
+    }
+
+    void complete(int origin, long request, String error) {
+        complete(origin, request, error == null ? StoreMessages.ACK_OK : StoreMessages.ACK_FAILED, error);
+    }
+
+    /**
+     * Refuses an update back to its origin as retryable: a machine it needed is unreachable, so it did not take
+     * effect (a {@link HostUnavailableException} there).
+     */
+    void completeRetryable(int origin, long request, String why) {
+        complete(origin, request, StoreMessages.ACK_RETRYABLE, why);
+    }
+
+    void complete(int origin, long request, int status, String error) {
+        if (origin == id) {
+            CompletableFuture<Void> done = pending.remove(request);
+            if (done != null) {
+                if (status == StoreMessages.ACK_OK) {
+                    done.complete(null);
+                } else if (status == StoreMessages.ACK_RETRYABLE) {
+                    done.completeExceptionally(new HostUnavailableException(error));
+                } else {
+                    done.completeExceptionally(new PraghException(error));
+                }
+            }
+        } else {
+            UnsafeBuffer ack = StoreMessages.ack(request, status, error);
+            try {
+                store.endpoint().send(origin, ack, 0, ack.capacity());
+            } catch (FabricException e) {
+                // The origin is unreachable: the acknowledgement is lost, as a dropped message would be, and the
+                // origin's caller times out. Thrown on, it would stop whoever acknowledges (the log's thread).
+                store.router().countRefusedSend();
+            }
+        }
+    }
+
+    /** Fails every request still waiting: the machine is closing, so no acknowledgement will come. */
+    void failPending() {
+        for (Long request : pending.keySet()) {
+            CompletableFuture<Void> f = pending.remove(request);
+            if (f != null) {
+                f.completeExceptionally(new PraghException("machine " + id
+                    + " closed before the update was acknowledged; it may or may not have taken effect"));
+            }
+        }
+    }
+    /**
+     * {@link BulkInsert}'s way into the write-ahead log: logs a loaded record as a SET at {@code version}; the future
+     * completes once it is durable, at once on a machine without a log.
+     */
+    CompletableFuture<Void> logLoaded(long key, long version, DirectBuffer value, int offset, int length) {
+        UpdateLog log = updateLog;
+        if (log == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> durable = new CompletableFuture<>();
+        log.append(key, version, Mutators.SET, value, offset, length, id, register(durable));
+        return durable;
+    }
+}

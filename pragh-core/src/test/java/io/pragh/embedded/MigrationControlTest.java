@@ -1,0 +1,56 @@
+package io.pragh.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.address.Address;
+import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.keys.KeyLayout;
+import io.pragh.monitor.MonitorConfig;
+import io.pragh.store.MachineStore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class MigrationControlTest {
+    private static int host(EmbeddedCluster c, long key) {
+        MachineStore home = c.homeOf(key).store();
+        return Address.host(home.keys().address(home.keys().find(key)), home.id());
+    }
+
+    @Test
+    void aValueReadHotFromOneRemoteMachineMigratesThereByItself() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
+                .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).remoteLatencyNs(0)
+                .automaticMigration(new MonitorConfig(300, 50, 5, false), CoordinatorConfig.defaults())
+                .build()) {
+            long hot = 0;
+            long cold = 0;
+            for (long v = 1; hot == 0 || cold == 0; v++) {
+                long k = KeyLayout.key(v, 0, KeyLayout.OUT);
+                if (c.home(k) == 0) {
+                    if (hot == 0) {
+                        hot = k;
+                    } else {
+                        cold = k;
+                    }
+                }
+            }
+            c.machine(0).put(hot, new byte[] {1, 2, 3});
+            c.machine(0).put(cold, new byte[] {4});
+            c.machine(1).get(cold);                  // read once: far below the coordinator's minimum rate
+            Machine reader = c.machine(2);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (host(c, hot) != 2 && System.nanoTime() < deadline) {
+                for (int i = 0; i < 200; i++) {
+                    reader.get(hot);
+                }
+                Thread.sleep(5);
+            }
+            assertEquals(2, host(c, hot), "the hot value moved to its only reader");
+            assertEquals(0, host(c, cold), "a value read a little stays home");
+            assertTrue(c.migrationControl().coordinator().approvals() >= 1);
+            assertArrayEquals(new byte[] {1, 2, 3}, c.machine(1).get(hot));
+        }
+    }
+}

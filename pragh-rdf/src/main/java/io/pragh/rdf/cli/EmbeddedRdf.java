@@ -1,0 +1,106 @@
+package io.pragh.rdf.cli;
+
+import io.pragh.gremlin.load.EdgeBulkLoad;
+import io.pragh.gremlin.server.ProgressBar;
+import io.pragh.gremlin.structure.EmbeddedGraphStore;
+import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.rdf.load.RdfLoad;
+import io.pragh.rdf.store.RdfStore;
+import io.pragh.store.StoreConfig;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.commons.configuration2.Configuration;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * An embedded cluster holding one RDF file, sized from the file unless settings say otherwise, loaded with a progress
+ * bar per phase on {@code progress}.
+ *
+ * <p>Example: {@code try (EmbeddedRdf e = EmbeddedRdf.load(path, 4, List.of(), System.err)) { e.rdf(); }}
+ */
+final class EmbeddedRdf implements AutoCloseable {
+    /** Bytes of an N-Triples line at the least (LUBM's are about 100), for sizing from the file. */
+    private static final long MIN_LINE_BYTES = 50;
+
+    final GraphStore store;
+    final RdfStore rdf;
+    final RdfLoad.Result loaded;
+
+    private EmbeddedRdf(final GraphStore store, final RdfLoad.Result loaded) {
+        this.store = store;
+        this.rdf = new RdfStore(store);
+        this.loaded = loaded;
+    }
+
+    static EmbeddedRdf load(final Path file, final int machines, final List<String[]> settings,
+                            final PrintStream progress) throws Exception {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("cannot load " + file + ": no such file");
+        }
+        final var lang = RdfLoad.languageOf(file);
+        final Configuration conf = new BaseConfiguration();
+        conf.setProperty(PraghGraph.MACHINES, machines);
+        final long triples = Files.size(file) / MIN_LINE_BYTES + 1;
+        // each triple: up to four list entries and two new terms (a TERM value and a bucket entry), keys per machine
+        conf.setProperty(EmbeddedGraphStore.KEYS, Math.max(StoreConfig.DEFAULT_EXPECTED_KEYS / 16, 4 * triples / machines));
+        conf.setProperty(EmbeddedGraphStore.VALUE_BYTES, Math.max(32L << 20, 300 * triples / machines));
+        for (final String[] kv : settings) {
+            conf.setProperty(kv[0], kv[1]);
+        }
+        final GraphStore store = EmbeddedGraphStore.open(conf);
+        try {
+            final PhaseBars bars = new PhaseBars(progress, file.getFileName().toString());
+            final RdfLoad.Result r = RdfLoad.into(new RdfStore(store)).progress(bars).load(file, lang);
+            bars.finish();
+            return new EmbeddedRdf(store, r);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    RdfStore rdf() {
+        return rdf;
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    /** One progress bar per phase of a load, a new one whenever the phase or its total changes. */
+    private static final class PhaseBars implements EdgeBulkLoad.Progress {
+        private final PrintStream out;
+        private final String file;
+        private String phase;
+        private long total;
+        private ProgressBar bar;
+
+        PhaseBars(final PrintStream out, final String file) {
+            this.out = out;
+            this.file = file;
+        }
+
+        @Override
+        public void update(final String p, final long done, final long t) {
+            if (!p.equals(phase) || t != total) {
+                finish();
+                phase = p;
+                total = t;
+                bar = new ProgressBar(out, p + " " + file, t);
+            }
+            bar.update(done, done);
+        }
+
+        void finish() {
+            if (bar != null) {
+                bar.finish(total);
+                bar = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/**
+ * The command line: {@code ./pragh rdf load FILE}, {@code ./pragh rdf lubm --universities N --out FILE}
+ * ({@link io.pragh.rdf.cli.RdfCommand}) and {@code ./pragh sparql} ({@link io.pragh.rdf.cli.SparqlCommand}), over an
+ * embedded cluster loaded from a file ({@link io.pragh.rdf.cli.EmbeddedRdf}).
+ *
+ * <p>May depend on every package of this module, pragh-gremlin's structure, load and server packages (the store, the
+ * progress callback and bar), commons-configuration (the store's settings) and Jena.
+ */
+@MayDependOn({"io.pragh.rdf.store", "io.pragh.rdf.load", "io.pragh.rdf.lubm", "io.pragh.rdf.sparql",
+    "io.pragh.gremlin.structure", "io.pragh.gremlin.load", "io.pragh.gremlin.server",
+    "io.pragh.store", "org.apache.commons.configuration2..", "org.apache.jena.."})
+package io.pragh.rdf.cli;
+
+import io.pragh.MayDependOn;

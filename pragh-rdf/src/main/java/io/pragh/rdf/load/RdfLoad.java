@@ -1,0 +1,214 @@
+package io.pragh.rdf.load;
+
+import io.pragh.gremlin.load.EdgeBulkLoad;
+import io.pragh.rdf.store.HashBucket;
+import io.pragh.rdf.store.RdfKeys;
+import io.pragh.rdf.store.RdfStore;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.apache.jena.riot.Lang;
+import org.apache.jena.riot.RDFLanguages;
+import org.apache.jena.riot.RDFParser;
+import org.apache.jena.riot.RiotException;
+import org.apache.jena.riot.system.ErrorHandler;
+
+import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Loads an N-Triples or Turtle file into an {@link RdfStore}: RIOT streams the file into a {@link TripleCollector};
+ * the file's terms are looked up in the store's dictionary in batches, the new ones get ids from one block claimed on
+ * the store's term counter, and then whole values are written per home ({@link HomeValues}): first the dictionary
+ * (TERM values and TERM_HASH buckets), then the lists, so a reader that finds an id in a list finds its term too.
+ * Each triple {@code s p o} adds {@code o} to {@code (s,p,OUT)}, {@code s} to {@code (o,p,IN)}, and the index
+ * vertex's {@code (INDEX,p,OUT)} and {@code (INDEX,p,IN)} get {@code s} and {@code o}. Duplicate triples of a file
+ * are stored once. Loads into one store run one at a time: two at once could give one new term two ids.
+ *
+ * <p>Bad input stops the load before anything is written, with the file, line and column named.
+ *
+ * <pre>{@code
+ * RdfLoad.Result r = RdfLoad.into(rdf).progress(bar).load(Path.of("lubm-1.nt"));
+ * // r.triples() distinct triples, r.newTerms() terms the store did not have
+ * }</pre>
+ */
+public final class RdfLoad {
+    /** What a load added, and the time parsing and writing took. */
+    public record Result(long triples, long newTerms, long parseNanos, long writeNanos) {
+        public double triplesPerSecond() {
+            return triples / Math.max(1e-9, (parseNanos + writeNanos) / 1e9);
+        }
+    }
+
+    private final RdfStore rdf;
+    private EdgeBulkLoad.Progress progress = EdgeBulkLoad.Progress.NONE;
+
+    private RdfLoad(final RdfStore rdf) {
+        this.rdf = rdf;
+    }
+
+    public static RdfLoad into(final RdfStore rdf) {
+        return new RdfLoad(rdf);
+    }
+
+    public RdfLoad progress(final EdgeBulkLoad.Progress p) {
+        this.progress = p;
+        return this;
+    }
+
+    /** The language of a file from its extension: N-Triples ({@code .nt}) or Turtle ({@code .ttl}); else an error. */
+    public static Lang languageOf(final Path file) {
+        final Lang lang = RDFLanguages.filenameToLang(file.getFileName().toString(), null);
+        if (lang == null || !(lang.equals(Lang.NTRIPLES) || lang.equals(Lang.TURTLE))) {
+            throw new IllegalArgumentException(file + ": not an N-Triples (.nt) or Turtle (.ttl) file"
+                + (lang == null ? "" : " (" + lang.getLabel() + ")"));
+        }
+        return lang;
+    }
+
+    /** Loads a file, its language from its extension. */
+    public Result load(final Path file) {
+        return load(file, languageOf(file));
+    }
+
+    public Result load(final Path file, final Lang lang) {
+        final long start = System.nanoTime();
+        final TripleCollector triples = new TripleCollector();
+        try (InputStream in = new Counting(Files.newInputStream(file), Files.size(file))) {
+            RDFParser.create().source(in).lang(lang).base(file.toUri().toString())
+                .errorHandler(new NamingErrors(file.toString())).parse(triples);
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+        } catch (RiotException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
+        final long parsed = System.nanoTime();
+        return write(triples, parsed - start);
+    }
+
+    /** Loads what a collector holds (a parse the caller ran). */
+    public Result write(final TripleCollector triples, final long parseNanos) {
+        final long start = System.nanoTime();
+        final int termCount = triples.terms.size();
+        final long[] ids = rdf.terms().ids(triples.terms.toArray(new String[0]), termCount);
+        int fresh = 0;
+        for (final long id : ids) {
+            fresh += id < 0 ? 1 : 0;
+        }
+        final long first = fresh == 0 ? 0 : EdgeBulkLoad.claimIds(rdf.store(), RdfKeys.termIds(), fresh);
+        final long[] termKeys = new long[fresh];
+        final byte[][] termValues = new byte[fresh][];
+        final Long2ObjectHashMap<ByteArrayOutputStream> buckets = new Long2ObjectHashMap<>();
+        for (int t = 0, next = 0; t < termCount; t++) {
+            if (ids[t] >= 0) {
+                continue;
+            }
+            ids[t] = first + next;
+            final byte[] utf8 = triples.terms.get(t).getBytes(StandardCharsets.UTF_8);
+            termKeys[next] = RdfKeys.term(ids[t]);
+            termValues[next++] = utf8;
+            buckets.computeIfAbsent(rdf.terms().bucketKey(utf8), k -> new ByteArrayOutputStream())
+                .writeBytes(HashBucket.entry(utf8, ids[t]));
+        }
+        final int[] labels = new int[triples.predicates.size()];
+        for (int p = 0; p < labels.length; p++) {
+            labels[p] = rdf.internPredicate(triples.predicates.get(p));
+        }
+        final HomeValues writer = new HomeValues(rdf.store(), progress);
+        writer.write(termKeys, termValues, fresh);
+        final long[] bucketKeys = new long[buckets.size()];
+        final byte[][] bucketValues = new byte[buckets.size()][];
+        final int[] b = {0};
+        buckets.forEach((k, v) -> {
+            bucketKeys[b[0]] = k;
+            bucketValues[b[0]++] = v.toByteArray();
+        });
+        writer.write(bucketKeys, bucketValues, bucketKeys.length);
+        final ValueGroups lists = new ValueGroups(4 * triples.size());
+        for (int i = 0, n = triples.size(); i < n; i++) {
+            final long s = ids[triples.subjects[i]];
+            final long o = ids[triples.objects[i]];
+            final int p = labels[triples.predicateOf[i]];
+            lists.add(RdfKeys.out(s, p), o);
+            lists.add(RdfKeys.in(o, p), s);
+            lists.add(RdfKeys.out(RdfKeys.INDEX, p), s);
+            lists.add(RdfKeys.in(RdfKeys.INDEX, p), o);
+        }
+        lists.build();
+        final long[] listKeys = new long[lists.size()];
+        final byte[][] listValues = new byte[lists.size()][];
+        long distinct = 0;
+        for (int g = 0; g < lists.size(); g++) {
+            listKeys[g] = lists.key(g);
+            listValues[g] = lists.value(g);
+            if (io.pragh.keys.KeyLayout.kind(listKeys[g]) == RdfKeys.OUT
+                && io.pragh.keys.KeyLayout.vid(listKeys[g]) != RdfKeys.INDEX) {
+                distinct += lists.count(g);
+            }
+        }
+        writer.write(listKeys, listValues, listKeys.length);
+        return new Result(distinct, fresh, parseNanos, System.nanoTime() - start);
+    }
+
+    /** RIOT's errors as exceptions naming the file, line and column; warnings pass. */
+    private static final class NamingErrors implements ErrorHandler {
+        private final String file;
+
+        NamingErrors(final String file) {
+            this.file = file;
+        }
+
+        @Override
+        public void warning(final String message, final long line, final long col) {
+        }
+
+        @Override
+        public void error(final String message, final long line, final long col) {
+            fatal(message, line, col);
+        }
+
+        @Override
+        public void fatal(final String message, final long line, final long col) {
+            throw new IllegalArgumentException(file + " line " + line + (col > 0 ? ", column " + col : "") + ": "
+                + message);
+        }
+    }
+
+    /** The file's bytes as read, for the parse's progress bar. */
+    private final class Counting extends FilterInputStream {
+        private final long total;
+        private long read;
+
+        Counting(final InputStream in, final long total) {
+            super(new java.io.BufferedInputStream(in, 1 << 16));
+            this.total = total;
+        }
+
+        @Override
+        public int read() throws IOException {
+            final int c = super.read();
+            if (c >= 0) {
+                advance(1);
+            }
+            return c;
+        }
+
+        @Override
+        public int read(final byte[] b, final int off, final int len) throws IOException {
+            final int n = super.read(b, off, len);
+            if (n > 0) {
+                advance(n);
+            }
+            return n;
+        }
+
+        private void advance(final int n) {
+            read += n;
+            progress.update("parsing", read, total);
+        }
+    }
+}

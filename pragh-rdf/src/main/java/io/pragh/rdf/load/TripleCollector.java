@@ -1,0 +1,72 @@
+package io.pragh.rdf.load;
+
+import org.apache.jena.graph.Node;
+import org.apache.jena.graph.Triple;
+import org.apache.jena.riot.out.NodeFmtLib;
+import org.apache.jena.riot.system.StreamRDFBase;
+import org.apache.jena.sparql.core.Quad;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What RIOT parses, kept compact: each distinct term once (its N-Triples form) with a local number, each distinct
+ * predicate once, and the triples as three int arrays of local numbers. Ids in the store come later, for all the
+ * file's terms at once (one batch of dictionary lookups, one claim on the id counter). Quads' graph names are
+ * refused: the store holds one default graph.
+ *
+ * <p>Example: {@code RDFParser.source(path).parse(collector); int n = collector.size();}
+ */
+public final class TripleCollector extends StreamRDFBase {
+    private final Map<String, Integer> termNumbers = new HashMap<>();
+    final List<String> terms = new ArrayList<>();
+    private final Map<String, Integer> predicateNumbers = new HashMap<>();
+    final List<String> predicates = new ArrayList<>();
+    int[] subjects = new int[1024];
+    int[] predicateOf = new int[1024];
+    int[] objects = new int[1024];
+    private int size;
+
+    @Override
+    public void triple(final Triple triple) {
+        add(triple.getSubject(), triple.getPredicate(), triple.getObject());
+    }
+
+    @Override
+    public void quad(final Quad quad) {
+        if (!quad.isDefaultGraph()) {
+            throw new IllegalArgumentException("named graph " + NodeFmtLib.strNT(quad.getGraph())
+                + ": the RDF store holds the default graph only");
+        }
+        add(quad.getSubject(), quad.getPredicate(), quad.getObject());
+    }
+
+    private void add(final Node s, final Node p, final Node o) {
+        if (size == subjects.length) {
+            subjects = Arrays.copyOf(subjects, size * 2);
+            predicateOf = Arrays.copyOf(predicateOf, size * 2);
+            objects = Arrays.copyOf(objects, size * 2);
+        }
+        subjects[size] = number(termNumbers, terms, NodeFmtLib.strNT(s));
+        predicateOf[size] = number(predicateNumbers, predicates, NodeFmtLib.strNT(p));
+        objects[size] = number(termNumbers, terms, NodeFmtLib.strNT(o));
+        size++;
+    }
+
+    private static int number(final Map<String, Integer> numbers, final List<String> list, final String form) {
+        final Integer known = numbers.putIfAbsent(form, list.size());
+        if (known != null) {
+            return known;
+        }
+        list.add(form);
+        return list.size() - 1;
+    }
+
+    /** Triples collected (duplicates included; the load drops them). */
+    public int size() {
+        return size;
+    }
+}
