@@ -11,7 +11,9 @@ package io.pragh.coordinator;
  * @param margin            an applicant's rate must beat the current host's, and every other contender's, by this
  *                          fraction (default 0.5: 50% more accesses per second, as in the paper)
  * @param minRate           accesses per second below which no migration is approved; 0 (the default) for none, the
- *                          relative policy: what a machine reports already passed its monitor's access count, and
+ *                          relative policy: what a machine reports already passed its monitor's access count and
+ *                          share of the machine's remote reads ({@code MonitorConfig.minShare}: only a monitor sees
+ *                          that whole), and
  *                          the approval budget bounds each interval's work. A positive rate is the paper's absolute
  *                          threshold, an override (a rate that suits one throughput admits nothing, or everything,
  *                          at another)

@@ -19,6 +19,14 @@ import org.agrona.collections.LongHashSet;
  * an exponentially weighted count (this interval's accesses plus half the previous one's and so on) per interval
  * second. Both sides of a comparison are measured the same way, which is what the coordinator's threshold needs.
  *
+ * <p>What a periodic report leaves out is relative to the interval's observed rates, not an absolute rate (which
+ * admits nothing at 40 queries/s and the whole working set at millions): a key is reported when it holds at least
+ * {@link MonitorConfig#minShare} of this machine's remote accesses in the interval and was read at least
+ * {@link MonitorConfig#minAccesses} times, whatever its rate. Moving a key saves this machine its share of remote
+ * reads, so the share is what a migration is worth; the count keeps a key read once (which says nothing about who
+ * reads it most) out. The coordinator then spends a budget of migrations per interval on the hottest reported keys.
+ * A positive {@link MonitorConfig#reportRate} is the paper's absolute threshold and replaces the share.
+ *
  * <p>{@link #onAccess} may be called by any thread of the machine; {@link #poll}, {@link #endInterval},
  * {@link #track} and {@link #untrack} by one monitoring thread.
  *
@@ -45,6 +53,7 @@ public final class Monitor implements AccessObserver {
     /** Keys already reported instantly in this interval. */
     private final LongHashSet reportedInstantly = new LongHashSet();
     private long intervalStartMillis = -1;
+    private long reportThreshold;
 
     public Monitor(int machine, Placement placement, LocationCache cache, MonitorConfig config) {
         this.machine = machine;
@@ -117,21 +126,23 @@ public final class Monitor implements AccessObserver {
         // into the interval is not "more than N accesses per second".
         double seconds = Math.max(MIN_INSTANT_WINDOW_MILLIS, nowMillis - intervalStartMillis) / 1000.0;
         List<KeyRate> hot = new ArrayList<>();
-        collect(nowMillis, seconds, config.instantRate(), hot);
+        collect(nowMillis, seconds, config.instantRate(), config.minAccesses(), hot);
         hot.removeIf(k -> !reportedInstantly.add(k.key()));
         return hot.isEmpty() ? null : new MonitorReport(machine, true, hot);
     }
 
     /**
-     * Periodic report of the interval that ends now: every key with at least {@code minAccesses} and at or above the
-     * report rate (none by default), and every tracked key;
+     * Periodic report of the interval that ends now: every key with at least {@link #reportThreshold} accesses and at
+     * or above the report rate (none by default), and every tracked key;
      * then the counters decay and the next interval starts.
      */
     public MonitorReport endInterval(long nowMillis) {
         checkStarted();
         double seconds = Math.max(1, nowMillis - intervalStartMillis) / 1000.0;
         List<KeyRate> keys = new ArrayList<>();
-        collect(nowMillis, seconds, config.reportRate(), keys);
+        reportThreshold = config.reportRate() > 0 ? config.minAccesses()
+            : Math.max(config.minAccesses(), (long) Math.ceil(config.minShare() * remoteAccesses(nowMillis)));
+        collect(nowMillis, seconds, config.reportRate(), reportThreshold, keys);
         cache.decayCounters();
         LongHashSet trackedNow = tracked;
         table.decay(trackedNow::contains);
@@ -140,12 +151,38 @@ public final class Monitor implements AccessObserver {
         return new MonitorReport(machine, false, keys);
     }
 
-    private void collect(long nowMillis, double seconds, double minRate, List<KeyRate> out) {
+    /**
+     * Accesses an untracked key needed to be in the latest periodic report: {@code minAccesses}, or more when
+     * {@code minShare} of the interval's remote accesses was more (see the class javadoc).
+     */
+    public long reportThreshold() {
+        return reportThreshold;
+    }
+
+    /** This interval's (decayed) accesses to values on other machines, the whole that a key's share is of. */
+    private long remoteAccesses(long nowMillis) {
+        long[] sum = new long[1];
+        if (!remoteInTable) {
+            cache.forEach(nowMillis, (key, address, slot, accesses) -> {
+                if (Address.host(address, placement.home(key)) != machine) {
+                    sum[0] += accesses;
+                }
+            });
+        }
+        table.forEach((key, host, count) -> {
+            if (host != machine) {
+                sum[0] += count;
+            }
+        });
+        return sum[0];
+    }
+
+    private void collect(long nowMillis, double seconds, double minRate, long minAccesses, List<KeyRate> out) {
         LongHashSet trackedNow = tracked;
         if (!remoteInTable) {
             cache.forEach(nowMillis, (key, address, slot, accesses) -> {
                 double rate = accesses / seconds;
-                if (accesses >= config.minAccesses() && rate >= minRate && !trackedNow.contains(key)) {
+                if (accesses >= minAccesses && rate >= minRate && !trackedNow.contains(key)) {
                     out.add(new KeyRate(key, Address.host(address, placement.home(key)), rate, false));
                 }
             });
@@ -153,7 +190,7 @@ public final class Monitor implements AccessObserver {
         table.forEach((key, host, count) -> {
             double rate = count / seconds;
             boolean isTracked = trackedNow.contains(key);
-            if ((count >= config.minAccesses() && rate >= minRate) || (isTracked && minRate <= config.reportRate())) {
+            if ((count >= minAccesses && rate >= minRate) || (isTracked && minRate <= config.reportRate())) {
                 out.add(new KeyRate(key, host, rate, isTracked));
             }
         });

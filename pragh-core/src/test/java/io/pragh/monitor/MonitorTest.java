@@ -93,6 +93,47 @@ class MonitorTest {
     }
 
     @Test
+    void aKeyHoldingAShareOfRemoteReadsIsReportedAtAnyRateAndKeysBelowTheShareAreNot() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withMinShare(0.25));
+        m.start(0);
+        long hot = keyHomedAt(1, 1);
+        cacheAndHit(hot, 1, 9);
+        long from = KeyLayout.vid(hot) + 1;
+        long[] cold = new long[10];
+        for (int i = 0; i < cold.length; i++) {
+            cold[i] = keyHomedAt(2, from);
+            from = KeyLayout.vid(cold[i]) + 1;
+            cacheAndHit(cold[i], 2, 2);
+        }
+        // 40 remote accesses in 50 s: the hot key's 10 are a quarter of them at 0.2/s, far below the paper's 10/s;
+        // each cold key's 3 pass minAccesses (2) but are 7.5% of the machine's remote reads.
+        MonitorReport report = m.endInterval(50_000);
+        assertEquals(10, m.reportThreshold(), "a quarter of 40 remote accesses");
+        assertEquals(0.2, find(report, hot).orElseThrow().rate(), 1e-9);
+        for (long k : cold) {
+            assertTrue(find(report, k).isEmpty(), "3 of 40 remote accesses is below a 25% share");
+        }
+    }
+
+    @Test
+    void theDefaultShareLeavesMinAccessesInChargeAtLowRatesAndAReportRateReplacesTheShare() {
+        Monitor relative = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
+        relative.start(0);
+        long key = keyHomedAt(1, 1);
+        cacheAndHit(key, 1, 2);
+        relative.endInterval(1_000);
+        assertEquals(MonitorConfig.DEFAULT_MIN_ACCESSES, relative.reportThreshold(),
+            "2^-21 of 3 remote accesses is far below 2 accesses");
+        Monitor absolute = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withMinShare(0.9)
+            .withRates(100, 0.5));
+        absolute.start(0);
+        cacheAndHit(key, 1, 2);
+        MonitorReport report = absolute.endInterval(2_000);
+        assertEquals(MonitorConfig.DEFAULT_MIN_ACCESSES, absolute.reportThreshold(), "the share is not applied");
+        assertTrue(find(report, key).isPresent(), "decayed and new accesses over 2 s pass 0.5/s");
+    }
+
+    @Test
     void aKeyPassingTheInstantRateIsReportedOnceAnInterval() {
         Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
         m.start(0);
@@ -183,5 +224,8 @@ class MonitorTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> MonitorConfig.defaults().withRates(10, 100));
         assertTrue(e.getMessage().contains("reportRate"), e.getMessage());
+        IllegalArgumentException share = assertThrows(IllegalArgumentException.class,
+            () -> MonitorConfig.defaults().withMinShare(1.5));
+        assertTrue(share.getMessage().contains("minShare"), share.getMessage());
     }
 }

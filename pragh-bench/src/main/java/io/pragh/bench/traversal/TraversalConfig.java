@@ -83,8 +83,9 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "  --cache-mb N            location cache per machine in split-cache, MiB (default 128)",
         "  --min-rate R            accesses/s from one machine a key needs to be reported and approved for migration:",
         "                          the paper's absolute threshold, an override (default 0: none; the core's relative",
-        "                          policy reports keys read at least twice an interval, approves the hottest first up to",
-        "                          a budget per machine, so the same defaults work at any throughput)",
+        "                          policy reports keys read at least twice an interval and holding 2^-21 of the",
+        "                          machine's remote reads, approves the hottest first up to a budget per machine, so the",
+        "                          same defaults work at any throughput)",
         "  --json FILE             write the results as JSON",
         "  --charts DIR            write PNG charts (throughput, latency, remote access rate; the paper's beside)");
 
