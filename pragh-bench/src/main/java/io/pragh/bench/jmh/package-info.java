@@ -5,8 +5,8 @@
  */
 @MayDependOn({"io.pragh.address", "io.pragh.bench.pushdown", "io.pragh.bench.workload", "io.pragh.cache",
     "io.pragh.embedded", "io.pragh.fabric", "io.pragh.fabric.tcp", "io.pragh.gremlin.process",
-    "io.pragh.gremlin.structure", "io.pragh.keys", "io.pragh.memory", "io.pragh.migration", "io.pragh.runtime",
-    "io.pragh.store", "org.agrona..", "org.apache.tinkerpop..", "org.openjdk.jmh.."})
+    "io.pragh.gremlin.structure", "io.pragh.keys", "io.pragh.memory", "io.pragh.migration", "io.pragh.reclaim",
+    "io.pragh.runtime", "io.pragh.store", "org.agrona..", "org.apache.tinkerpop..", "org.openjdk.jmh.."})
 package io.pragh.bench.jmh;
 
 import io.pragh.MayDependOn;
