@@ -101,9 +101,13 @@ public final class LocalCluster {
                 "4s", List.of("-Xmx512m"), Map.of(), Ports.FREE_PORTS);
         }
 
-        /** Small regions and short timeouts, for tests. */
+        /**
+         * Small regions and a short session, for tests. The request timeout is 5 s (a machine's wait for an operation
+         * 10 s): at 1 s, PUTs of freshly started machines failed beside a CPU hog, their peers' first answers slower
+         * than that while the JVMs compiled.
+         */
         public static Settings small(int machines) {
-            return new Settings(machines, 18182, "8MiB", 16_384, "1MiB", "1MiB", "batch", "1s", NO_MEMBERSHIP, "4s",
+            return new Settings(machines, 18182, "8MiB", 16_384, "1MiB", "1MiB", "batch", "5s", NO_MEMBERSHIP, "4s",
                 List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), Map.of(), Ports.FREE_PORTS);
         }
 

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.CuratorWatcher;
@@ -13,6 +14,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +52,12 @@ public final class ZooKeeperMembership implements AutoCloseable {
     }
 
     private static final String MEMBERS = "/members";
+    /**
+     * How long a starting machine waits to reach ZooKeeper at least (longer when the session timeout is): a machine
+     * and its ensemble often start together, and a loaded host may take seconds to connect; giving up sooner only
+     * makes the supervisor start it again.
+     */
+    static final long CONNECT_PATIENCE_MILLIS = 30_000;
 
     private final int self;
     private final CuratorFramework client;
@@ -57,6 +65,7 @@ public final class ZooKeeperMembership implements AutoCloseable {
     private final Set<String> known = new java.util.HashSet<>();
     private LeaderLatch latch;
     private volatile boolean closed;
+    private final AtomicBoolean lost = new AtomicBoolean();
 
     private ZooKeeperMembership(int self, CuratorFramework client, Listener listener) {
         this.self = self;
@@ -82,14 +91,15 @@ public final class ZooKeeperMembership implements AutoCloseable {
         ZooKeeperMembership m = new ZooKeeperMembership(self, client, listener);
         try {
             client.getConnectionStateListenable().addListener((c, state) -> {
-                if (state == ConnectionState.LOST && !m.closed) {
-                    listener.sessionLost();
+                if (state == ConnectionState.LOST) {
+                    m.sessionEnded();
                 }
             });
             client.start();
-            if (!client.blockUntilConnected(session, TimeUnit.MILLISECONDS)) {
+            long patience = Math.max(session, CONNECT_PATIENCE_MILLIS);
+            if (!client.blockUntilConnected((int) patience, TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("machine " + self + " cannot reach ZooKeeper at " + config.zookeeper()
-                    + " within " + session + " ms");
+                    + " within " + patience + " ms");
             }
             client.createContainers(MEMBERS);
             for (String child : client.getChildren().forPath(MEMBERS)) {
@@ -126,8 +136,14 @@ public final class ZooKeeperMembership implements AutoCloseable {
             return;
         }
         CuratorWatcher rearm = event -> {
+            if (event.getState() == Watcher.Event.KeeperState.Expired) {
+                sessionEnded();
+                return;
+            }
             try {
                 watchMembers();
+            } catch (KeeperException.SessionExpiredException expired) {
+                sessionEnded();
             } catch (Exception e) {
                 if (!closed) {
                     LOG.warn("machine {} cannot watch the members", self, e);
@@ -150,6 +166,18 @@ public final class ZooKeeperMembership implements AutoCloseable {
         }
         known.clear();
         known.addAll(now);
+    }
+
+    /**
+     * Reports this machine's session lost, once. ZooKeeper's own word that it expired (an Expired event, or a
+     * SessionExpiredException) is reported at once: Curator's LOST state comes only once its own session timer has run
+     * out after the connection came back, which on a loaded host kept a machine serving for seconds after its peers
+     * had presumed it dead and restored its values.
+     */
+    private void sessionEnded() {
+        if (!closed && lost.compareAndSet(false, true)) {
+            listener.sessionLost();
+        }
     }
 
     /** The machine id of a member node name ({@code <id>-<seq>}), or -1 for anything else. */

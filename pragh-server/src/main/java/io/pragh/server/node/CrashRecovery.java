@@ -10,6 +10,7 @@ import io.pragh.store.MachineStore;
 import io.pragh.store.Session;
 import io.pragh.values.ValueRecord;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -57,12 +58,20 @@ public final class CrashRecovery implements AutoCloseable {
     public static final int RECOVERED = 17;
     private static final int RESTARTED_LENGTH = 9;
     private static final int RECOVERED_LENGTH = 13;
+    /** How often a restarted machine tells a peer again that has not acknowledged ({@link #announceRestart}). */
+    private static final long ANNOUNCE_AGAIN_MILLIS = 250;
 
     private final MachineStore store;
     private final Durability durability;
     private final Placement placement;
     private final DutyExecutor worker;
     private final Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
+    /**
+     * The restart (its nonce) of each peer this machine last recovered from, touched only on {@link #worker}: a
+     * RESTARTED told again is acknowledged again without a second recovery, which, once the peer serves, could take
+     * back values that migrated to it since.
+     */
+    private final Map<Integer, Long> recoveredRestarts = new HashMap<>();
     private final long nonce = System.nanoTime() ^ Double.doubleToLongBits(Math.random());
     private volatile long restoredTotal;
     private volatile long reclaimedTotal;
@@ -92,7 +101,9 @@ public final class CrashRecovery implements AutoCloseable {
     /**
      * Tells every reachable peer that this machine restarted and waits until each has recovered from it or
      * {@code waitMillis} passed. Returns the peers that acknowledged; unreachable peers are skipped (they have
-     * nothing of this machine's that is not already gone with them).
+     * nothing of this machine's that is not already gone with them). Peers that have not answered are told again every
+     * {@link #ANNOUNCE_AGAIN_MILLIS}: a peer's acknowledgement can fail on its way back (its fabric still backing off
+     * from an attempt to reach this machine before it listened), and recovering twice restores nothing twice.
      */
     public Set<Integer> announceRestart(long waitMillis) {
         UnsafeBuffer msg = new UnsafeBuffer(new byte[RESTARTED_LENGTH]);
@@ -112,7 +123,20 @@ public final class CrashRecovery implements AutoCloseable {
             }
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        long again = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANNOUNCE_AGAIN_MILLIS);
         while (!acknowledged.containsAll(told) && System.nanoTime() < deadline) {
+            if (System.nanoTime() > again) {
+                for (int peer : told) {
+                    if (!acknowledged.contains(peer)) {
+                        try {
+                            store.send(peer, msg, 0, msg.capacity());
+                        } catch (FabricException e) {
+                            // Told once already: it may still answer, or the deadline ends the wait.
+                        }
+                    }
+                }
+                again = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANNOUNCE_AGAIN_MILLIS);
+            }
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
@@ -134,7 +158,10 @@ public final class CrashRecovery implements AutoCloseable {
         worker.execute(() -> {
             int restored = 0;
             try {
-                restored = recoverFrom(from);
+                Long done = recoveredRestarts.put(from, theirNonce);
+                if (done == null || done != theirNonce) {
+                    restored = recoverFrom(from);
+                }
             } catch (RuntimeException e) {
                 LOG.error("machine {} failed to recover from machine {}'s crash", store.id(), from, e);
             }

@@ -35,10 +35,15 @@ class MigrationCoordinationTest {
     @TempDir
     Path dir;
 
-    /** A two-machine local cluster's files in {@link #dir}, with membership through {@code zk}. */
+    /**
+     * A two-machine local cluster's files in {@link #dir}, with membership through {@code zk}, on sessions of 10 s
+     * (the longest {@link LoopbackZooKeeper} grants): nothing here waits for one to expire, and beside a CPU hog a
+     * machine took longer than the small settings' 4 s even to connect.
+     */
     private LocalCluster twoMachines(LoopbackZooKeeper zk) throws java.io.IOException {
         InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
-        return LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(zk.connectString()));
+        return LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(zk.connectString())
+            .withSessionTimeout("10s"));
     }
 
     /** That cluster's configuration with a migration {@code policy} added. */
@@ -208,12 +213,12 @@ class MigrationCoordinationTest {
                     assertFalse(notHere.retryable());
                     assertTrue(notHere.getMessage().contains("machine " + coordinator + " coordinates"),
                         notHere.getMessage());
-                    // No machine reported: the decision waits out its timeout, past the server's usual request
-                    // timeout (2 s here) and the client's (1 s), and decides on nothing.
+                    // No machine reported: the decision waits out its timeout, past the server's usual wait for an
+                    // operation (10 s here) and the client's (1 s), and decides on nothing.
                     try (ClusterClient quick = local.client(1_000)) {
                         long t0 = System.nanoTime();
-                        assertEquals(new Decided(0, 0, 0), quick.machine(coordinator).decide(2_500));
-                        assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(2_500), "it waited");
+                        assertEquals(new Decided(0, 0, 0), quick.machine(coordinator).decide(10_500));
+                        assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(10_500), "it waited");
                         assertEquals(coordinator, quick.machine(coordinator).stats().machine(),
                             "the connection is back on its usual timeout and serves on");
                     }
