@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -52,14 +53,19 @@ class GremlinAcrossProcessesTest {
     @TempDir
     static Path dir;
     static LocalCluster cluster;
+    @RegisterExtension
+    static final MachineLogsOnFailure logs = new MachineLogsOnFailure(() -> cluster);
     static final Cluster[] drivers = new Cluster[MACHINES];
     static final GraphTraversalSource[] g = new GraphTraversalSource[MACHINES];
 
     @BeforeAll
     static void start() {
         final int base = freeConsecutivePorts(MACHINES);
+        // A 15 s request timeout (a machine waits 30 s for an operation): nothing here is about timeouts, and beside
+        // a CPU hog one addV waited 5.2 s and another more than the 10 s that Settings.small allows, the three servers,
+        // the drivers and two busy loops sharing two cores.
         cluster = LocalCluster.create(dir.resolve("cluster"), LocalCluster.Settings.small(MACHINES)
-            .withGremlinPortBase(base).withJvmArgs(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
+            .withRequestTimeout("15s").withGremlinPortBase(base).withJvmArgs(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
         cluster.startAll(true, 90_000);
         for (int m = 0; m < MACHINES; m++) {
             drivers[m] = Cluster.build("127.0.0.1").port(base + m).serializer(Serializers.GRAPHBINARY_V1).create();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -43,6 +44,8 @@ class GremlinPortSecurityTest {
     @TempDir
     static Path dir;
     static LocalCluster cluster;
+    @RegisterExtension
+    static final MachineLogsOnFailure logs = new MachineLogsOnFailure(() -> cluster);
     static int base;
     static final Cluster[] drivers = new Cluster[MACHINES];
 

@@ -49,9 +49,45 @@ final class ServeProcess implements AutoCloseable {
     /** Waits for the process to exit (failing the test past {@code seconds}); returns its exit code. */
     int awaitExit(final long seconds) throws InterruptedException, IOException {
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-            throw new AssertionError("serve did not exit within " + seconds + " s; its output:\n" + output());
+            throw new AssertionError("serve did not exit within " + seconds + " s; its output:\n" + output()
+                + "\nwhere it is:\n" + whereItIs());
         }
         return process.exitValue();
+    }
+
+    /**
+     * What a process that will not exit is doing: its kernel state and, if the JVM still answers, its threads. A
+     * refused start that printed its one line and then did not exit was seen once beside a CPU hog and never on a
+     * quiet machine; this is what tells the next such failure apart (a JVM stuck in exit, a shutdown hook, the disk).
+     */
+    private String whereItIs() {
+        final StringBuilder out = new StringBuilder();
+        final long pid = process.pid();
+        for (final String f : List.of("status", "wchan", "stack")) {
+            try {
+                final String text = Files.readString(Path.of("/proc", Long.toString(pid), f));
+                out.append("/proc/").append(pid).append('/').append(f).append(": ")
+                    .append(f.equals("status") ? text.lines().filter(l -> l.startsWith("State") || l.startsWith("Threads"))
+                        .reduce("", (a, b) -> a + b + "; ") : text.strip()).append('\n');
+            } catch (IOException | RuntimeException e) {
+                out.append("/proc/").append(pid).append('/').append(f).append(": ").append(e).append('\n');
+            }
+        }
+        try {
+            final Path dump = Files.createTempFile(output.getParent(), "threads", ".txt");
+            final Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid), "Thread.print").redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+            if (!jcmd.waitFor(30, TimeUnit.SECONDS)) {
+                jcmd.destroyForcibly();
+                out.append("jcmd Thread.print did not answer within 30 s\n");
+            }
+            out.append(Files.readString(dump, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            out.append("jcmd Thread.print: ").append(e).append('\n');
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return out.toString();
     }
 
     /** Waits until the output contains {@code text}; fails if the process exits first or past {@code seconds}. */

@@ -433,6 +433,19 @@ public final class LocalCluster {
         return new ClusterClient(clientAddresses(), timeoutMillis, config.secret(), config.tls());
     }
 
+    /**
+     * The last {@code lines} lines of every machine's log, each under a heading: what a test prints when it fails,
+     * because the cluster's directory goes with the test.
+     */
+    public String logTails(int lines) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < config.machineCount(); i++) {
+            out.append("---- machine ").append(i).append(" (").append(log(i)).append(")\n")
+                .append(tail(log(i), lines)).append('\n');
+        }
+        return out.toString();
+    }
+
     /** The last {@code lines} lines of a process's log, or why it cannot be read. */
     static String tail(Path file, int lines) {
         return ClusterReadiness.tail(file, lines);
