@@ -113,16 +113,21 @@ final class LubmMix implements ClientWorkload {
         return sizes;
     }
 
+    /** Runs class {@code c}'s query from the start vertex at pool index {@code i} on its home; returns its rows. */
+    int rows(final int c, final int i) {
+        final Bound b = classes[c];
+        final String query = b.queries()[i];
+        return store.callOnHome(b.homeKeys()[i], () -> engine.query(query).rows().size());
+    }
+
     @Override
     public Client open(final int index, final int generation, final BenchCluster cluster) {
         final SplittableRandom rng = new SplittableRandom(seed * 1_000_003L + generation * 1_009L + index);
         return new Client() {
             @Override
             public boolean next() {
-                final Bound c = classes[rng.nextInt(classes.length)];
-                final int i = c.zipf().next(rng);
-                final String query = c.queries()[i];
-                store.callOnHome(c.homeKeys()[i], () -> engine.query(query).rows().size());
+                final int c = rng.nextInt(classes.length);
+                rows(c, classes[c].zipf().next(rng));
                 return false;
             }
 
