@@ -3,6 +3,7 @@ package io.pragh.bench;
 import io.pragh.bench.footprint.GraphFootprint;
 import io.pragh.bench.footprint.KeyRegionFootprint;
 import io.pragh.bench.pushdown.JanusGraphComparison;
+import io.pragh.bench.rdf.RdfBenchCommand;
 import io.pragh.bench.soak.SoakCommand;
 import io.pragh.bench.traversal.TraversalCommand;
 import io.pragh.bench.traversal.scenarios.DynamicWorkload;
@@ -20,6 +21,7 @@ import java.util.Arrays;
  * <pre>{@code
  * ./pragh bench jmh GetLatency -f 1 -wi 2 -i 3
  * ./pragh bench traversal --machines 4 --scale 12 --duration 5
+ * ./pragh bench rdf --universities 2 --machines 8
  * ./pragh bench scope-sweep --machines 4 --scale 16 --scopes 10,12,14
  * ./pragh bench keys
  * ./pragh bench footprint --scale 16
@@ -35,6 +37,7 @@ public final class BenchCommand {
         out.println("usage: ./pragh bench <benchmark> [options]");
         out.println();
         out.println("  traversal [flags]      the paper's traversal benchmark (section 6); --help lists the flags");
+        out.println("  rdf [flags]            the Wukong+M experiment (Fig. 16): a LUBM mix of 6 SPARQL query classes per mode");
         out.println("  scope-sweep [flags]    traversal modes at scopes 2^10..2^16 (paper Fig. 11)");
         out.println("  put-cdf [flags]        PUT latency CDF with and without migration, 50/50 mix (Fig. 12)");
         out.println("  mechanisms [flags]     eager vs deferred migration throughput timeline (Fig. 14)");
@@ -69,6 +72,9 @@ public final class BenchCommand {
             }
             case "traversal" -> {
                 return TraversalCommand.run(rest, System.out, System.err);
+            }
+            case "rdf" -> {
+                return RdfBenchCommand.run(rest, System.out, System.err);
             }
             case "scope-sweep" -> {
                 return ScenarioCommand.run(new ScopeSweep(), rest, System.out, System.err);

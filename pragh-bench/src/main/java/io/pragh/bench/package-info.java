@@ -2,9 +2,9 @@
  * Benchmarks of Pragh: {@code ./pragh bench} dispatches to the traversal benchmark ({@code traversal}) and its
  * scenarios ({@code scope-sweep}, {@code put-cdf}, {@code mechanisms}, {@code dynamic}), the JMH
  * microbenchmarks ({@code jmh}), the key-region footprint ({@code keys}), the soak benchmark ({@code soak}) and
- * the JanusGraph side of the pushdown comparison ({@code janusgraph}, in its own JVM). May depend on every module.
+ * the JanusGraph side of the pushdown comparison ({@code janusgraph}, in its own JVM) and the RDF benchmark ({@code rdf}). May depend on every module.
  */
-@MayDependOn({"io.pragh.bench.footprint", "io.pragh.bench.pushdown", "io.pragh.bench.soak",
+@MayDependOn({"io.pragh.bench.footprint", "io.pragh.bench.pushdown", "io.pragh.bench.rdf", "io.pragh.bench.soak",
     "io.pragh.bench.traversal", "io.pragh.bench.traversal.scenarios", "io.pragh.bench.workload", "org.openjdk.jmh.."})
 package io.pragh.bench;
 

@@ -22,18 +22,27 @@ public final class TraversalCharts {
     private TraversalCharts() {
     }
 
-    /** Writes the charts into {@code dir} (created if needed); returns the files written. */
+    /** Writes the charts into {@code dir} (created if needed) beside the traversal figures; returns the files. */
     public static List<Path> write(Path dir, Map<Mode, ModeResult> results) {
+        return write(dir, results, PaperFigures.TRAVERSAL);
+    }
+
+    /**
+     * Writes the charts of {@code results} into {@code dir} (created if needed), {@code paper}'s figures beside
+     * ours, each file's name starting with its prefix; returns the files written.
+     */
+    public static List<Path> write(Path dir, Map<Mode, ModeResult> results, PaperFigures.Figure paper) {
         List<Path> files = new ArrayList<>();
         List<String> modes = new ArrayList<>();
         results.keySet().forEach(m -> modes.add(m.reportName()));
-        files.add(ChartFiles.save(dir.resolve("throughput.png"), speedup(results, modes)));
-        files.add(ChartFiles.save(dir.resolve("latency.png"), latency(results, modes)));
-        files.add(ChartFiles.save(dir.resolve("remote-access-rate.png"), remoteRate(results, modes)));
+        String prefix = paper.filePrefix();
+        files.add(ChartFiles.save(dir.resolve(prefix + "throughput.png"), speedup(results, modes, paper)));
+        files.add(ChartFiles.save(dir.resolve(prefix + "latency.png"), latency(results, modes)));
+        files.add(ChartFiles.save(dir.resolve(prefix + "remote-access-rate.png"), remoteRate(results, modes, paper)));
         return files;
     }
 
-    private static CategoryChart speedup(Map<Mode, ModeResult> results, List<String> modes) {
+    private static CategoryChart speedup(Map<Mode, ModeResult> results, List<String> modes, PaperFigures.Figure paper) {
         CategoryChart c = chart("Throughput relative to orig", "x orig");
         ModeResult orig = results.get(Mode.ORIG);
         if (orig == null || orig.throughputQps() <= 0) {
@@ -42,8 +51,7 @@ public final class TraversalCharts {
             return c;
         }
         c.addSeries("this run", modes, values(results, r -> r.throughputQps() / orig.throughputQps()));
-        Map<Mode, Double> paper = PaperFigures.throughputQps();
-        c.addSeries("paper (8 machines, RMAT26)", modes, paperValues(results, paper, paper.get(Mode.ORIG)));
+        c.addSeries(paper.label(), modes, paperValues(results, paper.throughputRatio(), 1));
         return c;
     }
 
@@ -54,14 +62,11 @@ public final class TraversalCharts {
         return c;
     }
 
-    private static CategoryChart remoteRate(Map<Mode, ModeResult> results, List<String> modes) {
+    private static CategoryChart remoteRate(Map<Mode, ModeResult> results, List<String> modes,
+                                            PaperFigures.Figure paper) {
         CategoryChart c = chart("Remote access rate", "% of key and value accesses");
         c.addSeries("this run", modes, values(results, r -> 100 * r.remoteAccessRate()));
-        List<Double> paper = new ArrayList<>();
-        for (Mode m : results.keySet()) {
-            paper.add(100 * PaperFigures.remoteAccessRate().getOrDefault(m, 0.0));
-        }
-        c.addSeries("paper (8 machines, RMAT26)", modes, paper);
+        c.addSeries(paper.label(), modes, paperValues(results, paper.remoteAccessRate(), 0.01));
         return c;
     }
 

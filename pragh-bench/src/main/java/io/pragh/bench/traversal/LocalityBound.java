@@ -32,7 +32,7 @@ final class LocalityBound {
         for (int i = 0; i < scopeVertices.length; i++) {
             double p = dist instanceof ZipfianDistribution z ? z.probability(i) : 1.0 / scopeVertices.length;
             int s = scopeVertices[i];
-            int home = placement.home(KeyLayout.key(s, QueryThread.LABEL, KeyLayout.OUT));
+            int home = placement.home(KeyLayout.key(s, TwoHopWorkload.LABEL, KeyLayout.OUT));
             // The start vertex's own list is read at its home: local whatever happens.
             gets += p;
             int n = Math.min(graph.degree(s), fanout);

@@ -3,8 +3,6 @@ package io.pragh.bench.traversal;
 import io.pragh.bench.traversal.deploy.BenchCluster;
 import io.pragh.bench.traversal.deploy.ShardMigration;
 import io.pragh.bench.traversal.deploy.SplitMigration;
-import io.pragh.bench.workload.AdjacencyGraph;
-import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.fabric.FabricStats;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -36,32 +34,36 @@ public final class ModeSession implements AutoCloseable {
     public record Measurement(ModeResult result, Histogram latencies, Histogram putLatencies) {
     }
 
-    private final TraversalConfig config;
+    private final Phases config;
     private final Mode mode;
     private final BenchCluster cluster;
     private final long keys;
     private final String tag;
     private final PrintStream out;
     private final StartVertices startVertices;
-    private final QueryThread.Workload w;
+    private final QueryThread.Counters w;
     private final Clients clients;
     private TimelineSampler timeline;
     /** The split migration control of this session (phased or automatic), closed with it. */
     private SplitMigration automatic;
 
-    ModeSession(TraversalConfig config, Mode mode, BenchCluster cluster, long keys, int[] scopeVertices,
-                AdjacencyGraph graph, PrintStream out) {
-        this.config = config;
+    /**
+     * Starts {@code phases.threads()} query threads of {@code workload} on {@code cluster}, loaded with {@code keys}
+     * keys; the session owns the cluster from here on.
+     *
+     * @param startVertices the workload's start vertices if a scenario may replace them, else null
+     */
+    public ModeSession(Phases phases, Mode mode, BenchCluster cluster, long keys, ClientWorkload workload,
+                       StartVertices startVertices, PrintStream out) {
+        this.config = phases;
         this.mode = mode;
         this.cluster = cluster;
         this.keys = keys;
         this.tag = "[" + mode.reportName() + "]";
         this.out = out;
-        this.startVertices = new StartVertices(scopeVertices);
-        this.w = new QueryThread.Workload(startVertices, graph, graph.verticesWithEdges(),
-            StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
-            config.batchedGets(), config.seed(), new Recorder(3), new Recorder(3), new LongAdder(), new LongAdder());
-        this.clients = new Clients(w, cluster, config.threads());
+        this.startVertices = startVertices;
+        this.w = new QueryThread.Counters(new Recorder(3), new Recorder(3), new LongAdder(), new LongAdder());
+        this.clients = new Clients(workload, w, cluster, phases.threads());
         clients.start();
     }
 
@@ -79,6 +81,9 @@ public final class ModeSession implements AutoCloseable {
     }
 
     public StartVertices startVertices() {
+        if (startVertices == null) {
+            throw new IllegalStateException("this workload's start vertices cannot be replaced");
+        }
         return startVertices;
     }
 
@@ -256,14 +261,16 @@ public final class ModeSession implements AutoCloseable {
     private static final class Clients {
         /** Past the client RPC's request timeout (30 s), so that a stopped thread has finished its last request. */
         private static final long STOP_MILLIS = 60_000;
-        private final QueryThread.Workload w;
+        private final ClientWorkload workload;
+        private final QueryThread.Counters w;
         private final BenchCluster cluster;
         private final int count;
         private final List<QueryThread> queries = new ArrayList<>();
         private final List<Thread> threads = new ArrayList<>();
         private int generation;
 
-        Clients(QueryThread.Workload w, BenchCluster cluster, int count) {
+        Clients(ClientWorkload workload, QueryThread.Counters w, BenchCluster cluster, int count) {
+            this.workload = workload;
             this.w = w;
             this.cluster = cluster;
             this.count = count;
@@ -271,7 +278,7 @@ public final class ModeSession implements AutoCloseable {
 
         void start() {
             for (int i = 0; i < count; i++) {
-                QueryThread q = new QueryThread(i, generation, w, cluster);
+                QueryThread q = new QueryThread(i, generation, workload, w, cluster);
                 Thread t = new Thread(q, "pragh-bench-query-" + generation + "-" + i);
                 t.setDaemon(true);
                 queries.add(q);

@@ -5,7 +5,6 @@ import io.pragh.fabric.FabricKind;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.bench.workload.RmatGenerator;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -115,6 +114,11 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         }
     }
 
+    /** The phases every mode runs, with this many query threads. */
+    public Phases phases() {
+        return new Phases(warmupSeconds, durationSeconds, intervalSeconds, intervals, threads);
+    }
+
     public static TraversalConfig defaults() {
         return parse();
     }
@@ -143,25 +147,9 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--gets", "one");
         v.put("--fabric", INPROCESS);
         v.put("--cluster-dir", null);
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (!v.containsKey(flag)) {
-                throw new IllegalArgumentException("unknown flag '" + flag + "'\n" + USAGE);
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            v.put(flag, args[++i]);
-        }
+        Flags.read(v, args, USAGE);
         v.put("--fabric", fabricFlag(v.get("--fabric")));
-        List<Mode> modes = new ArrayList<>();
-        for (String name : v.get("--modes").split(",")) {
-            Mode m = Mode.byName(name.trim());
-            if (modes.contains(m)) {
-                throw new IllegalArgumentException("--modes names '" + name.trim() + "' twice");
-            }
-            modes.add(m);
-        }
+        List<Mode> modes = Flags.modes(v.get("--modes"));
         String mechanism = v.get("--mechanism");
         if (!mechanism.equals("eager") && !mechanism.equals("deferred")) {
             throw new IllegalArgumentException("--mechanism " + mechanism + " is invalid: must be eager or deferred");
@@ -178,14 +166,15 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         if (!gets.equals("one") && !gets.equals("batch")) {
             throw new IllegalArgumentException("--gets " + gets + " is invalid: must be one or batch");
         }
-        return new TraversalConfig(integer(v, "--machines"), integer(v, "--scale"), integer(v, "--scope"),
-            integer(v, "--fanout"), decimal(v, "--get-ratio"), v.get("--dist"), modes, decimal(v, "--duration"),
-            decimal(v, "--warmup"), decimal(v, "--interval"),
-            v.get("--intervals") != null ? integer(v, "--intervals") : mechanism.equals("deferred") ? 2 : 1,
-            whole(v, "--remote-latency-ns"),
-            integer(v, "--threads"), whole(v, "--seed"), Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)),
-            integer(v, "--cache-mb"), path(v, "--json"), path(v, "--charts"), gets.equals("batch"), v.get("--fabric"),
-            decimal(v, "--min-rate"), path(v, "--cluster-dir"));
+        return new TraversalConfig(Flags.integer(v, "--machines"), Flags.integer(v, "--scale"),
+            Flags.integer(v, "--scope"), Flags.integer(v, "--fanout"), Flags.decimal(v, "--get-ratio"), v.get("--dist"),
+            modes, Flags.decimal(v, "--duration"), Flags.decimal(v, "--warmup"), Flags.decimal(v, "--interval"),
+            v.get("--intervals") != null ? Flags.integer(v, "--intervals") : mechanism.equals("deferred") ? 2 : 1,
+            Flags.whole(v, "--remote-latency-ns"),
+            Flags.integer(v, "--threads"), Flags.whole(v, "--seed"),
+            Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)), Flags.integer(v, "--cache-mb"),
+            Flags.path(v, "--json"), Flags.path(v, "--charts"), gets.equals("batch"), v.get("--fabric"),
+            Flags.decimal(v, "--min-rate"), Flags.path(v, "--cluster-dir"));
     }
 
     /**
@@ -210,37 +199,9 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         };
     }
 
-    private static long whole(Map<String, String> v, String flag) {
-        try {
-            return Long.parseLong(v.get(flag));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " " + v.get(flag) + " is not a whole number");
-        }
-    }
 
-    private static int integer(Map<String, String> v, String flag) {
-        long n = whole(v, flag);
-        if (n != (int) n) {
-            throw new IllegalArgumentException(flag + " " + n + " is too large");
-        }
-        return (int) n;
-    }
 
-    private static double decimal(Map<String, String> v, String flag) {
-        try {
-            double d = Double.parseDouble(v.get(flag));
-            if (!Double.isFinite(d)) {
-                throw new NumberFormatException();
-            }
-            return d;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " " + v.get(flag) + " is not a number");
-        }
-    }
 
-    private static Path path(Map<String, String> v, String flag) {
-        return v.get(flag) == null ? null : Path.of(v.get(flag));
-    }
 
     /** Every flag and its value, by flag name without dashes, for the JSON report. */
     public Map<String, Object> asMap() {

@@ -16,10 +16,15 @@ import java.util.Map;
  * }</pre>
  */
 public final class TraversalReport {
-    private final TraversalConfig config;
+    private final Map<String, Object> config;
     private final Map<Mode, ModeResult> results = new LinkedHashMap<>();
 
     public TraversalReport(TraversalConfig config) {
+        this(config.asMap());
+    }
+
+    /** A report of another benchmark on the same modes: {@code config} is its {@code config} object. */
+    public TraversalReport(Map<String, Object> config) {
         this.config = config;
     }
 
@@ -35,7 +40,7 @@ public final class TraversalReport {
         Map<String, Object> modes = new LinkedHashMap<>();
         results.forEach((mode, r) -> modes.put(mode.reportName(), r.asMap()));
         Map<String, Object> root = new LinkedHashMap<>();
-        root.put("config", config.asMap());
+        root.put("config", config);
         root.put("modes", modes);
         return root;
     }

@@ -86,7 +86,11 @@ public final class TraversalRunner {
             long keys = load(cluster);
             out.printf(Locale.ROOT, "%s loaded %d keys (%d adjacency entries) on %d machine(s) in %.1f s%n", tag, keys,
                 graph.edgeCount(), spec.machines(), (System.nanoTime() - t0) / 1e9);
-            return new ModeSession(config, mode, cluster, keys, scopeVertices, graph, out);
+            StartVertices startVertices = new StartVertices(scopeVertices);
+            TwoHopWorkload workload = new TwoHopWorkload(startVertices, graph, graph.verticesWithEdges(),
+                StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
+                config.batchedGets(), config.seed());
+            return new ModeSession(config.phases(), mode, cluster, keys, workload, startVertices, out);
         } catch (Exception | Error e) {
             cluster.close();
             throw e;
@@ -115,7 +119,7 @@ public final class TraversalRunner {
         for (int v = 0; v < graph.vertexCount(); v++) {
             int d = graph.degree(v);
             if (d > 0) {
-                int home = hashed.home(KeyLayout.key(v, QueryThread.LABEL, KeyLayout.OUT));
+                int home = hashed.home(KeyLayout.key(v, TwoHopWorkload.LABEL, KeyLayout.OUT));
                 // Size classes round up by at most an eighth.
                 long b = (ValueRecord.unitsFor(8L * d) << 3) * 9 / 8;
                 keys[home]++;
@@ -182,7 +186,7 @@ public final class TraversalRunner {
                         if (graph.degree(v) == 0) {
                             continue;
                         }
-                        path.put(KeyLayout.key(v, QueryThread.LABEL, KeyLayout.OUT), adjacencyValue(graph, v));
+                        path.put(KeyLayout.key(v, TwoHopWorkload.LABEL, KeyLayout.OUT), adjacencyValue(graph, v));
                         n++;
                     }
                 }

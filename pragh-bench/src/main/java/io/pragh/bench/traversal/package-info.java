@@ -7,7 +7,9 @@
  * {@link io.pragh.bench.traversal.ModeSession} is one mode's loaded cluster with its query threads, its phases as
  * steps; the {@link io.pragh.bench.traversal.TimelineSampler} records throughput per tick; the scenarios subpackage
  * composes both. Depends on {@code io.pragh.bench.workload}, {@code io.pragh.bench.traversal.deploy}, the core's
- * keys and store packages, HdrHistogram and Jackson.
+ * keys and store packages, HdrHistogram and Jackson. {@link io.pragh.bench.traversal.ClientWorkload} is what the query
+ * threads run ({@link io.pragh.bench.traversal.TwoHopWorkload} here); another benchmark on the same modes (the RDF
+ * benchmark) brings its own, with {@link io.pragh.bench.traversal.Flags} and {@link io.pragh.bench.traversal.Phases}.
  */
 @MayDependOn({"com.fasterxml.jackson..", "io.pragh.bench.charts", "io.pragh.bench.shard",
     "io.pragh.bench.traversal.deploy", "io.pragh.bench.workload", "io.pragh.coordinator", "io.pragh.fabric",

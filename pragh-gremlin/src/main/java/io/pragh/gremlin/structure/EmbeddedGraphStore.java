@@ -86,6 +86,17 @@ public final class EmbeddedGraphStore implements GraphStore {
             b.automaticMigration(MonitorConfig.defaults().withIntervalMillis(
                 conf.getLong(MIGRATION_INTERVAL_MILLIS, MonitorConfig.DEFAULT_INTERVAL_MILLIS)), CoordinatorConfig.defaults());
         }
+        return build(b);
+    }
+
+    /**
+     * A store on the cluster {@code b} builds, with the provider's mutators registered: for a caller that sets what
+     * the configuration keys do not (a placement, further mutators), as the RDF benchmark does for its modes. The
+     * store owns the cluster: closing it closes the cluster.
+     *
+     * <p>Example: {@code GraphStore s = EmbeddedGraphStore.build(EmbeddedCluster.builder().machines(8));}
+     */
+    public static EmbeddedGraphStore build(final EmbeddedCluster.Builder b) {
         MutatorAdapter.registerAll((mutator, id) -> b.mutator(id, mutator));
         return new EmbeddedGraphStore(b.build());
     }

@@ -13,6 +13,7 @@ import io.pragh.fabric.FabricStats;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
 import io.pragh.monitor.MonitorConfig;
+import java.util.function.Function;
 
 /**
  * A bench cluster in this JVM: an {@link EmbeddedCluster} on the in-process fabric with its emulated remote latency.
@@ -37,6 +38,14 @@ public final class EmbeddedBenchCluster implements BenchCluster {
 
     /** Builds the cluster of {@code spec}. */
     public static EmbeddedBenchCluster start(ClusterSpec spec) {
+        return start(spec, EmbeddedCluster.Builder::build);
+    }
+
+    /**
+     * The cluster of {@code spec}, its builder configured and then handed to {@code build}: a caller that wraps the
+     * cluster in a store of its own (the RDF benchmark's graph store) builds it there and may set more first.
+     */
+    public static EmbeddedBenchCluster start(ClusterSpec spec, Function<EmbeddedCluster.Builder, EmbeddedCluster> build) {
         ShardPlacement shards = spec.sharded() ? new ShardPlacement(spec.machines(), spec.shardsPerMachine()) : null;
         // Queries run on client threads through the home machine's session, so the workers stay idle: never pin them.
         EmbeddedCluster.Builder b = EmbeddedCluster.builder().machines(spec.machines()).workersPerMachine(1)
@@ -46,7 +55,7 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         if (shards != null) {
             b.placement(shards);
         }
-        return new EmbeddedBenchCluster(spec, b.build(), shards);
+        return new EmbeddedBenchCluster(spec, build.apply(b), shards);
     }
 
     /** The embedded cluster itself. */

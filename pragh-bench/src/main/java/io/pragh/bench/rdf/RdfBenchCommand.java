@@ -1,0 +1,89 @@
+package io.pragh.bench.rdf;
+
+import io.pragh.bench.charts.PaperFigures;
+import io.pragh.bench.charts.TraversalCharts;
+import io.pragh.bench.traversal.JsonFile;
+import io.pragh.bench.traversal.Mode;
+import io.pragh.bench.traversal.TraversalReport;
+import io.pragh.rdf.lubm.LubmGenerator;
+import java.io.BufferedWriter;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code ./pragh bench rdf [flags]}: the paper's Fig. 16 (the Wukong+M port) on our RDF store. Generates LUBM-N
+ * once, runs every requested mode on a fresh cluster loaded with it, prints the table, and writes the JSON report and
+ * the charts, the paper's figures beside ours.
+ *
+ * <pre>{@code
+ * ./pragh bench rdf --universities 2 --machines 8
+ * }</pre>
+ */
+public final class RdfBenchCommand {
+    private RdfBenchCommand() {
+    }
+
+    /** Runs the benchmark; returns the exit status (2 for bad flags). */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println(RdfBenchConfig.USAGE);
+            return 0;
+        }
+        RdfBenchConfig config;
+        try {
+            config = RdfBenchConfig.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("pragh bench rdf: " + e.getMessage());
+            return 2;
+        }
+        Path file = Files.createTempFile("pragh-lubm-", ".nt");
+        try {
+            long t0 = System.nanoTime();
+            long triples;
+            try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                triples = new LubmGenerator(config.universities(), config.seed()).write(w);
+            }
+            out.printf(Locale.ROOT, "LUBM-%d: %d triples generated in %.1f s; query classes %s (Zipf 0.99 start"
+                    + " vertices)%n", config.universities(), triples, (System.nanoTime() - t0) / 1e9,
+                config.asMap().get("query_classes"));
+            RdfBenchRunner runner = new RdfBenchRunner(config, file, triples, out);
+            TraversalReport report = new TraversalReport(config.asMap());
+            for (Mode mode : config.modes()) {
+                report.add(mode, runner.run(mode));
+            }
+            out.println();
+            report.printTable(out);
+            Map<String, Object> root = report.asMap();
+            root.put("paper_fig16", paper());
+            JsonFile.write(config.json(), root);
+            out.println("JSON report: " + config.json().toAbsolutePath());
+            for (Path chart : TraversalCharts.write(config.charts(), report.results(), PaperFigures.RDF_FIG16)) {
+                out.println("chart: " + chart.toAbsolutePath());
+            }
+            return 0;
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** The paper's Fig. 16 as the report states it: throughput relative to orig, remote access rate where given. */
+    private static Map<String, Object> paper() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        PaperFigures.Figure f = PaperFigures.RDF_FIG16;
+        f.throughputRatio().forEach((mode, x) -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("throughput_x_orig", x);
+            if (f.remoteAccessRate().containsKey(mode)) {
+                row.put("remote_access_rate", f.remoteAccessRate().get(mode));
+            }
+            m.put(mode.reportName(), row);
+        });
+        m.put("source", f.label());
+        return m;
+    }
+}

@@ -1,0 +1,109 @@
+package io.pragh.bench.rdf;
+
+import io.pragh.bench.traversal.Mode;
+import io.pragh.bench.traversal.ModeResult;
+import io.pragh.bench.traversal.ModeSession;
+import io.pragh.bench.traversal.deploy.ClusterSpec;
+import io.pragh.bench.traversal.deploy.EmbeddedBenchCluster;
+import io.pragh.bench.shard.ShardPlacement;
+import io.pragh.coordinator.Mechanism;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.gremlin.structure.EmbeddedGraphStore;
+import io.pragh.rdf.load.RdfLoad;
+import io.pragh.rdf.store.RdfStore;
+import io.pragh.store.StoreConfig;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.jena.riot.Lang;
+
+/**
+ * Runs the Fig. 16 benchmark for one mode on a fresh cluster: the LUBM file loaded into an embedded cluster set up as
+ * the traversal benchmark sets up that mode ({@link EmbeddedBenchCluster}: hash or shard placement, a location cache
+ * for split-cache), with a graph store over it for the RDF side, then the {@link LubmMix} through the traversal
+ * benchmark's phases ({@link ModeSession}: warm-up, the mode's migration, measurement). Queries run on the workers
+ * of their start vertex's home, two per machine; ideal's one machine gets as many workers as the others have in all.
+ *
+ * <pre>{@code
+ * RdfBenchRunner runner = new RdfBenchRunner(config, lubmFile, triples, System.out);
+ * ModeResult r = runner.run(Mode.SPLIT_CACHE);
+ * }</pre>
+ */
+public final class RdfBenchRunner {
+    /** Workers per machine: the machine's query threads. */
+    static final int WORKERS = 2;
+    /** Value bytes an N-Triples triple takes at the most in the store (lists both ways, terms, buckets). */
+    private static final long BYTES_PER_TRIPLE = 300;
+    /** Keys a triple makes at the most: two list keys and two new terms (a TERM value and a bucket). */
+    private static final long KEYS_PER_TRIPLE = 4;
+
+    private final RdfBenchConfig config;
+    private final Path file;
+    private final long triples;
+    private final PrintStream out;
+
+    public RdfBenchRunner(RdfBenchConfig config, Path file, long triples, PrintStream out) {
+        this.config = config;
+        this.file = file;
+        this.triples = triples;
+        this.out = out;
+    }
+
+    /** Warm-up, the mode's migration, then the measurement, on a fresh cluster: one row of the report. */
+    public ModeResult run(Mode mode) throws Exception {
+        try (ModeSession s = open(mode)) {
+            return s.runPhases().result();
+        }
+    }
+
+    /** A fresh cluster for {@code mode}, the file loaded, the mix's query threads running; the caller closes it. */
+    public ModeSession open(Mode mode) throws Exception {
+        String tag = "[" + mode.reportName() + "]";
+        int workers = mode == Mode.IDEAL ? WORKERS * config.machines() : WORKERS;
+        EmbeddedGraphStore[] store = new EmbeddedGraphStore[1];
+        // The bench cluster owns the machines and closes them; the graph store over them is the RDF side's way in.
+        EmbeddedBenchCluster cluster = EmbeddedBenchCluster.start(spec(mode),
+            b -> (store[0] = EmbeddedGraphStore.build(b.workersPerMachine(workers))).cluster());
+        try {
+            out.println(tag + " " + cluster.describe());
+            RdfStore rdf = new RdfStore(store[0]);
+            RdfLoad.Result loaded = RdfLoad.into(rdf).load(file, Lang.NTRIPLES);
+            long keys = keys(cluster.cluster());
+            LubmMix mix = LubmMix.of(rdf, config.seed());
+            out.printf(Locale.ROOT, "%s loaded %d triples (%d keys) on %d machine(s) in %.1f s; start vertices per"
+                    + " class %s%n", tag, loaded.triples(), keys, cluster.machineCount(),
+                (loaded.parseNanos() + loaded.writeNanos()) / 1e9, Arrays.toString(mix.poolSizes()));
+            return new ModeSession(config.phases(), mode, cluster, keys, mix, null, out);
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The cluster of {@code mode}: one machine for ideal; shard placement for shard; a location cache for
+     * split-cache. Every machine is sized for the whole file: a shard machine may end up owning every shard, and a
+     * split machine receives the values it reads most.
+     */
+    ClusterSpec spec(Mode mode) {
+        int machines = mode == Mode.IDEAL ? 1 : config.machines();
+        long keys = KEYS_PER_TRIPLE * triples + 1024;
+        long valueBytes = Math.max(StoreConfig.DEFAULT_CHUNK_BYTES >> 10, Math.max(32L << 20, BYTES_PER_TRIPLE * triples));
+        return new ClusterSpec(machines, keys, valueBytes,
+            mode == Mode.SPLIT_CACHE ? (long) config.cacheMb() << 20 : 0,
+            mode == Mode.SHARD ? ShardPlacement.DEFAULT_SHARDS_PER_MACHINE : ClusterSpec.HASHED,
+            config.remoteLatencyNs(), Math.max(1, (long) (config.phases().intervalSeconds() * 1000)), 0,
+            Mechanism.EAGER);
+    }
+
+    /** Keys the load made, over every machine. */
+    private static long keys(EmbeddedCluster cluster) {
+        LongAdder n = new LongAdder();
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            cluster.machine(m).forEachHomeKey(k -> n.increment());
+        }
+        return n.sum();
+    }
+}
