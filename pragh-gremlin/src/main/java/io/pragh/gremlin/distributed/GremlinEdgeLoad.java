@@ -4,12 +4,14 @@ import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
 import io.pragh.server.load.EdgeLoad;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
 import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
 import org.apache.tinkerpop.gremlin.structure.Edge;
+import org.apache.tinkerpop.gremlin.util.message.ResponseStatusCode;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,7 +44,9 @@ public final class GremlinEdgeLoad implements EdgeLoad {
     public static final String VERTEX_LABEL = "loadVertex";
     /** The label of every edge the load inserts. */
     public static final String EDGE_LABEL = "loadEdge";
-    private static final int VERTICES_PER_REQUEST = 500;
+    private static final int VERTICES_PER_REQUEST = 100;
+    /** Tries of one batch of vertices: a loaded host can time out a request now and then (the server says retry). */
+    private static final int VERTEX_TRIES = 5;
     private static final long WAIT_MILLIS = 60_000;
 
     @Override
@@ -63,8 +67,10 @@ public final class GremlinEdgeLoad implements EdgeLoad {
         try {
             final List<GraphTraversalSource> g = new ArrayList<>();
             for (final MachineConfig m : config.machines()) {
+                // Keep-alives within the port's idle timeout, or the server closes the pool's spare connections.
                 final Cluster.Builder b = Cluster.build(m.host()).port(m.gremlinPort())
-                    .maxWaitForConnection((int) WAIT_MILLIS).maxContentLength(64 << 20);
+                    .maxWaitForConnection((int) WAIT_MILLIS).maxContentLength(64 << 20)
+                    .keepAliveInterval(config.limits().idleTimeout().toMillis() / 2);
                 if (login != null) {
                     b.credentials(login[0], login[1]);
                 }
@@ -91,13 +97,38 @@ public final class GremlinEdgeLoad implements EdgeLoad {
             for (int i = 0; i < batch; i++) {
                 seeds[i] = i;
             }
-            final List<Object> added = g.get(request % g.size()).inject(seeds).unfold().addV(VERTEX_LABEL).id()
-                .toList();
-            for (final Object id : added) {
+            for (final Object id : addBatch(g.get(request % g.size()), seeds)) {
                 ids[done++] = ((Number) id).longValue();
             }
         }
         return ids;
+    }
+
+    /**
+     * One batch of vertices, retried when the cluster says retry: a batch that failed may have added some vertices,
+     * which the load then leaves unused (the edges join only the vertices whose ids came back).
+     */
+    private static List<Object> addBatch(final GraphTraversalSource g, final Integer[] seeds) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return g.inject(seeds).unfold().addV(VERTEX_LABEL).id().toList();
+            } catch (RuntimeException e) {
+                if (attempt == VERTEX_TRIES || !saysRetry(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** The server's answer, wherever the driver wrapped it, is the status drivers read as "retry" (596). */
+    private static boolean saysRetry(final Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ResponseException r
+                && r.getResponseStatusCode() == ResponseStatusCode.SERVER_ERROR_TEMPORARY) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Result insertEdges(final List<GraphTraversalSource> g, final long[] ids, final int perRequest,
