@@ -148,10 +148,17 @@ public final class GremlinEdgeLoad implements EdgeLoad {
                 t = (t == null ? g.get(request % g.size()).V(from) : t.V(from)).addE(EDGE_LABEL).to(__.V(to));
             }
             slots.acquire();
-            t.promise(Traversal::iterate).whenComplete((done, error) -> {
-                (error == null ? acked : failed).incrementAndGet();
+            try {
+                t.promise(Traversal::iterate).whenComplete((done, error) -> {
+                    (error == null ? acked : failed).incrementAndGet();
+                    slots.release();
+                });
+            } catch (RuntimeException notSent) {
+                // The driver refused it (its connection to a machine that restarts is gone): failed, as the
+                // answers that say so are.
+                failed.incrementAndGet();
                 slots.release();
-            });
+            }
         }
         // Every request answered (or failed) before the clock stops and the count is taken.
         if (!slots.tryAcquire(settings.inFlight(), WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
