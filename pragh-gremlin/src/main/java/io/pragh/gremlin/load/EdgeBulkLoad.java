@@ -13,6 +13,7 @@ import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.GraphIdReservation;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.gremlin.structure.SegmentSealer;
 import io.pragh.store.StoreConfig;
 import io.pragh.values.ValueRecord;
 import java.util.ArrayList;
@@ -104,7 +105,8 @@ public final class EdgeBulkLoad {
         final AdjacencyIndex index = AdjacencyIndex.build(edges, cluster.placement());
         progress.update("grouping", edges.size(), edges.size());
         final byte[] vertexRecord = VertexRecord.empty(graph.names().intern(Vertex.DEFAULT_LABEL)).encode();
-        checkRoom(cluster, index, vertexRecord.length);
+        final int segmentEntries = SegmentSealer.segmentEntries(graph);
+        checkRoom(cluster, index, vertexRecord.length, segmentEntries);
         GraphIdReservation.reserve(graph, edges.maxVid());
         final long firstEdge = claimEdgeIds(backing, edges.size());
         final LongAdder written = new LongAdder();
@@ -118,7 +120,7 @@ public final class EdgeBulkLoad {
             final List<Future<Long>> homes = new ArrayList<>(machines);
             for (int m = 0; m < machines; m++) {
                 homes.add(pool.submit(new HomeWriter(index, cluster.machine(m), cluster.placement(), labelIds,
-                    firstEdge, vertexRecord, written)));
+                    firstEdge, segmentEntries, vertexRecord, written)));
             }
             final long entries = 2L * edges.size();
             for (final Future<Long> home : homes) {
@@ -146,7 +148,8 @@ public final class EdgeBulkLoad {
      * Refuses a load the machines have no room for, before writing any of it: each machine's new keys against what its
      * key region is sized for, and its new value bytes against its value region's free bytes.
      */
-    private static void checkRoom(final EmbeddedCluster cluster, final AdjacencyIndex index, final int vertexBytes) {
+    private static void checkRoom(final EmbeddedCluster cluster, final AdjacencyIndex index, final int vertexBytes,
+                                  final int segmentEntries) {
         final int machines = cluster.machineCount();
         final long[] keys = new long[machines];
         final long[] bytes = new long[machines];
@@ -160,7 +163,14 @@ public final class EdgeBulkLoad {
             for (int l = 0; l < index.labels(); l++) {
                 for (final AdjacencyIndex.Rows rows : new AdjacencyIndex.Rows[] {index.out(l), index.in(l)}) {
                     final int degree = rows.degree(v);
-                    if (degree > 0) {
+                    if (degree > segmentEntries) {
+                        // a supernode: its sealed segments, its tail with their slots in its head, its slot record
+                        final int sealed = (degree - 1) / segmentEntries;
+                        keys[m] += 2 + sealed;
+                        bytes[m] += sealed * recordBytes((long) segmentEntries * Adjacency.ENTRY_BYTES)
+                            + recordBytes((long) (degree - sealed * (long) segmentEntries + sealed) * Adjacency.ENTRY_BYTES)
+                            + recordBytes(8L * sealed);
+                    } else if (degree > 0) {
                         keys[m]++;
                         bytes[m] += recordBytes((long) degree * Adjacency.ENTRY_BYTES);
                     }
