@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pragh.address.Address;
 import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.gremlin.process.PraghHopStrategy;
 import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.AdjacencySegments;
 import io.pragh.gremlin.storage.GraphKeys;
-import io.pragh.keys.KeyRegion;
 import io.pragh.migration.Migrator;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,20 +131,13 @@ class SupernodeTest {
             final long hot = GraphKeys.segment((Long) hub.id(), (int) slots[1]);
             final int home = cluster.home(hot);
             assertEquals(Migrator.Outcome.MIGRATED, cluster.machine((home + 1) % cluster.machineCount()).migrate(hot));
-            assertTrue(migrated(cluster, hot));
-            assertFalse(migrated(cluster, GraphKeys.segment((Long) hub.id(), (int) slots[0])), "the other segment stays");
-            assertFalse(migrated(cluster, GraphKeys.out((Long) hub.id(), graph.names().id("knows"))), "the tail stays");
+            assertTrue(TestGraphs.migrated(cluster, hot));
+            assertFalse(TestGraphs.migrated(cluster, GraphKeys.segment((Long) hub.id(), (int) slots[0])), "the other segment stays");
+            assertFalse(TestGraphs.migrated(cluster, GraphKeys.out((Long) hub.id(), graph.names().id("knows"))), "the tail stays");
             assertEquals(before, graph.traversal().V(hub.id()).out("knows").out("knows").count().next());
             final List<Object> listed = new ArrayList<>();
             hub.vertices(Direction.OUT, "knows").forEachRemaining(v -> listed.add(v.id()));
             assertEquals(neighbours.stream().map(Vertex::id).toList(), listed);
         }
-    }
-
-    static boolean migrated(final EmbeddedCluster cluster, final long key) {
-        final KeyRegion keys = cluster.homeOf(key).store().keys();
-        final long slot = keys.find(key);
-        assertTrue(slot >= 0, "key " + key + " is at its home");
-        return Address.isMigrated(keys.address(slot));
     }
 }
