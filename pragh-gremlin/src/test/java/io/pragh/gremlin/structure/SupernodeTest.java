@@ -140,4 +140,39 @@ class SupernodeTest {
             assertEquals(neighbours.stream().map(Vertex::id).toList(), listed);
         }
     }
+
+    @Test
+    void concurrentAppendsThatSealLoseNoEdge() throws Exception {
+        try (PraghGraph graph = open()) {
+            final Vertex hub = graph.addVertex();
+            final int threads = 4;
+            final int each = 60;
+            final List<Thread> writers = new ArrayList<>();
+            final List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < threads; t++) {
+                final Thread w = new Thread(() -> {
+                    try {
+                        for (int i = 0; i < each; i++) {
+                            hub.addEdge("knows", graph.addVertex());
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+                writers.add(w);
+                w.start();
+            }
+            for (final Thread w : writers) {
+                w.join();
+            }
+            assertEquals(List.of(), failures);
+            final int total = threads * each;
+            assertEquals((long) total, graph.traversal().V(hub.id()).out("knows").count().next());
+            assertEquals((long) total, graph.traversal().V(hub.id()).out("knows").dedup().count().next(),
+                "each edge once: no entry sealed twice or lost between the tail and a segment");
+            final byte[] tail = tail(graph, hub, GraphKeys.OUT);
+            assertTrue(AdjacencySegments.slots(tail).length >= total / SEGMENT - threads, "sealed as it grew");
+            assertEquals(0L, AdjacencySegments.sealingToken(tail), "no sealer holds it after");
+        }
+    }
 }
