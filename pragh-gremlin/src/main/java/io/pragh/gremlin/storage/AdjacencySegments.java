@@ -1,7 +1,5 @@
 package io.pragh.gremlin.storage;
 
-import io.pragh.LimitExceededException;
-
 /**
  * Supernodes: an adjacency list above a threshold kept as <em>sealed segments</em> under keys of their own plus an
  * <em>open tail</em> under the list's own OUT or IN key. Appends keep going to the list's key (the store's APPEND, in
@@ -255,7 +253,7 @@ public final class AdjacencySegments {
         }
         final int used = cur == null ? 0 : cur.length / 8;
         if (used >= MAX_SLOTS) {
-            throw new LimitExceededException("a vertex has " + MAX_SLOTS + " adjacency segments, all it can key");
+            throw new IllegalStateException("a vertex has " + MAX_SLOTS + " adjacency segments, all it can key");
         }
         final byte[] out = new byte[(used + 1) * 8];
         if (cur != null) {

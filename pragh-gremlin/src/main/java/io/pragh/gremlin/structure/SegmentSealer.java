@@ -56,10 +56,19 @@ public final class SegmentSealer {
      * segment by about that much at most, and an ordinary append pays no read), seals them if they are long.
      */
     void afterAppend(final long outKey, final long inKey) {
-        if (checkOneIn == 1 || ThreadLocalRandom.current().nextInt(checkOneIn) == 0) {
+        if (shouldCheck(1)) {
             sealIfLong(outKey);
             sealIfLong(inKey);
         }
+    }
+
+    /**
+     * Whether a list that just got {@code appended} entries should be checked: with odds {@code appended} in
+     * {@code segmentEntries / 64}, so a list is checked about every {@code segmentEntries / 64} entries it gets, in
+     * whatever batches they come, and a batch that long is always checked.
+     */
+    boolean shouldCheck(final int appended) {
+        return appended >= checkOneIn || ThreadLocalRandom.current().nextInt(checkOneIn) < appended;
     }
 
     /** Seals the list under {@code key} while its tail is longer than a segment; returns the segments sealed. */

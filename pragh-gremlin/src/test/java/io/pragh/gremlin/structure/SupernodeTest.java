@@ -175,4 +175,21 @@ class SupernodeTest {
             assertEquals(0L, AdjacencySegments.sealingToken(tail), "no sealer holds it after");
         }
     }
+
+    @Test
+    void aBulkLoaderBatchSealsTheListsItMakesLong() {
+        try (PraghGraph graph = open()) {
+            final long hub;
+            try (BulkLoader load = graph.bulkLoader()) {
+                hub = load.addVertex();
+                for (int i = 0; i < 30; i++) {
+                    load.addEdge(hub, "knows", load.addVertex());
+                }
+            }
+            final byte[] tail = tail(graph, graph.vertices(hub).next(), GraphKeys.OUT);
+            assertEquals(7, AdjacencySegments.slots(tail).length, "30 entries: 7 sealed segments of 4");
+            assertEquals(2, Adjacency.count(tail) - AdjacencySegments.headEntries(tail));
+            assertEquals(30L, graph.traversal().V(hub).out("knows").count().next());
+        }
+    }
 }
