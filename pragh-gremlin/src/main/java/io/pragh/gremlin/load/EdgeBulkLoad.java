@@ -118,9 +118,11 @@ public final class EdgeBulkLoad {
         });
         try {
             final List<Future<Long>> homes = new ArrayList<>(machines);
+            final List<HomeWriter> writers = new ArrayList<>(machines);
             for (int m = 0; m < machines; m++) {
-                homes.add(pool.submit(new HomeWriter(index, cluster.machine(m), cluster.placement(), labelIds,
-                    firstEdge, segmentEntries, vertexRecord, written)));
+                writers.add(new HomeWriter(index, cluster.machine(m), cluster.placement(), labelIds,
+                    firstEdge, segmentEntries, vertexRecord, written));
+                homes.add(pool.submit(writers.get(m)));
             }
             final long entries = 2L * edges.size();
             for (final Future<Long> home : homes) {
@@ -131,6 +133,7 @@ public final class EdgeBulkLoad {
                 home.get();
             }
             progress.update("writing", entries, entries);
+            sealAppended(backing, segmentEntries, writers);
         } catch (ExecutionException e) {
             final Throwable cause = e.getCause();
             throw new IllegalStateException("bulk load failed while writing (" + written.sum() + " of "
@@ -142,6 +145,22 @@ public final class EdgeBulkLoad {
             pool.shutdownNow();
         }
         return new Result(index.presentVertices(), edges.size(), System.nanoTime() - start);
+    }
+
+    /**
+     * Seals the lists the load appended to (they existed before it) that may have grown past a segment, as the
+     * Structure API's appends would have ({@link SegmentSealer}); lists the load wrote whole are segmented already.
+     */
+    private static void sealAppended(final GraphStore store, final int segmentEntries, final List<HomeWriter> writers) {
+        final SegmentSealer sealer = new SegmentSealer(store, segmentEntries);
+        for (final HomeWriter w : writers) {
+            final List<Long> keys = w.appendedKeys();
+            for (int i = 0; i < keys.size(); i++) {
+                if (sealer.shouldCheck(w.appendedEntries(i))) {
+                    sealer.sealIfLong(keys.get(i));
+                }
+            }
+        }
     }
 
     /**

@@ -164,6 +164,23 @@ final class HomeWriter implements Callable<Long> {
         }
     }
 
+    /**
+     * The keys of lists that existed before the load and got its entries appended, once {@link #call} returned: the
+     * load seals those that may have grown past a segment.
+     */
+    List<Long> appendedKeys() {
+        final List<Long> keys = new ArrayList<>(appends.size());
+        for (final Object[] a : appends) {
+            keys.add((Long) a[0]);
+        }
+        return keys;
+    }
+
+    /** Entries appended to the list of {@link #appendedKeys} index {@code i}. */
+    int appendedEntries(final int i) {
+        return ((byte[]) appends.get(i)[1]).length / Adjacency.ENTRY_BYTES;
+    }
+
     /** The index records of the edges whose id this machine is home to (an edge is found by id through them). */
     private void edgeIndexRecords(final BulkInsert insert, final EdgeBuffer edges, final byte me) {
         final UnsafeBuffer record = new UnsafeBuffer(new byte[EdgeIndexRecord.BYTES]);

@@ -67,7 +67,7 @@ public final class SegmentSealer {
      * {@code segmentEntries / 64}, so a list is checked about every {@code segmentEntries / 64} entries it gets, in
      * whatever batches they come, and a batch that long is always checked.
      */
-    boolean shouldCheck(final int appended) {
+    public boolean shouldCheck(final int appended) {
         return appended >= checkOneIn || ThreadLocalRandom.current().nextInt(checkOneIn) < appended;
     }
 

@@ -30,7 +30,7 @@ public final class SegmentedLists {
         store.getAll(keys, keys.length, (i, value) -> lists[i] = value);
         int segmented = 0;
         for (final byte[] list : lists) {
-            segmented += AdjacencySegments.slots(list).length;
+            segmented += AdjacencySegments.headEntries(list) == 0 ? 0 : AdjacencySegments.slots(list).length;
         }
         if (segmented == 0) {
             return lists;

@@ -10,6 +10,7 @@ import io.pragh.gremlin.storage.AdjacencySegments;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.gremlin.structure.SegmentSealer;
 import io.pragh.gremlin.structure.TestGraphs;
 import io.pragh.migration.Migrator;
 import org.apache.commons.configuration2.Configuration;
@@ -77,6 +78,32 @@ class SupernodeLoadTest {
             }
             assertFalse(TestGraphs.migrated(cluster, outKey), "the tail stays home");
             assertEquals(twoHops, g.V(HUB).out("knows").out("knows").count().next(), "reads stay correct");
+        }
+    }
+
+    @Test
+    void aLoadWritesLongListsAsSegmentsAndSealsTheExistingListsItLengthens() {
+        final Configuration conf = TestGraphs.configuration();
+        conf.setProperty(SegmentSealer.SEGMENT_ENTRIES, 4);
+        try (PraghGraph graph = PraghGraph.open(conf)) {
+            final java.util.List<Object> added = new java.util.ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                final EdgeBuffer edges = new EdgeBuffer();
+                for (int i = 0; i < 10; i++) {
+                    edges.add(HUB, 100 + 10 * round + i, "knows");
+                    added.add(100L + 10 * round + i);
+                }
+                EdgeBulkLoad.into(graph).load(edges);
+                final byte[] tail = graph.store().get(GraphKeys.out(HUB, graph.names().id("knows")));
+                assertEquals(2 + 2 * round, AdjacencySegments.slots(tail).length,
+                    round == 0 ? "10 new entries: 2 segments written whole" : "10 appended: 2 more sealed after the load");
+                assertTrue(Adjacency.count(tail) - AdjacencySegments.headEntries(tail) <= 4);
+            }
+            final java.util.List<Object> listed = new java.util.ArrayList<>();
+            graph.vertices(HUB).next().vertices(org.apache.tinkerpop.gremlin.structure.Direction.OUT, "knows")
+                .forEachRemaining(v -> listed.add(v.id()));
+            assertEquals(added, listed, "in the order loaded");
+            assertEquals(20L, graph.traversal().V(HUB).out("knows").count().next());
         }
     }
 }
