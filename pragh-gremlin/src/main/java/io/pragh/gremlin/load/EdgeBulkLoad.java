@@ -156,7 +156,7 @@ public final class EdgeBulkLoad {
         for (final HomeWriter w : writers) {
             final List<Long> keys = w.appendedKeys();
             for (int i = 0; i < keys.size(); i++) {
-                if (sealer.shouldCheck(w.appendedEntries(i))) {
+                if (sealer.due(keys.get(i), w.appendedEntries(i))) {
                     sealer.sealIfLong(keys.get(i));
                 }
             }

@@ -220,6 +220,32 @@ public final class AdjacencySegments {
         return w.toByteArray();
     }
 
+    /**
+     * COMPACT_COMMIT, argument {@code token:i64, edgeNumber:i64...}: once the holder of {@code token} has rewritten
+     * the sealed segments without these removed edges, their tombstones go, and the token is let go.
+     */
+    static byte[] compactCommit(final byte[] cur, final byte[] arg) {
+        final long token = ByteReader.longAt(arg, 0);
+        if (cur == null || !holds(cur, token)) {
+            return cur;
+        }
+        final java.util.Set<Long> applied = new java.util.HashSet<>();
+        for (int at = 8; at + 8 <= arg.length; at += 8) {
+            applied.add(ByteReader.longAt(arg, at));
+        }
+        final ByteWriter w = new ByteWriter(cur.length);
+        final int h = headEntries(cur);
+        for (int i = 0; i < h; i++) {
+            final int tag = tag(Adjacency.neighbour(cur, i));
+            final long payload = payload(Adjacency.edgeId(cur, i));
+            if (tag != SEALING && !(tag == TOMBSTONE && applied.contains(payload))) {
+                w.putBytes(cur, i * Adjacency.ENTRY_BYTES, Adjacency.ENTRY_BYTES);
+            }
+        }
+        w.putBytes(cur, h * Adjacency.ENTRY_BYTES, cur.length - h * Adjacency.ENTRY_BYTES);
+        return w.toByteArray();
+    }
+
     private static boolean holds(final byte[] list, final long token) {
         for (int i = 0, h = headEntries(list); i < h; i++) {
             if (tag(Adjacency.neighbour(list, i)) == SEALING && payload(Adjacency.edgeId(list, i)) == token) {

@@ -36,17 +36,19 @@ public final class GraphMutations {
     public static final int SEAL_COMMIT = 38;
     /** Gives a segment a slot in its vertex's slot record ({@link AdjacencySegments#claimSlot}). */
     public static final int SEGMENT_SLOT = 39;
+    /** Drops tombstones a compaction applied to the sealed segments ({@link AdjacencySegments#compactCommit}). */
+    public static final int COMPACT_COMMIT = 40;
 
     /** Every provider mutator, by id, for registration: {@code ids()[i]} runs {@code updates()[i]}. */
     public static int[] ids() {
         return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES, DICTIONARY, ID_BLOCKS, SEAL_BEGIN, SEAL_COMMIT,
-            SEGMENT_SLOT};
+            SEGMENT_SLOT, COMPACT_COMMIT};
     }
 
     public static RecordUpdate[] updates() {
         return new RecordUpdate[] {AdjacencySegments::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties,
             DictionaryRecord::add, IdBlocks::apply, AdjacencySegments::sealBegin, AdjacencySegments::sealCommit,
-            AdjacencySegments::claimSlot};
+            AdjacencySegments::claimSlot, AdjacencySegments::compactCommit};
     }
 
     private GraphMutations() {

@@ -171,7 +171,7 @@ public final class BulkLoader implements AutoCloseable {
             check();
             entries.forEachLong((key, w) -> {
                 writes.add(key, Mutators.APPEND, w.toByteArray());
-                if (sealer.shouldCheck(w.position() / Adjacency.ENTRY_BYTES)) {
+                if (sealer.due(key, w.position() / Adjacency.ENTRY_BYTES)) {
                     lengthened.addLong(key);
                 }
             });

@@ -139,6 +139,7 @@ final class Edges {
             writes.add(GraphKeys.edgeIndex(edge.id), Mutators.DELETE, NO_BYTES);
         }
         graph.store().updateAll(writes);
+        sealer().afterRemove(GraphKeys.out(edge.outVid, edge.label), GraphKeys.in(edge.inVid, edge.label));
     }
 
     /** Removes every edge of a vertex, in and out, and its own adjacency and edge property records. */

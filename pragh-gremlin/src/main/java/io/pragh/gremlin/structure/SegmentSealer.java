@@ -7,7 +7,9 @@ import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.GraphMutations;
 
 import java.util.Arrays;
+import org.agrona.collections.LongHashSet;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Seals a long adjacency tail into segments ({@link AdjacencySegments}): while the tail under a list's key holds
@@ -29,8 +31,16 @@ public final class SegmentSealer {
 
     private final GraphStore store;
     private final int segmentEntries;
-    /** An append checks its lists' length one time in this many (every time for small segments, as in tests). */
+    /** A list is checked once about this many entries were appended to it (every time for small segments). */
     private final int checkOneIn;
+    /**
+     * Entries appended since the last check, per bucket of list keys: a list is checked when its bucket has had
+     * {@link #checkOneIn} more, so about every {@code checkOneIn} of its own entries whatever else is appended, with
+     * no read at all before that, and deterministically (a test of 50 edges reads nothing). Lost updates under races
+     * only move a check.
+     */
+    private final AtomicIntegerArray sinceCheck = new AtomicIntegerArray(BUCKETS);
+    private static final int BUCKETS = 1024;
 
     public SegmentSealer(final GraphStore store, final int segmentEntries) {
         if (segmentEntries < 1) {
@@ -52,23 +62,103 @@ public final class SegmentSealer {
     }
 
     /**
-     * After an append to these lists: now and then (one append in {@code segmentEntries / 64}, so a tail outgrows a
-     * segment by about that much at most, and an ordinary append pays no read), seals them if they are long.
+     * After an append to these lists: now and then (about every {@code segmentEntries / 64} entries of a list, so a
+     * tail outgrows a segment by about that much at most, and an ordinary append pays no read), seals them if long.
      */
     void afterAppend(final long outKey, final long inKey) {
-        if (shouldCheck(1)) {
+        if (due(outKey, 1)) {
             sealIfLong(outKey);
+        }
+        if (due(inKey, 1)) {
             sealIfLong(inKey);
         }
     }
 
+    /** Whether the list under {@code key}, which just got {@code entries} more, is due a check ({@link #sinceCheck}). */
+    public boolean due(final long key, final int entries) {
+        if (entries >= checkOneIn) {
+            return true;
+        }
+        final int bucket = (int) ((key * 0x9E3779B97F4A7C15L) >>> 54) & (BUCKETS - 1);
+        if (sinceCheck.addAndGet(bucket, entries) < checkOneIn) {
+            return false;
+        }
+        sinceCheck.set(bucket, 0);
+        return true;
+    }
+
+    /** After a removal from these lists: now and then, as {@link #afterAppend}, applies their tombstones if many. */
+    void afterRemove(final long outKey, final long inKey) {
+        if (due(outKey, 1)) {
+            compactIfTombstoned(outKey);
+        }
+        if (due(inKey, 1)) {
+            compactIfTombstoned(inKey);
+        }
+    }
+
     /**
-     * Whether a list that just got {@code appended} entries should be checked: with odds {@code appended} in
-     * {@code segmentEntries / 64}, so a list is checked about every {@code segmentEntries / 64} entries it gets, in
-     * whatever batches they come, and a batch that long is always checked.
+     * Once a segmented list's tail holds {@code segmentEntries / 64} tombstones or more, rewrites the sealed segments
+     * that hold those removed edges without them and drops the tombstones ({@link GraphMutations#COMPACT_COMMIT}),
+     * holding the list as a seal does; returns the tombstones dropped. Removals meanwhile add tombstones that stay
+     * for the next time. A reader that meets a tombstone whose edge is gone already skips nothing, and one that reads
+     * the tail without it reads the segments after they were rewritten.
      */
-    public boolean shouldCheck(final int appended) {
-        return appended >= checkOneIn || ThreadLocalRandom.current().nextInt(checkOneIn) < appended;
+    public int compactIfTombstoned(final long key) {
+        if (AdjacencySegments.tombstones(store.get(key)).length < checkOneIn) {
+            return 0;
+        }
+        final long token = newToken();
+        store.update(key, GraphMutations.SEAL_BEGIN, longs(token));
+        final byte[] tail = store.get(key);
+        if (tail == null || AdjacencySegments.sealingToken(tail) != token) {
+            return 0;
+        }
+        final long[] dropped = AdjacencySegments.tombstones(tail);
+        boolean rewritten = false;
+        try {
+            final LongHashSet removed = SegmentedLists.tombstones(tail);
+            final long[] slots = AdjacencySegments.slots(tail);
+            final long[] keys = new long[slots.length];
+            for (int s = 0; s < slots.length; s++) {
+                keys[s] = GraphKeys.segment(GraphKeys.vid(key), (int) slots[s]);
+            }
+            final byte[][] segments = new byte[slots.length][];
+            store.getAll(keys, keys.length, (s, value) -> segments[s] = value);
+            for (int s = 0; s < slots.length; s++) {
+                final byte[] kept = without(segments[s], removed);
+                if (kept != null) {
+                    store.put(keys[s], kept);
+                }
+            }
+            rewritten = true;
+        } finally {
+            final long[] arg = rewritten ? new long[1 + dropped.length] : new long[1];
+            arg[0] = token;
+            if (rewritten) {
+                System.arraycopy(dropped, 0, arg, 1, dropped.length);
+            }
+            store.update(key, GraphMutations.COMPACT_COMMIT, longs(arg));
+        }
+        return dropped.length;
+    }
+
+    /** The segment without the removed edges' entries, or null when it holds none of them. */
+    private static byte[] without(final byte[] segment, final LongHashSet removed) {
+        final ByteWriter w = new ByteWriter(segment == null ? 0 : segment.length);
+        boolean changed = false;
+        for (int i = 0, n = Adjacency.count(segment); i < n; i++) {
+            if (removed.contains(Adjacency.edgeId(segment, i))) {
+                changed = true;
+            } else {
+                w.putBytes(segment, i * Adjacency.ENTRY_BYTES, Adjacency.ENTRY_BYTES);
+            }
+        }
+        return changed ? w.toByteArray() : null;
+    }
+
+    private static long newToken() {
+        return ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE >>> 1);
     }
 
     /** Seals the list under {@code key} while its tail is longer than a segment; returns the segments sealed. */
@@ -86,7 +176,7 @@ public final class SegmentSealer {
 
     /** One segment out of the tail; false when another sealer holds the list or a removal got in the way. */
     private boolean sealOne(final long key) {
-        final long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE >>> 1);
+        final long token = newToken();
         store.update(key, GraphMutations.SEAL_BEGIN, longs(token));
         final byte[] tail = store.get(key);
         if (tail == null || AdjacencySegments.sealingToken(tail) != token) {

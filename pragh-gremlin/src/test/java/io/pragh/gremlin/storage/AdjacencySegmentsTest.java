@@ -68,6 +68,18 @@ class AdjacencySegmentsTest {
     }
 
     @Test
+    void aCompactionDropsTheTombstonesItAppliedAndLetsTheListGo() {
+        byte[] tail = withHead(AdjacencySegments.SEGMENT, 7, list(5));
+        tail = AdjacencySegments.removeEdge(AdjacencySegments.removeEdge(tail, longs(1)), longs(2));
+        final byte[] held = AdjacencySegments.sealBegin(tail, longs(42));
+        assertSame(held, AdjacencySegments.compactCommit(held, longs(43, 1, 2)), "another token commits nothing");
+        final byte[] compacted = AdjacencySegments.compactCommit(held, longs(42, 1));
+        assertArrayEquals(new long[] {2}, AdjacencySegments.tombstones(compacted), "one applied, one left");
+        assertEquals(0, AdjacencySegments.sealingToken(compacted));
+        assertArrayEquals(new long[] {7}, AdjacencySegments.slots(compacted));
+    }
+
+    @Test
     void aSlotIsClaimedOncePerTag() {
         final long a = AdjacencySegments.slotTag(GraphKeys.OUT, 3, 0);
         final long b = AdjacencySegments.slotTag(GraphKeys.IN, 3, 0);

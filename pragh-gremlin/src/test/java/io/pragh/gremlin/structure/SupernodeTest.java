@@ -102,6 +102,10 @@ class SupernodeTest {
             final Edge inTail = all.get(all.size() - 1);
             sealed.remove();
             inTail.remove();
+            final byte[] out = tail(graph, hub, GraphKeys.OUT);
+            assertEquals(0, AdjacencySegments.tombstones(out).length, "segments of 4: one tombstone is compacted at once");
+            final byte[] first = graph.store().get(GraphKeys.segment((Long) hub.id(), (int) AdjacencySegments.slots(out)[0]));
+            assertEquals(SEGMENT - 1, Adjacency.count(first), "the first segment was rewritten without the edge");
             final GraphTraversalSource g = graph.traversal();
             assertEquals(8L, g.V(hub.id()).out("knows").count().next());
             assertEquals(8L, g.V(hub.id()).outE("knows").count().next());
@@ -116,6 +120,42 @@ class SupernodeTest {
             final int[] left = {0};
             graph.store().forEachKey(GraphKeys.SEGMENT, k -> left[0] += GraphKeys.vid(k) == hubVid ? 1 : 0);
             assertEquals(0, left[0], "a removed vertex leaves no segments");
+        }
+    }
+
+    @Test
+    void aListIsCheckedAboutEverySixtyFourthOfASegmentWithoutAReadPerAppend() {
+        final Configuration conf = TestGraphs.configuration();
+        conf.setProperty(SegmentSealer.SEGMENT_ENTRIES, 256); // checked about every 4 entries of its own
+        try (PraghGraph graph = PraghGraph.open(conf)) {
+            final Vertex hub = graph.addVertex();
+            for (int i = 0; i < 600; i++) {
+                hub.addEdge("knows", graph.addVertex());
+            }
+            final byte[] out = tail(graph, hub, GraphKeys.OUT);
+            assertTrue(AdjacencySegments.slots(out).length >= 1, "600 entries: sealed at least once");
+            assertTrue(Adjacency.count(out) - AdjacencySegments.headEntries(out) <= 2 * 256, "the tail stays short");
+            assertEquals(600L, graph.traversal().V(hub.id()).out("knows").count().next());
+        }
+    }
+
+    @Test
+    void aSealedSegmentEmptiedByRemovalsStaysReadable() {
+        try (PraghGraph graph = open()) {
+            final List<Vertex> neighbours = new ArrayList<>();
+            final Vertex hub = hub(graph, 10, neighbours);
+            final List<Edge> all = new ArrayList<>();
+            hub.edges(Direction.OUT, "knows").forEachRemaining(all::add);
+            for (final Edge e : all.subList(0, SEGMENT)) {
+                e.remove();
+            }
+            final byte[] out = tail(graph, hub, GraphKeys.OUT);
+            assertEquals(0, Adjacency.count(graph.store().get(GraphKeys.segment((Long) hub.id(),
+                (int) AdjacencySegments.slots(out)[0]))));
+            assertEquals(6L, graph.traversal().V(hub.id()).out("knows").count().next());
+            final List<Object> listed = new ArrayList<>();
+            hub.vertices(Direction.OUT, "knows").forEachRemaining(v -> listed.add(v.id()));
+            assertEquals(neighbours.subList(SEGMENT, 10).stream().map(Vertex::id).toList(), listed);
         }
     }
 
