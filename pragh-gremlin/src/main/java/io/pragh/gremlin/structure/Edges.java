@@ -109,7 +109,8 @@ final class Edges {
             return null;
         }
         if (ref.compact()) {
-            final long in = SegmentedLists.neighbourOf(graph.store(), GraphKeys.out(ref.outVid(), ref.label()), ref.edgeNumber());
+            final long in = SegmentedLists.neighbourOf(graph.store(), GraphKeys.out(ref.outVid(), ref.label()),
+                ref.edgeNumber());
             return in < 0 ? null : new PraghEdge(graph, ref.edgeNumber(), ref.outVid(), ref.label(), in);
         }
         final byte[] index = graph.store().get(GraphKeys.edgeIndex(ref.edgeNumber()));
@@ -120,7 +121,10 @@ final class Edges {
         return new PraghEdge(graph, ref.edgeNumber(), where.outVid, where.label, where.inVid);
     }
 
-    /** Whether the edge is still in the graph: one GET of its out-vertex's OUT list, or of its index record. */
+    /**
+     * Whether the edge is still in the graph: one GET of its out-vertex's OUT list (and one batch of its segments, for
+     * a supernode's edge not in the tail), or of its index record.
+     */
     boolean exists(final PraghEdge edge) {
         if (Adjacency.isCompact(edge.id)) {
             return SegmentedLists.neighbourOf(graph.store(), GraphKeys.out(edge.outVid, edge.label), edge.id) >= 0;
@@ -142,7 +146,7 @@ final class Edges {
         sealer().afterRemove(GraphKeys.out(edge.outVid, edge.label), GraphKeys.in(edge.inVid, edge.label));
     }
 
-    /** Removes every edge of a vertex, in and out, and its own adjacency and edge property records. */
+    /** Removes every edge of a vertex, in and out, and its own adjacency (segments too) and edge property records. */
     void removeAllOf(final long vid) {
         final GraphStore store = graph.store();
         final int[] labels = graph.names().edgeLabels();
@@ -244,7 +248,10 @@ final class Edges {
         return SegmentedLists.getAll(graph.store(), keys);
     }
 
-    /** Seals supernodes' tails as appends lengthen them; made on first use, once the graph's configuration is read. */
+    /**
+     * Seals supernodes' tails as appends lengthen them; made on first use, once the graph's configuration is read (two
+     * threads may make one each, which only splits its counts).
+     */
     private SegmentSealer sealer() {
         if (sealer == null) {
             sealer = SegmentSealer.of(graph);
