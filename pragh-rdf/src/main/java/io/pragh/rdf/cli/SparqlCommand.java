@@ -21,10 +21,11 @@ import java.util.List;
 public final class SparqlCommand {
     static final String USAGE = String.join("\n",
         "usage: ./pragh sparql --data FILE [--machines N] [--set KEY=VALUE] QUERY",
-        "       ./pragh sparql --server HOST:PORT QUERY",
+        "       ./pragh sparql --server HOST:PORT [--user USER] QUERY",
         "  QUERY                a SPARQL SELECT query, or a file holding one (e.g. q.rq)",
         "  --data FILE          the N-Triples (.nt) or Turtle (.ttl) file to load into an embedded cluster",
         "  --server HOST:PORT   ask a running server's SPARQL endpoint (./pragh serve's, port 8190 by default)",
+        "  --user USER          log in to it as USER (serve --credentials), the password in $PRAGH_PASSWORD",
         "  --machines N         machines of the embedded cluster (default 4)",
         "  results: SPARQL 1.1 Query Results JSON on standard output; progress on standard error");
 
@@ -34,6 +35,7 @@ public final class SparqlCommand {
     public static void main(final String[] args) throws Exception {
         Path data = null;
         String server = null;
+        String user = null;
         String query = null;
         int machines = PraghGraph.DEFAULT_MACHINES;
         final List<String[]> settings = new ArrayList<>();
@@ -46,6 +48,7 @@ public final class SparqlCommand {
                     }
                     case "--data" -> data = Path.of(RdfCommand.value(args, ++i, "--data"));
                     case "--server" -> server = RdfCommand.value(args, ++i, "--server");
+                    case "--user" -> user = RdfCommand.value(args, ++i, "--user");
                     case "--machines" -> machines = Integer.parseInt(RdfCommand.value(args, ++i, "--machines"));
                     case "--set" -> settings.add(RdfCommand.setting(RdfCommand.value(args, ++i, "--set")));
                     default -> {
@@ -70,7 +73,7 @@ public final class SparqlCommand {
         final String sparql = !query.contains("{") && Files.isRegularFile(asFile)
             ? Files.readString(asFile, StandardCharsets.UTF_8) : query;
         if (server != null) {
-            System.exit(remote(server, sparql));
+            System.exit(remote(server, sparql, user));
             return;
         }
         try {
@@ -92,9 +95,11 @@ public final class SparqlCommand {
     }
 
     /** Prints the server's answer; the exit status: 0 answered, 2 refused (the query), 1 any other failure. */
-    private static int remote(final String server, final String sparql) throws InterruptedException {
+    private static int remote(final String server, final String sparql, final String user)
+            throws InterruptedException {
         try {
-            final SparqlClient.Answer a = SparqlClient.ask(server, sparql);
+            final SparqlClient.Answer a = SparqlClient.ask(server, sparql, user,
+                System.getenv(SparqlClient.PASSWORD_VARIABLE));
             if (a.status() == 200) {
                 System.out.print(a.body());
                 System.out.flush();

@@ -25,13 +25,32 @@ class SparqlClientTest {
              ServeExtension.Started started = new RdfServeExtension().start(store, "127.0.0.1",
                  Endpoints.settings(Endpoints.triples(dir)), System.err)) {
             final String hostPort = Endpoints.url(started).replaceAll("^http://(\\S+)/sparql$", "$1");
-            final SparqlClient.Answer rows = SparqlClient.ask(hostPort, "SELECT ?o WHERE { <http://a> <http://p> ?o }");
+            final SparqlClient.Answer rows = SparqlClient.ask(hostPort, "SELECT ?o WHERE { <http://a> <http://p> ?o }", null,
+                null);
             assertEquals(200, rows.status(), rows.body());
             assertTrue(rows.body().contains("http://b"), rows.body());
             final SparqlClient.Answer refused = SparqlClient.ask(hostPort,
-                "SELECT ?o WHERE { <http://a> <http://p> ?o } ORDER BY ?o");
+                "SELECT ?o WHERE { <http://a> <http://p> ?o } ORDER BY ?o", null, null);
             assertEquals(400, refused.status(), refused.body());
             assertTrue(refused.body().contains("ORDER BY"), refused.body());
+        }
+    }
+
+    @Test
+    void userLogsInWithThePasswordGiven(@TempDir final Path dir) throws Exception {
+        final Path users = dir.resolve("users.txt");
+        java.nio.file.Files.writeString(users, "ann:s3cret\n");
+        final var settings = Endpoints.settings(Endpoints.triples(dir));
+        settings.setProperty(ServeExtension.CREDENTIALS, users.toString());
+        final String query = "SELECT ?o WHERE { <http://a> <http://p> ?o }";
+        try (GraphStore store = TestStores.embedded(1);
+             ServeExtension.Started started = new RdfServeExtension().start(store, "127.0.0.1", settings, System.err)) {
+            final String url = Endpoints.url(started);
+            final SparqlClient.Answer anonymous = SparqlClient.ask(url, query, null, null);
+            assertEquals(401, anonymous.status());
+            assertTrue(anonymous.body().contains("--user USER"), anonymous.body());
+            assertEquals(200, SparqlClient.ask(url, query, "ann", "s3cret").status());
+            assertThrows(IllegalArgumentException.class, () -> SparqlClient.ask(url, query, "ann", null));
         }
     }
 
