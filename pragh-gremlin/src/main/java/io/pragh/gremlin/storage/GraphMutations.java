@@ -30,12 +30,14 @@ public final class GraphMutations {
 
     /** Every provider mutator, by id, for registration: {@code ids()[i]} runs {@code updates()[i]}. */
     public static int[] ids() {
-        return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES, DICTIONARY, ID_BLOCKS};
+        return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES, DICTIONARY, ID_BLOCKS, ViewRecords.BITS,
+            ViewRecords.CATALOG, ViewRecords.PROPERTY};
     }
 
     public static RecordUpdate[] updates() {
         return new RecordUpdate[] {GraphMutations::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties,
-            DictionaryRecord::add, IdBlocks::apply};
+            DictionaryRecord::add, IdBlocks::apply, ViewRecords::applyBits, ViewRecords::applyCatalog,
+            ViewRecords::applyProperty};
     }
 
     private GraphMutations() {
