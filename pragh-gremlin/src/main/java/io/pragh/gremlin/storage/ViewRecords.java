@@ -25,11 +25,11 @@ public final class ViewRecords {
     public static final int VIEW_PROPERTIES = 1 + MAX_VIEWS;
 
     /** Mutator: ORs or clears membership bits; argument {@code op:i8 mask:i64}. */
-    public static final int BITS = GraphMutations.FIRST_ID + 8;
+    public static final int BITS = GraphMutations.FIRST_ID + 9;
     /** Mutator: adds or drops a catalog entry; argument {@code op:i8 name:utf8}. */
-    public static final int CATALOG = GraphMutations.FIRST_ID + 9;
+    public static final int CATALOG = GraphMutations.FIRST_ID + 10;
     /** Mutator: sets or removes one property of a property record; argument {@code op:i8 name value}. */
-    public static final int PROPERTY = GraphMutations.FIRST_ID + 10;
+    public static final int PROPERTY = GraphMutations.FIRST_ID + 11;
 
     private static final int REMOVE = 0;
     private static final int ADD = 1;
