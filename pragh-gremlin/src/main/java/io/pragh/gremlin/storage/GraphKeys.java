@@ -24,6 +24,7 @@ public final class GraphKeys {
      * A sealed segment of a supernode's adjacency list, by slot, and the vertex's slot record at slot 0 (see
      * {@link AdjacencySegments}); the vid stays in the hashed part, so segments live at the vertex's home.
      * {@code FIRST_PROVIDER_KIND + 2..6} are pragh-rdf's.
+     * {@code FIRST_PROVIDER_KIND + 8} holds graph views ({@link ViewRecords}).
      */
     public static final int SEGMENT = KeyLayout.FIRST_PROVIDER_KIND + 7;
 

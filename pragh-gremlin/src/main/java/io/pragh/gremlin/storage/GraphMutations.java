@@ -42,13 +42,14 @@ public final class GraphMutations {
     /** Every provider mutator, by id, for registration: {@code ids()[i]} runs {@code updates()[i]}. */
     public static int[] ids() {
         return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES, DICTIONARY, ID_BLOCKS, SEAL_BEGIN, SEAL_COMMIT,
-            SEGMENT_SLOT, COMPACT_COMMIT};
+            SEGMENT_SLOT, COMPACT_COMMIT, ViewRecords.BITS, ViewRecords.CATALOG, ViewRecords.PROPERTY};
     }
 
     public static RecordUpdate[] updates() {
         return new RecordUpdate[] {AdjacencySegments::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties,
             DictionaryRecord::add, IdBlocks::apply, AdjacencySegments::sealBegin, AdjacencySegments::sealCommit,
-            AdjacencySegments::claimSlot, AdjacencySegments::compactCommit};
+            AdjacencySegments::claimSlot, AdjacencySegments::compactCommit, ViewRecords::applyBits,
+            ViewRecords::applyCatalog, ViewRecords::applyProperty};
     }
 
     private GraphMutations() {
