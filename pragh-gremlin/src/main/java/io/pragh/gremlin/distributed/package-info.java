@@ -13,7 +13,7 @@
  */
 @MayDependOn({"io.micrometer..", "io.pragh", "io.pragh.embedded", "io.pragh.fabric", "io.pragh.fabric.tcp",
     "io.pragh.gremlin.server", "io.pragh.gremlin.storage", "io.pragh.gremlin.structure", "io.pragh.keys",
-    "io.pragh.server.config", "io.pragh.server.frontend", "io.pragh.server.rpc", "io.pragh.store",
+    "io.pragh.server.config", "io.pragh.server.frontend", "io.pragh.server.load", "io.pragh.server.rpc", "io.pragh.store",
     "org.apache.commons.configuration2..", "org.apache.tinkerpop.."})
 package io.pragh.gremlin.distributed;
 

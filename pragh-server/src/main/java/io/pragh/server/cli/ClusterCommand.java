@@ -20,7 +20,7 @@ import java.util.Map;
  * ./pragh cluster kill 1 --dir /tmp/c          # kill -9 (the supervisor start launched restarts it)
  * ./pragh cluster restart 1 --dir /tmp/c       # returns once machine 1 recovered and serves
  * ./pragh cluster stop --dir /tmp/c
- * ./pragh cluster load --dir /tmp/c --threads 4 --seconds 10   # closed-loop PUT throughput
+ * ./pragh cluster load --dir /tmp/c --pipeline 256   # PUT throughput, then edge inserts through Gremlin
  * }</pre>
  */
 public final class ClusterCommand {
@@ -33,7 +33,8 @@ public final class ClusterCommand {
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /** Runs one command line, printing to {@code out} and {@code err}; the exit status (0 ok, 2 bad command line). */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
             (args.length == 0 ? err : out).println(usage());
             return args.length == 0 ? 2 : 0;
@@ -109,25 +110,9 @@ public final class ClusterCommand {
                         + (System.nanoTime() - t0) / 1_000_000 + " ms");
                 }
                 case "load" -> {
-                    int threads = parseInt("--threads", flags.getOrDefault("--threads", "4"));
-                    int seconds = parseInt("--seconds", flags.getOrDefault("--seconds", "10"));
-                    int keys = parseInt("--keys", flags.getOrDefault("--keys", "10000"));
-                    int bytes = parseInt("--value-bytes", flags.getOrDefault("--value-bytes", "64"));
-                    int pipeline = parseInt("--pipeline", flags.getOrDefault("--pipeline", "1"));
-                    for (String f : new String[] {"--threads", "--seconds", "--keys", "--value-bytes", "--pipeline"}) {
-                        flags.remove(f);
-                    }
+                    LoadCommand.Options options = LoadCommand.parse(flags);
                     noMore(flags, machineArg);
-                    if (threads < 1 || seconds < 1 || keys < 1 || bytes < 0 || pipeline < 1) {
-                        throw new IllegalArgumentException("load needs --threads, --seconds, --keys, --pipeline >= 1"
-                            + " and --value-bytes >= 0");
-                    }
-                    LocalCluster c = LocalCluster.open(dir);
-                    WriteLoad.Result r = WriteLoad.run(c, threads, seconds, keys, bytes, pipeline);
-                    out.printf("pragh: %d acknowledged PUTs of %d bytes in %.1f s: %.0f PUT/s with %d client threads,"
-                            + " %d PUTs in flight each (sync %s; %d retryable failures)%n", r.acknowledged(), bytes,
-                        r.seconds(), r.perSecond(), threads, pipeline,
-                        c.config().durability().sync().name().toLowerCase(java.util.Locale.ROOT), r.retryable());
+                    return LoadCommand.run(options, LocalCluster.open(dir), out, err);
                 }
                 case "stop" -> {
                     noMore(flags, machineArg);
@@ -211,7 +196,7 @@ public final class ClusterCommand {
         return parseInt("machine id", arg);
     }
 
-    private static int parseInt(String what, String s) {
+    static int parseInt(String what, String s) {
         try {
             return Integer.parseInt(s);
         } catch (NumberFormatException e) {
@@ -243,6 +228,8 @@ public final class ClusterCommand {
                    ./pragh cluster restart I --dir DIR      (returns once I recovered and serves)
                    ./pragh cluster stop --dir DIR
                    ./pragh cluster load --dir DIR [--threads 4] [--seconds 10] [--keys 10000] [--value-bytes 64]
-                                       [--pipeline 1]   (PUTs in flight per client thread)""";
+                                       [--pipeline 1]   (PUTs in flight per client thread)
+                                       [--gremlin on|off] [--vertices 10000] [--edges-per-request 1,64]
+                                       [--gremlin-in-flight 16]   (then edge inserts through the Gremlin ports)""";
     }
 }

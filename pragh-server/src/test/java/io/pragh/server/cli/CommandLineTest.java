@@ -92,6 +92,18 @@ class CommandLineTest {
     }
 
     @Test
+    void clusterLoadChecksItsGremlinFlagsBeforeLoading() {
+        assertEquals(2, cluster("load", "--dir", dir.toString(), "--gremlin", "maybe"));
+        assertTrue(err().contains("--gremlin takes on or off, got 'maybe'"), err());
+        assertEquals(2, cluster("load", "--dir", dir.toString(), "--edges-per-request", "1,x"));
+        assertTrue(err().contains("--edges-per-request (a comma-separated list) must be an integer, got 'x'"), err());
+        assertEquals(2, cluster("load", "--dir", dir.toString(), "--edges-per-request", "0"));
+        assertTrue(err().contains("every --edges-per-request >= 1"), err());
+        assertEquals(2, cluster("load", "--dir", dir.toString(), "--gremlin-in-flight", "0"));
+        assertTrue(err().contains("--gremlin-in-flight"), err());
+    }
+
+    @Test
     void clusterStartListensOnThePortsItIsGiven() throws Exception {
         int[] p = consecutiveFreePorts(9);
         Path c = dir.resolve("c");
