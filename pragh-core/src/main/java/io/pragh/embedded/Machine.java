@@ -7,6 +7,7 @@ import io.pragh.fabric.MachineMemory;
 import io.pragh.keys.KeyRegion;
 import io.pragh.migration.MigrationThread;
 import io.pragh.migration.Migrator;
+import io.pragh.runtime.SpinYieldPark;
 import io.pragh.runtime.WorkerPool;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
@@ -255,6 +256,8 @@ public final class Machine implements AutoCloseable {
 
     private <T> T await(CompletableFuture<T> f, String what, long nanos) {
         try {
+            // An acknowledgement usually comes within microseconds: waiting for it in a park would add a wake-up.
+            SpinYieldPark.spinYieldUntil(f::isDone);
             return f.get(Math.max(0, nanos), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new PraghException(what + " was not acknowledged within " + timeoutMillis + " ms");

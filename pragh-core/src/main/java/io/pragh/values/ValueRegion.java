@@ -159,20 +159,49 @@ public final class ValueRegion implements AutoCloseable {
         return backPressureWaits.get();
     }
 
-    /** @return the record's address, or NONE when neither the free list nor the bump pointer has room */
+    /**
+     * The class's free list, then the bump pointer, then the free list of the smallest larger class that has a free
+     * record. The last matters once the bump pointer has reached the end: slots keep their class for good, so a
+     * region whose memory was carved into the classes of earlier, smaller records (lists that grew, values that
+     * migrated away) would otherwise refuse a record with most of its memory free. A record in a larger slot is
+     * correct as it is (its address names the slot's class, readers take the length from the header, and an append
+     * grows into the extra room); the room it wastes is returned when the record is freed.
+     *
+     * @return the record's address, or NONE when no free list and not the bump pointer has room
+     */
     private long tryAllocate(int sizeClass) {
-        long classBytes = SizeClasses.units(sizeClass) << 3;
-        synchronized (classLocks[sizeClass]) {
-            long head = freeHeads[sizeClass];
-            if (head != 0) {
-                freeHeads[sizeClass] = region.getLong(head + ValueRecord.KEY_OFFSET);
-                int generation = ValueRecord.generationOf(region.getLong(head));
-                // Release: no longer free, so a late free or release of an older allocation here is refused.
-                region.putLongVolatile(head, ValueRecord.allocatedHeader(generation, sizeClass));
-                liveBytes.addAndGet(classBytes);
-                return Address.local(sizeClass, generation, head >>> 3);
+        long address = popFree(sizeClass);
+        if (address != Address.NONE) {
+            return address;
+        }
+        address = bumpAllocate(sizeClass);
+        for (int larger = sizeClass + 1; address == Address.NONE && larger <= maxClass; larger++) {
+            if (freeHeads[larger] != 0) { // a plain, racy look first: most classes are empty, and popFree re-checks
+                address = popFree(larger);
             }
         }
+        return address;
+    }
+
+    /** A record from the class's free list, or NONE when it is empty. */
+    private long popFree(int sizeClass) {
+        synchronized (classLocks[sizeClass]) {
+            long head = freeHeads[sizeClass];
+            if (head == 0) {
+                return Address.NONE;
+            }
+            freeHeads[sizeClass] = region.getLong(head + ValueRecord.KEY_OFFSET);
+            int generation = ValueRecord.generationOf(region.getLong(head));
+            // Release: no longer free, so a late free or release of an older allocation here is refused.
+            region.putLongVolatile(head, ValueRecord.allocatedHeader(generation, sizeClass));
+            liveBytes.addAndGet(SizeClasses.units(sizeClass) << 3);
+            return Address.local(sizeClass, generation, head >>> 3);
+        }
+    }
+
+    /** A new slot of the class carved by the bump pointer, or NONE when the region has no room left for one. */
+    private long bumpAllocate(int sizeClass) {
+        long classBytes = SizeClasses.units(sizeClass) << 3;
         synchronized (bumpLock) {
             long start = bump;
             long chunkEnd = ((start >>> region.chunkShift()) + 1) << region.chunkShift();

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.LimitExceededException;
 import io.pragh.address.Address;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -100,6 +102,32 @@ class ValueRegionTest {
         }
     }
 
+    /**
+     * Slots keep their class for good: a region carved into large records, then freed, must still serve small ones
+     * once the bump pointer is at the end, from the larger free slots (and say so in the address: the slot's class).
+     */
+    @Test
+    void aRegionCarvedIntoLargerClassesServesASmallRecordFromAFreeLargerSlot() {
+        try (ValueRegion values = new ValueRegion(8192, 4096)) {
+            List<Long> large = fillWith(values, 100);
+            assertTrue(large.size() >= 2, "the region holds a few 100-unit records: " + large.size());
+            fillWith(values, 10); // the chunks' tails, too small for a large record, take small ones
+            long freed = large.get(0);
+            writeRecord(values, freed, 42, 1);
+            assertTrue(values.invalidate(freed));
+            long live = values.liveBytes();
+            assertTrue(values.free(freed));
+
+            long small = values.allocate(10);
+            assertEquals(Address.offsetUnits(freed), Address.offsetUnits(small), "the free larger slot serves it");
+            assertEquals(Address.sizeClass(freed), Address.sizeClass(small), "its address names the slot's class");
+            assertEquals(Address.nextGeneration(Address.generation(freed)), Address.generation(small),
+                "with the slot's next generation: the freed record's address does not name it");
+            assertEquals(live, values.liveBytes(), "counted at the slot's size");
+            assertThrows(LimitExceededException.class, () -> values.allocate(10), "and then the region is full");
+        }
+    }
+
     @Test
     void headerCheckRejectsInvalidatedForeignAndReusedRecords() {
         UnsafeBuffer rec = new UnsafeBuffer(new byte[64]);
@@ -125,6 +153,18 @@ class ValueRegionTest {
     }
 
     /** Writes a live record of the largest payload the allocation holds. */
+    /** Allocates records of {@code units} until the region refuses one; returns their addresses. */
+    private static List<Long> fillWith(ValueRegion values, long units) {
+        List<Long> addresses = new ArrayList<>();
+        while (true) {
+            try {
+                addresses.add(values.allocate(units));
+            } catch (LimitExceededException full) {
+                return addresses;
+            }
+        }
+    }
+
     private static void writeRecord(ValueRegion values, long address, long key, long version) {
         long off = Address.byteOffset(address);
         values.region().putLong(off + ValueRecord.KEY_OFFSET, key);
@@ -167,7 +207,7 @@ class ValueRegionTest {
     void aWriterFindingTheRegionFullOfGarbageWaitsForAFreeAndGetsTheFreedRecord() throws Exception {
         try (ValueRegion values = new ValueRegion(8192, 4096)) {
             values.applyBackPressure(() -> 1_000, java.util.concurrent.TimeUnit.SECONDS.toNanos(60));
-            java.util.List<Long> held = new java.util.ArrayList<>();
+            List<Long> held = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 held.add(values.allocate(100)); // two 4 KiB chunks hold four 100-unit records each
             }

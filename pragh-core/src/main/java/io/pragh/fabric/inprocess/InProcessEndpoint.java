@@ -8,10 +8,10 @@ import io.pragh.fabric.MessageHandler;
 import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.Region;
 import io.pragh.memory.RecordExtent;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import io.pragh.runtime.SpinYieldPark;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,8 +28,10 @@ final class InProcessEndpoint implements Endpoint {
     private final MachineMemory memory;
     private final MessageHandler handler;
     private final FabricStats stats = new FabricStats();
-    private final LinkedBlockingQueue<Envelope> inbox = new LinkedBlockingQueue<>();
+    /** Many senders, one delivery thread: a lock-free queue, and the thread waits by {@link SpinYieldPark}. */
+    private final ManyToOneConcurrentLinkedQueue<Envelope> inbox = new ManyToOneConcurrentLinkedQueue<>();
     private final Thread delivery;
+    private final SpinYieldPark idle;
     private volatile boolean running = true;
 
     InProcessEndpoint(InProcessFabric fabric, int machine, MachineMemory memory, MessageHandler handler) {
@@ -39,6 +41,7 @@ final class InProcessEndpoint implements Endpoint {
         this.handler = handler;
         this.delivery = new Thread(this::deliverLoop, "pragh-m" + machine + "-inbox");
         this.delivery.setDaemon(true);
+        this.idle = new SpinYieldPark(delivery);
     }
 
     void start() {
@@ -76,15 +79,12 @@ final class InProcessEndpoint implements Endpoint {
     private void deliverLoop() {
         UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
         while (running) {
-            Envelope e;
-            try {
-                e = inbox.poll(100, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException ie) {
-                return;
-            }
+            Envelope e = inbox.poll();
             if (e == null) {
+                idle.idle(inbox::isEmpty);
                 continue;
             }
+            idle.reset();
             view.wrap(e.bytes());
             try {
                 handler.onMessage(e.from(), view, 0, e.bytes().length);
@@ -168,7 +168,8 @@ final class InProcessEndpoint implements Endpoint {
         message.getBytes(offset, copy);
         fabric.chargeLatency();
         stats.message(length);
-        peer.inbox.add(new Envelope(machine, copy));
+        peer.inbox.offer(new Envelope(machine, copy));
+        peer.idle.signal();
     }
 
     @Override
