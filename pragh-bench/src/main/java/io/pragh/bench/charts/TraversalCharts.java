@@ -79,8 +79,10 @@ public final class TraversalCharts {
         c.addSeries("this run", modes, values(results, r -> 100 * r.remoteAccessRate()));
         c.addSeries(paper.label(), modes, paperValues(results, paper.remoteAccessRate(), 0.01));
         if (!Double.isNaN(floor)) {
-            // The floor bounds any value placement with every key lookup local: the same bar beside every mode.
-            c.addSeries(FLOOR_LABEL, modes, values(results, r -> 100 * floor));
+            // The floor bounds any placement of values over the machines with every key lookup local: the same bar
+            // beside every mode but ideal, whose one machine has no remote reads to bound.
+            c.addSeries(FLOOR_LABEL, modes, results.keySet().stream().map(m -> m == Mode.IDEAL ? 0.0 : 100 * floor)
+                .toList());
         }
         return c;
     }
