@@ -13,6 +13,7 @@ import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.GraphIdReservation;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.gremlin.structure.SegmentSealer;
 import io.pragh.store.StoreConfig;
 import io.pragh.values.ValueRecord;
 import java.util.ArrayList;
@@ -104,7 +105,8 @@ public final class EdgeBulkLoad {
         final AdjacencyIndex index = AdjacencyIndex.build(edges, cluster.placement());
         progress.update("grouping", edges.size(), edges.size());
         final byte[] vertexRecord = VertexRecord.empty(graph.names().intern(Vertex.DEFAULT_LABEL)).encode();
-        checkRoom(cluster, index, vertexRecord.length);
+        final int segmentEntries = SegmentSealer.segmentEntries(graph);
+        checkRoom(cluster, index, vertexRecord.length, segmentEntries);
         GraphIdReservation.reserve(graph, edges.maxVid());
         final long firstEdge = claimEdgeIds(backing, edges.size());
         final LongAdder written = new LongAdder();
@@ -116,9 +118,11 @@ public final class EdgeBulkLoad {
         });
         try {
             final List<Future<Long>> homes = new ArrayList<>(machines);
+            final List<HomeWriter> writers = new ArrayList<>(machines);
             for (int m = 0; m < machines; m++) {
-                homes.add(pool.submit(new HomeWriter(index, cluster.machine(m), cluster.placement(), labelIds,
-                    firstEdge, vertexRecord, written)));
+                writers.add(new HomeWriter(index, cluster.machine(m), cluster.placement(), labelIds,
+                    firstEdge, segmentEntries, vertexRecord, written));
+                homes.add(pool.submit(writers.get(m)));
             }
             final long entries = 2L * edges.size();
             for (final Future<Long> home : homes) {
@@ -129,6 +133,7 @@ public final class EdgeBulkLoad {
                 home.get();
             }
             progress.update("writing", entries, entries);
+            sealAppended(backing, segmentEntries, writers);
         } catch (ExecutionException e) {
             final Throwable cause = e.getCause();
             throw new IllegalStateException("bulk load failed while writing (" + written.sum() + " of "
@@ -143,10 +148,27 @@ public final class EdgeBulkLoad {
     }
 
     /**
+     * Seals the lists the load appended to (they existed before it) that may have grown past a segment, as the
+     * Structure API's appends would have ({@link SegmentSealer}); lists the load wrote whole are segmented already.
+     */
+    private static void sealAppended(final GraphStore store, final int segmentEntries, final List<HomeWriter> writers) {
+        final SegmentSealer sealer = new SegmentSealer(store, segmentEntries);
+        for (final HomeWriter w : writers) {
+            final List<Long> keys = w.appendedKeys();
+            for (int i = 0; i < keys.size(); i++) {
+                if (sealer.due(keys.get(i), w.appendedEntries(i))) {
+                    sealer.sealIfLong(keys.get(i));
+                }
+            }
+        }
+    }
+
+    /**
      * Refuses a load the machines have no room for, before writing any of it: each machine's new keys against what its
      * key region is sized for, and its new value bytes against its value region's free bytes.
      */
-    private static void checkRoom(final EmbeddedCluster cluster, final AdjacencyIndex index, final int vertexBytes) {
+    private static void checkRoom(final EmbeddedCluster cluster, final AdjacencyIndex index, final int vertexBytes,
+                                  final int segmentEntries) {
         final int machines = cluster.machineCount();
         final long[] keys = new long[machines];
         final long[] bytes = new long[machines];
@@ -160,7 +182,14 @@ public final class EdgeBulkLoad {
             for (int l = 0; l < index.labels(); l++) {
                 for (final AdjacencyIndex.Rows rows : new AdjacencyIndex.Rows[] {index.out(l), index.in(l)}) {
                     final int degree = rows.degree(v);
-                    if (degree > 0) {
+                    if (degree > segmentEntries) {
+                        // a supernode: its sealed segments, its tail with their slots in its head, its slot record
+                        final int sealed = (degree - 1) / segmentEntries;
+                        keys[m] += 2 + sealed;
+                        bytes[m] += sealed * recordBytes((long) segmentEntries * Adjacency.ENTRY_BYTES)
+                            + recordBytes((long) (degree - sealed * (long) segmentEntries + sealed) * Adjacency.ENTRY_BYTES)
+                            + recordBytes(8L * sealed);
+                    } else if (degree > 0) {
                         keys[m]++;
                         bytes[m] += recordBytes((long) degree * Adjacency.ENTRY_BYTES);
                     }

@@ -2,6 +2,9 @@ package io.pragh.gremlin.load;
 
 import io.pragh.embedded.Machine;
 import io.pragh.gremlin.storage.Adjacency;
+import io.pragh.gremlin.storage.AdjacencySegments;
+import io.pragh.gremlin.storage.ByteWriter;
+import io.pragh.gremlin.storage.GraphMutations;
 import io.pragh.gremlin.storage.EdgeIndexRecord;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.keys.Placement;
@@ -37,6 +40,8 @@ final class HomeWriter implements Callable<Long> {
     private final Placement placement;
     private final int[] labelIds;
     private final long firstEdgeNumber;
+    /** A list longer than this is written as sealed segments of this many entries and a tail. */
+    private final int segmentEntries;
     private final byte[] vertexRecord;
     /** Adjacency entries written, for the progress bar. */
     private final LongAdder entriesWritten;
@@ -44,12 +49,14 @@ final class HomeWriter implements Callable<Long> {
     private final List<Object[]> appends = new ArrayList<>();
 
     HomeWriter(final AdjacencyIndex index, final Machine machine, final Placement placement, final int[] labelIds,
-               final long firstEdgeNumber, final byte[] vertexRecord, final LongAdder entriesWritten) {
+               final long firstEdgeNumber, final int segmentEntries, final byte[] vertexRecord,
+               final LongAdder entriesWritten) {
         this.index = index;
         this.machine = machine;
         this.placement = placement;
         this.labelIds = labelIds;
         this.firstEdgeNumber = firstEdgeNumber;
+        this.segmentEntries = segmentEntries;
         this.vertexRecord = vertexRecord;
         this.entriesWritten = entriesWritten;
     }
@@ -110,12 +117,68 @@ final class HomeWriter implements Callable<Long> {
             scratch.putLong(i * Adjacency.ENTRY_BYTES, outgoing ? edges.in(e) : edges.out(e), ByteOrder.LITTLE_ENDIAN);
             scratch.putLong(i * Adjacency.ENTRY_BYTES + 8, edgeNumber(e), ByteOrder.LITTLE_ENDIAN);
         }
+        if (degree > segmentEntries && machine.view(key) == null) {
+            segmented(insert, key, degree);
+            return degree;
+        }
         if (!insert.insert(key, scratch, 0, bytes)) {
             final byte[] copy = new byte[bytes];
             scratch.getBytes(0, copy);
             appends.add(new Object[] {key, copy});
         }
         return degree;
+    }
+
+    /**
+     * Writes the {@code degree} entries in {@link #scratch} as a supernode ({@link AdjacencySegments}): whole sealed
+     * segments of {@link #segmentEntries} under slots claimed in the vertex's slot record, then the tail (their slots
+     * in its head, the last 1..segmentEntries entries in its body), so a reader never meets a slot without its
+     * segment, and the tail has room for appends before the next seal.
+     */
+    private void segmented(final BulkInsert insert, final long key, final int degree) {
+        final int sealed = (degree - 1) / segmentEntries;
+        final long vid = GraphKeys.vid(key);
+        final long slotsKey = GraphKeys.segmentSlots(vid);
+        final int segmentBytes = segmentEntries * Adjacency.ENTRY_BYTES;
+        final int bodyFrom = sealed * segmentBytes;
+        final int bodyBytes = degree * Adjacency.ENTRY_BYTES - bodyFrom;
+        final byte[] tail = new byte[sealed * Adjacency.ENTRY_BYTES + bodyBytes];
+        for (int s = 0; s < sealed; s++) {
+            final long tag = AdjacencySegments.slotTag(GraphKeys.kind(key), GraphKeys.label(key), s);
+            machine.update(slotsKey, GraphMutations.SEGMENT_SLOT, new ByteWriter(8).putLong(tag).toByteArray());
+            final int slot = AdjacencySegments.slotOf(machine.get(slotsKey), tag);
+            final long segmentKey = GraphKeys.segment(vid, slot);
+            if (!insert.insert(segmentKey, scratch, s * segmentBytes, segmentBytes)) {
+                final byte[] copy = new byte[segmentBytes];
+                scratch.getBytes(s * segmentBytes, copy);
+                machine.put(segmentKey, copy);
+            }
+            AdjacencySegments.putHead(tail, s * Adjacency.ENTRY_BYTES, AdjacencySegments.SEGMENT, slot);
+        }
+        scratch.getBytes(bodyFrom, tail, sealed * Adjacency.ENTRY_BYTES, bodyBytes);
+        if (!insert.insert(key, new UnsafeBuffer(tail), 0, tail.length)) {
+            // Written meanwhile by someone else: append to it as to any existing list (the segments go unused).
+            final byte[] copy = new byte[degree * Adjacency.ENTRY_BYTES];
+            scratch.getBytes(0, copy);
+            appends.add(new Object[] {key, copy});
+        }
+    }
+
+    /**
+     * The keys of lists that existed before the load and got its entries appended, once {@link #call} returned: the
+     * load seals those that may have grown past a segment.
+     */
+    List<Long> appendedKeys() {
+        final List<Long> keys = new ArrayList<>(appends.size());
+        for (final Object[] a : appends) {
+            keys.add((Long) a[0]);
+        }
+        return keys;
+    }
+
+    /** Entries appended to the list of {@link #appendedKeys} index {@code i}. */
+    int appendedEntries(final int i) {
+        return ((byte[]) appends.get(i)[1]).length / Adjacency.ENTRY_BYTES;
     }
 
     /** The index records of the edges whose id this machine is home to (an edge is found by id through them). */

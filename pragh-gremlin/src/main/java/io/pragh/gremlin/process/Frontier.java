@@ -2,6 +2,7 @@ package io.pragh.gremlin.process;
 
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.storage.Adjacency;
+import io.pragh.gremlin.storage.AdjacencySegments;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.store.ValueView;
 import org.agrona.DirectBuffer;
@@ -24,6 +25,8 @@ final class Frontier {
     private long[] bulks;
     private int size;
     private final Long2LongHashMap index;
+    /** The sealed segments of the hop running now, or null while it has met none. */
+    private SegmentBatch segments;
 
     Frontier(final int capacity) {
         vids = new long[Math.max(4, capacity)];
@@ -76,12 +79,19 @@ final class Frontier {
         size++;
     }
 
-    /** The frontier one hop further: one batched GET of every adjacency the hop reads. */
+    /**
+     * The frontier one hop further: one batched GET of every adjacency the hop reads, and one more of the sealed
+     * segments of the supernodes among them, only when there are any ({@link SegmentBatch}).
+     */
     Frontier expand(final GraphStore store, final Direction direction, final int[] labels) {
         final Frontier next = new Frontier(size * 4);
         final int[] owner = new int[hopKeyCount(direction, labels)];
         final long[] keys = hopKeys(direction, labels, owner);
-        store.getAllViews(keys, keys.length, (k, adjacency) -> addAll(next, adjacency, bulks[owner[k]]));
+        segments = null;
+        store.getAllViews(keys, keys.length, (k, adjacency) -> addAll(next, adjacency, bulks[owner[k]], keys[k]));
+        if (segments != null) {
+            segments.expandInto(store, next);
+        }
         return next;
     }
 
@@ -90,8 +100,26 @@ final class Frontier {
         final int[] owner = new int[hopKeyCount(direction, labels)];
         final long[] keys = hopKeys(direction, labels, owner);
         final long[] count = {0};
-        store.getAllViews(keys, keys.length, (k, adjacency) -> count[0] += degree(adjacency) * bulks[owner[k]]);
-        return count[0];
+        segments = null;
+        store.getAllViews(keys, keys.length, (k, adjacency) -> {
+            final int head = isSegmented(adjacency) ? segments().addTail(keys[k], adjacency, bulks[owner[k]]) : 0;
+            count[0] += (degree(adjacency) - head) * bulks[owner[k]];
+        });
+        return segments == null ? count[0] : count[0] + segments.countEdges(store);
+    }
+
+    /** The sealed segments this hop still reads, noted as tails come back. */
+    private SegmentBatch segments() {
+        if (segments == null) {
+            segments = new SegmentBatch();
+        }
+        return segments;
+    }
+
+    /** Whether a list begins with a head entry: one load and a sign test, all an ordinary list costs. */
+    private static boolean isSegmented(final ValueView adjacency) {
+        return adjacency != null && adjacency.length() >= Adjacency.ENTRY_BYTES
+            && AdjacencySegments.isHead(adjacency.buffer().getLong(adjacency.offset(), ByteOrder.LITTLE_ENDIAN));
     }
 
     private int hopKeyCount(final Direction direction, final int[] labels) {
@@ -117,14 +145,18 @@ final class Frontier {
         return keys;
     }
 
-    /** Adds every neighbour of an adjacency list, read where the GET left it (no copy), with {@code bulk}. */
-    private static void addAll(final Frontier next, final ValueView adjacency, final long bulk) {
+    /**
+     * Adds every neighbour of an adjacency list, read where the GET left it (no copy), with {@code bulk}; a
+     * segmented list's head names the segments to read next, and its body is its newest entries.
+     */
+    private void addAll(final Frontier next, final ValueView adjacency, final long bulk, final long key) {
         if (adjacency == null) {
             return;
         }
         final DirectBuffer buffer = adjacency.buffer();
         final int at = adjacency.offset();
-        for (int j = 0, n = degree(adjacency); j < n; j++) {
+        final int head = isSegmented(adjacency) ? segments().addTail(key, adjacency, bulk) : 0;
+        for (int j = head, n = degree(adjacency); j < n; j++) {
             next.add(buffer.getLong(at + Adjacency.neighbourOffset(j), ByteOrder.LITTLE_ENDIAN), bulk);
         }
     }

@@ -1,7 +1,9 @@
 /**
  * Traversal strategies and steps specific to Pragh: {@link io.pragh.gremlin.process.PraghHopStrategy} fuses
  * {@code V(ids).out(..).in(..)...} chains (and their {@code ...outE().count()} form) into one
- * {@link io.pragh.gremlin.process.PraghHopStep} that walks the hops with GETs on the start vertex's home machine;
+ * {@link io.pragh.gremlin.process.PraghHopStep} that walks the hops with GETs on the start vertex's home machine
+ * (a hop's lists in one batch, then the sealed segments of the supernodes among them in one more:
+ * {@link io.pragh.gremlin.process.SegmentBatch});
  * {@link io.pragh.gremlin.process.PraghRoutingStrategy}, before it, sends a traversal from {@code V(ids)} of one other
  * home machine to that machine (multi-process clusters only) when the router grants a forwarding permit, which
  * {@link io.pragh.gremlin.process.ForwardPermitStep} returns when the forwarded traversal ends.

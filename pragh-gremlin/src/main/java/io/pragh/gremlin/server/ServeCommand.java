@@ -55,6 +55,9 @@ public final class ServeCommand {
                                                                           final ServeOptions options,
                                                                           final Configuration conf) {
         final java.util.List<ServeExtension.Started> started = new java.util.ArrayList<>();
+        if (options.credentials != null) {
+            conf.setProperty(ServeExtension.CREDENTIALS, options.credentials.getPath());
+        }
         for (final ServeExtension e : java.util.ServiceLoader.load(ServeExtension.class)) {
             try {
                 final ServeExtension.Started s = e.start(graph.backingStore(), options.host, conf, System.err);

@@ -15,6 +15,12 @@ import java.io.PrintStream;
  */
 public interface ServeExtension {
     /**
+     * Not a {@code --set} key: the {@code user:password} file of {@code --credentials}, which {@code serve} puts in
+     * the settings it hands {@link #start}, so that an extension's port asks for the Gremlin port's logins.
+     */
+    String CREDENTIALS = "pragh.serve.credentials";
+
+    /**
      * Starts serving over {@code store} on {@code host}, or returns null when {@code settings} do not ask for it.
      * Progress of any loading goes to {@code progress}.
      */

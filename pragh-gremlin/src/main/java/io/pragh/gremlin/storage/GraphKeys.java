@@ -7,7 +7,7 @@ import io.pragh.keys.KeyLayout;
  * home machine. VERTEX holds the {@link VertexRecord}; OUT and IN, per edge label, the {@link Adjacency}; EDGE, per
  * edge label, the {@link EdgePropertiesRecord} of the vertex's outgoing edges; EDGE_INDEX, keyed by a supplied edge
  * id, the {@link EdgeIndexRecord} that finds the edge (an edge the graph numbered needs none, see {@link Adjacency});
- * SHARED, the dictionary and the id block counter every graph over the
+ * SEGMENT, the sealed segments of a supernode's lists ({@link AdjacencySegments}); SHARED, the dictionary and the id block counter every graph over the
  * store agrees on.
  *
  * <p>Example: {@code long k = GraphKeys.out(vid, dictionary.id("knows"));}
@@ -20,6 +20,13 @@ public final class GraphKeys {
     public static final int EDGE_INDEX = KeyLayout.FIRST_PROVIDER_KIND;
     /** What every graph over one store shares: the name dictionary and the id block counter. */
     public static final int SHARED = KeyLayout.FIRST_PROVIDER_KIND + 1;
+    /**
+     * A sealed segment of a supernode's adjacency list, by slot, and the vertex's slot record at slot 0 (see
+     * {@link AdjacencySegments}); the vid stays in the hashed part, so segments live at the vertex's home.
+     * {@code FIRST_PROVIDER_KIND + 2..6} are pragh-rdf's.
+     * {@code FIRST_PROVIDER_KIND + 8} holds graph views ({@link ViewRecords}).
+     */
+    public static final int SEGMENT = KeyLayout.FIRST_PROVIDER_KIND + 7;
 
     /** Largest vertex or edge id a key can carry (44 bits). */
     public static final long MAX_ID = KeyLayout.MAX_VID;
@@ -47,6 +54,19 @@ public final class GraphKeys {
 
     public static long edgeIndex(final long edgeId) {
         return KeyLayout.key(edgeId, 0, EDGE_INDEX);
+    }
+
+    /** Sealed segment {@code slot} (1..{@value AdjacencySegments#MAX_SLOTS}) of one of the vertex's lists. */
+    public static long segment(final long vid, final int slot) {
+        if (slot < 1) {
+            throw new IllegalArgumentException("segment slot " + slot + " of vertex " + vid + ": slots start at 1");
+        }
+        return KeyLayout.key(vid, slot, SEGMENT);
+    }
+
+    /** Which slot each of the vertex's sealed segments has ({@link AdjacencySegments#slotOf}). */
+    public static long segmentSlots(final long vid) {
+        return KeyLayout.key(vid, 0, SEGMENT);
     }
 
     /** The {@link DictionaryRecord}. */

@@ -17,7 +17,10 @@ public final class GraphMutations {
      * registers its crash-restore mutator at 16 and the provider's beside it).
      */
     public static final int FIRST_ID = 32;
-    /** Removes the adjacency entries of one edge id; argument {@code edgeId:i64}. */
+    /**
+     * Removes the adjacency entries of one edge id, or tombstones it in a segmented list's head when a sealed segment
+     * holds it ({@link AdjacencySegments#removeEdge}); argument {@code edgeId:i64}.
+     */
     public static final int REMOVE_EDGE = 32;
     /** Applies one {@link VertexOps} operation to a vertex record. */
     public static final int VERTEX = 33;
@@ -27,33 +30,29 @@ public final class GraphMutations {
     public static final int DICTIONARY = 35;
     /** Claims a block of ids from, or advances, the shared {@link IdBlocks} counter. */
     public static final int ID_BLOCKS = 36;
+    /** Takes a list for one sealer ({@link AdjacencySegments#sealBegin}); argument {@code token:i64}. */
+    public static final int SEAL_BEGIN = 37;
+    /** Moves a tail's first entries into a sealed segment ({@link AdjacencySegments#sealCommit}). */
+    public static final int SEAL_COMMIT = 38;
+    /** Gives a segment a slot in its vertex's slot record ({@link AdjacencySegments#claimSlot}). */
+    public static final int SEGMENT_SLOT = 39;
+    /** Drops tombstones a compaction applied to the sealed segments ({@link AdjacencySegments#compactCommit}). */
+    public static final int COMPACT_COMMIT = 40;
 
     /** Every provider mutator, by id, for registration: {@code ids()[i]} runs {@code updates()[i]}. */
     public static int[] ids() {
-        return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES, DICTIONARY, ID_BLOCKS};
+        return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES, DICTIONARY, ID_BLOCKS, SEAL_BEGIN, SEAL_COMMIT,
+            SEGMENT_SLOT, COMPACT_COMMIT, ViewRecords.BITS, ViewRecords.CATALOG, ViewRecords.PROPERTY};
     }
 
     public static RecordUpdate[] updates() {
-        return new RecordUpdate[] {GraphMutations::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties,
-            DictionaryRecord::add, IdBlocks::apply};
+        return new RecordUpdate[] {AdjacencySegments::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties,
+            DictionaryRecord::add, IdBlocks::apply, AdjacencySegments::sealBegin, AdjacencySegments::sealCommit,
+            AdjacencySegments::claimSlot, AdjacencySegments::compactCommit, ViewRecords::applyBits,
+            ViewRecords::applyCatalog, ViewRecords::applyProperty};
     }
 
     private GraphMutations() {
-    }
-
-    static byte[] removeEdge(final byte[] cur, final byte[] arg) {
-        if (cur == null) {
-            return null;
-        }
-        final long edgeId = new ByteReader(arg).getLong();
-        final int n = Adjacency.count(cur);
-        final ByteWriter w = new ByteWriter(cur.length);
-        for (int i = 0; i < n; i++) {
-            if (Adjacency.edgeId(cur, i) != edgeId) {
-                w.putBytes(cur, i * Adjacency.ENTRY_BYTES, Adjacency.ENTRY_BYTES);
-            }
-        }
-        return w.position() == 0 ? null : w.toByteArray();
     }
 
     static byte[] vertex(final byte[] cur, final byte[] arg) {

@@ -63,6 +63,10 @@ public final class BulkLoader implements AutoCloseable {
     private long edges;
     private boolean closed;
     private Throwable failure;
+    /** Seals the lists a batch made long into segments (supernodes, see {@link SegmentSealer}). */
+    private final SegmentSealer sealer;
+    /** The batch's lists that may have grown past a segment: checked once the batch is written. */
+    private final LongArrayList lengthened = new LongArrayList();
 
     BulkLoader(final PraghGraph graph, final GraphStore store, final NewElements elements, final int batchEdges) {
         if (batchEdges < 1) {
@@ -72,6 +76,7 @@ public final class BulkLoader implements AutoCloseable {
         this.store = store;
         this.elements = elements;
         this.batchEdges = batchEdges;
+        this.sealer = new SegmentSealer(store, SegmentSealer.segmentEntries(graph));
     }
 
     /**
@@ -164,8 +169,16 @@ public final class BulkLoader implements AutoCloseable {
         checkOpen();
         try {
             check();
-            entries.forEachLong((key, w) -> writes.add(key, Mutators.APPEND, w.toByteArray()));
+            entries.forEachLong((key, w) -> {
+                writes.add(key, Mutators.APPEND, w.toByteArray());
+                if (sealer.due(key, w.position() / Adjacency.ENTRY_BYTES)) {
+                    lengthened.addLong(key);
+                }
+            });
             store.updateAll(writes);
+            for (int i = 0; i < lengthened.size(); i++) {
+                sealer.sealIfLong(lengthened.getLong(i));
+            }
         } catch (RuntimeException | Error e) {
             // The error says which element; batches written before stay. The loader stops here: the vertices of the
             // failed batch count as known, and edges to them must not be accepted unchecked.
@@ -174,6 +187,7 @@ public final class BulkLoader implements AutoCloseable {
         } finally {
             writes.clear();
             entries.clear();
+            lengthened.clear();
             unverified.clear();
             ensured.clear();
             suppliedVertices.clear();

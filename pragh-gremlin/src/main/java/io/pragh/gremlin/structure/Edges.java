@@ -27,6 +27,7 @@ final class Edges {
 
     private final PraghGraph graph;
     private final NewElements newElements;
+    private SegmentSealer sealer;
 
     Edges(final PraghGraph graph, final NewElements newElements) {
         this.graph = graph;
@@ -53,6 +54,7 @@ final class Edges {
             .add(GraphKeys.in(inVid, edge.label()), Mutators.APPEND, Adjacency.entry(out.id, number));
         newElements.addRecords(edge, out.id, inVid, writes);
         graph.store().updateAll(writes);
+        sealer().afterAppend(GraphKeys.out(out.id, edge.label()), GraphKeys.in(inVid, edge.label()));
         return new PraghEdge(graph, number, out.id, edge.label(), inVid);
     }
 
@@ -107,10 +109,9 @@ final class Edges {
             return null;
         }
         if (ref.compact()) {
-            final byte[] out = graph.store().get(GraphKeys.out(ref.outVid(), ref.label()));
-            final int i = Adjacency.indexOf(out, ref.edgeNumber());
-            return i < 0 ? null
-                : new PraghEdge(graph, ref.edgeNumber(), ref.outVid(), ref.label(), Adjacency.neighbour(out, i));
+            final long in = SegmentedLists.neighbourOf(graph.store(), GraphKeys.out(ref.outVid(), ref.label()),
+                ref.edgeNumber());
+            return in < 0 ? null : new PraghEdge(graph, ref.edgeNumber(), ref.outVid(), ref.label(), in);
         }
         final byte[] index = graph.store().get(GraphKeys.edgeIndex(ref.edgeNumber()));
         if (index == null) {
@@ -120,10 +121,13 @@ final class Edges {
         return new PraghEdge(graph, ref.edgeNumber(), where.outVid, where.label, where.inVid);
     }
 
-    /** Whether the edge is still in the graph: one GET of its out-vertex's OUT list, or of its index record. */
+    /**
+     * Whether the edge is still in the graph: one GET of its out-vertex's OUT list (and one batch of its segments, for
+     * a supernode's edge not in the tail), or of its index record.
+     */
     boolean exists(final PraghEdge edge) {
         if (Adjacency.isCompact(edge.id)) {
-            return Adjacency.indexOf(graph.store().get(GraphKeys.out(edge.outVid, edge.label)), edge.id) >= 0;
+            return SegmentedLists.neighbourOf(graph.store(), GraphKeys.out(edge.outVid, edge.label), edge.id) >= 0;
         }
         return graph.store().get(GraphKeys.edgeIndex(edge.id)) != null;
     }
@@ -139,9 +143,10 @@ final class Edges {
             writes.add(GraphKeys.edgeIndex(edge.id), Mutators.DELETE, NO_BYTES);
         }
         graph.store().updateAll(writes);
+        sealer().afterRemove(GraphKeys.out(edge.outVid, edge.label), GraphKeys.in(edge.inVid, edge.label));
     }
 
-    /** Removes every edge of a vertex, in and out, and its own adjacency and edge property records. */
+    /** Removes every edge of a vertex, in and out, and its own adjacency (segments too) and edge property records. */
     void removeAllOf(final long vid) {
         final GraphStore store = graph.store();
         final int[] labels = graph.names().edgeLabels();
@@ -190,6 +195,7 @@ final class Edges {
                 store.delete(GraphKeys.in(vid, labels[l]));
             }
         }
+        SegmentedLists.deleteSegmentsOf(store, vid);
     }
 
     private static void deleteIndex(final GraphStore store, final long number) {
@@ -202,7 +208,7 @@ final class Edges {
     void all(final List<Edge> into) {
         final GraphStore store = graph.store();
         store.forEachKey(GraphKeys.OUT, key -> {
-            final byte[] adjacency = store.get(key);
+            final byte[] adjacency = SegmentedLists.get(store, key);
             final long from = GraphKeys.vid(key);
             final int label = GraphKeys.label(key);
             for (int i = 0, n = Adjacency.count(adjacency); i < n; i++) {
@@ -237,11 +243,20 @@ final class Edges {
         }
     }
 
-    /** The values of {@code keys} (null where a key has none) by one batched GET, in the keys' order. */
+    /** The lists under {@code keys} (null where a key has none), supernodes' segments joined, in the keys' order. */
     private byte[][] getAll(final long[] keys) {
-        final byte[][] values = new byte[keys.length][];
-        graph.store().getAll(keys, keys.length, (i, value) -> values[i] = value);
-        return values;
+        return SegmentedLists.getAll(graph.store(), keys);
+    }
+
+    /**
+     * Seals supernodes' tails as appends lengthen them; made on first use, once the graph's configuration is read (two
+     * threads may make one each, which only splits its counts).
+     */
+    private SegmentSealer sealer() {
+        if (sealer == null) {
+            sealer = SegmentSealer.of(graph);
+        }
+        return sealer;
     }
 
     /** The keys of a vertex's lists in the given direction, label by label (OUT before IN for BOTH). */

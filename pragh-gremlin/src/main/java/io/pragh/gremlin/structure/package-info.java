@@ -4,7 +4,9 @@
  * is immutable about them); every read of a property or an adjacency list is a GET through {@link
  * io.pragh.gremlin.structure.GraphStore}, so monitoring, caching and migration see Gremlin workloads as they are.
  * What the graph does with edges (add, find by id, list, remove) is {@code Edges}; what an edge id names is {@code
- * EdgeIds} (compact ids that locate an edge from its out-vertex, or supplied ones through an index record).
+ * EdgeIds} (compact ids that locate an edge from its out-vertex, or supplied ones through an index record); a
+ * supernode's list is read whole by {@code SegmentedLists} and sealed into segments as it grows by {@code
+ * SegmentSealer} (the format: {@code storage.AdjacencySegments}).
  *
  * <p>May depend on {@code io.pragh.gremlin.storage}, pragh-core's store and TinkerPop's gremlin-core.
  */

@@ -26,11 +26,11 @@ class GraphMutationsTest {
     @Test
     void removeEdgeDropsOnlyThatEdgesEntriesAndDeletesAnEmptyList() {
         byte[] adjacency = concat(concat(Adjacency.entry(5, 100), Adjacency.entry(6, 101)), Adjacency.entry(5, 102));
-        adjacency = GraphMutations.removeEdge(adjacency, id(101));
+        adjacency = AdjacencySegments.removeEdge(adjacency, id(101));
         assertEquals(2, Adjacency.count(adjacency));
         assertEquals(100, Adjacency.edgeId(adjacency, 0));
         assertEquals(102, Adjacency.edgeId(adjacency, 1));
-        adjacency = GraphMutations.removeEdge(GraphMutations.removeEdge(adjacency, id(100)), id(102));
+        adjacency = AdjacencySegments.removeEdge(AdjacencySegments.removeEdge(adjacency, id(100)), id(102));
         assertNull(adjacency, "an empty adjacency list deletes its key");
     }
 

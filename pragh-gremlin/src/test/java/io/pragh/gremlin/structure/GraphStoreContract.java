@@ -2,6 +2,7 @@ package io.pragh.gremlin.structure;
 
 import io.pragh.PraghException;
 import io.pragh.gremlin.storage.Adjacency;
+import io.pragh.gremlin.storage.AdjacencySegments;
 import io.pragh.gremlin.storage.EdgeIndexRecord;
 import io.pragh.gremlin.storage.EdgeOps;
 import io.pragh.gremlin.storage.EdgePropertiesRecord;
@@ -165,6 +166,28 @@ public abstract class GraphStoreContract {
         store.update(key, GraphMutations.REMOVE_EDGE, edgeIdArgument(12));
         assertNull(store.get(key), "removing from a missing list leaves it missing");
         assertEquals(List.of(), keysOf(GraphKeys.IN));
+    }
+
+    @Test
+    void aLongListIsSealedIntoSegmentsAtItsHostAndReadWholeWithRemovalsApplied() {
+        final long key = GraphKeys.out(5, KNOWS);
+        for (int i = 0; i < 7; i++) {
+            store.append(key, Adjacency.entry(100 + i, 10 + i));
+        }
+        assertEquals(2, new SegmentSealer(store, 3).sealIfLong(key), "7 entries, segments of 3: two sealed");
+        final byte[] tail = store.get(key);
+        assertEquals(2, AdjacencySegments.slots(tail).length);
+        store.append(key, Adjacency.entry(107, 17));
+        store.update(key, GraphMutations.REMOVE_EDGE, edgeIdArgument(11)); // in the first sealed segment
+        final byte[] whole = SegmentedLists.get(store, key);
+        final List<Long> neighbours = new ArrayList<>();
+        for (int i = 0; i < Adjacency.count(whole); i++) {
+            neighbours.add(Adjacency.neighbour(whole, i));
+        }
+        assertEquals(List.of(100L, 102L, 103L, 104L, 105L, 106L, 107L), neighbours, "in order, the removed one left out");
+        assertEquals(-1, SegmentedLists.neighbourOf(store, key, 11));
+        assertEquals(104, SegmentedLists.neighbourOf(store, key, 14));
+        assertEquals(2, keysOf(GraphKeys.SEGMENT).size() - 1, "two segments and the vertex's slot record");
     }
 
     private static byte[] edgeIdArgument(final long edgeId) {

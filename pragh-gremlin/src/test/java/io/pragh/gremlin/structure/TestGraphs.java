@@ -1,5 +1,8 @@
 package io.pragh.gremlin.structure;
 
+import io.pragh.address.Address;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.keys.KeyRegion;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
 
@@ -26,5 +29,15 @@ public final class TestGraphs {
 
     public static PraghGraph open() {
         return PraghGraph.open(configuration());
+    }
+
+    /** Whether the value of {@code key} lives away from the key's home (migrated), as its home's address word says. */
+    public static boolean migrated(final EmbeddedCluster cluster, final long key) {
+        final KeyRegion keys = cluster.homeOf(key).store().keys();
+        final long slot = keys.find(key);
+        if (slot < 0) {
+            throw new AssertionError("key " + key + " has no slot at its home");
+        }
+        return Address.isMigrated(keys.address(slot));
     }
 }

@@ -1,7 +1,8 @@
 /**
  * The command line: {@code ./pragh rdf load FILE}, {@code ./pragh rdf lubm --universities N --out FILE}
  * ({@link io.pragh.rdf.cli.RdfCommand}) and {@code ./pragh sparql} ({@link io.pragh.rdf.cli.SparqlCommand}), over an
- * embedded cluster loaded from a file ({@link io.pragh.rdf.cli.EmbeddedRdf}).
+ * embedded cluster loaded from a file ({@link io.pragh.rdf.cli.EmbeddedRdf}), or against a running server's SPARQL
+ * endpoint ({@code --server}, {@link io.pragh.rdf.cli.SparqlClient}, over the JDK's HTTP client).
  *
  * <p>May depend on every package of this module, pragh-gremlin's structure, load and server packages (the store, the
  * progress callback and bar), commons-configuration (the store's settings) and Jena.

@@ -22,11 +22,23 @@ import java.nio.file.Path;
 public final class RdfServeExtension implements ServeExtension {
     public static final String LOAD = "pragh.rdf.load";
     public static final String PORT = "pragh.rdf.sparqlPort";
+    public static final String MAX_QUERY_BYTES = "pragh.rdf.maxQueryBytes";
+    public static final String TIMEOUT_MS = "pragh.rdf.timeoutMs";
     public static final int DEFAULT_PORT = 8190;
 
     @Override
     public java.util.Map<String, String> settings() {
-        return java.util.Map.of(LOAD, "an N-Triples (.nt) or Turtle (.ttl) file", PORT, "a port (0: any free one)");
+        return java.util.Map.of(LOAD, "an N-Triples (.nt) or Turtle (.ttl) file", PORT, "a port (0: any free one)",
+            MAX_QUERY_BYTES, "the largest query the endpoint takes, in bytes (default 65536)",
+            TIMEOUT_MS, "how long one query may explore, in ms (default 30000)");
+    }
+
+    /** The endpoint's limits from the settings; logins as the Gremlin port's ({@code --credentials}). */
+    static EndpointLimits limits(final Configuration settings) {
+        final String credentials = settings.getString(CREDENTIALS, null);
+        return new EndpointLimits(settings.getInt(MAX_QUERY_BYTES, EndpointLimits.DEFAULT_MAX_QUERY_BYTES),
+            settings.getLong(TIMEOUT_MS, EndpointLimits.DEFAULT_TIMEOUT_MILLIS),
+            credentials == null ? null : Path.of(credentials));
     }
 
     @Override
@@ -43,7 +55,7 @@ public final class RdfServeExtension implements ServeExtension {
             loaded = String.format(" (%,d triples of %s)", r.triples(), file.getFileName());
         }
         final SparqlEndpoint endpoint = SparqlEndpoint.start(
-            new InetSocketAddress(host, settings.getInt(PORT, DEFAULT_PORT)), new SparqlEngine(rdf));
+            new InetSocketAddress(host, settings.getInt(PORT, DEFAULT_PORT)), new SparqlEngine(rdf), limits(settings));
         final String where = "sparql: " + endpoint.url() + loaded + "; curl --data-urlencode query@q.rq "
             + endpoint.url();
         return new Started() {

@@ -87,6 +87,13 @@ final class Explorer {
     private Table walk(final List<Pattern> remaining) {
         Table table = Table.unit();
         while (!remaining.isEmpty() && table.rows() > 0) {
+            // A query given up on (the HTTP endpoint's timeout interrupts its thread) stops at its next step
+            // rather than exploring on for nobody. This runs on the querying thread where the store's callOnHome
+            // runs work on the caller (a cluster machine); an embedded store's wait for its worker is interrupted
+            // instead.
+            if (Thread.currentThread().isInterrupted()) {
+                throw new QueryInterruptedException(remaining.size());
+            }
             final Pattern next = next(table, remaining);
             final boolean sKnown = known(table, next.sVar());
             final boolean oKnown = known(table, next.oVar());
