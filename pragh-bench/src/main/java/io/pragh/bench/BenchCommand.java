@@ -2,6 +2,7 @@ package io.pragh.bench;
 
 import io.pragh.bench.footprint.GraphFootprint;
 import io.pragh.bench.footprint.KeyRegionFootprint;
+import io.pragh.bench.paper.PaperCommand;
 import io.pragh.bench.pushdown.JanusGraphComparison;
 import io.pragh.bench.rdf.RdfBenchCommand;
 import io.pragh.bench.soak.SoakCommand;
@@ -19,6 +20,7 @@ import java.util.Arrays;
  * region footprint table.
  *
  * <pre>{@code
+ * ./pragh bench paper --out target/paper --scale 12 --machines 4
  * ./pragh bench jmh GetLatency -f 1 -wi 2 -i 3
  * ./pragh bench traversal --machines 4 --scale 12 --duration 5
  * ./pragh bench rdf --universities 2 --machines 8
@@ -36,6 +38,9 @@ public final class BenchCommand {
     static void usage(PrintStream out) {
         out.println("usage: ./pragh bench <benchmark> [options]");
         out.println();
+        out.println("  paper --out DIR [--scale S --machines N]");
+        out.println("                         the paper's section 6 in one command: Table 1 and Figs. 10-16, one JSON");
+        out.println("                         and one PNG per figure, the paper's beside ours (--help lists the flags)");
         out.println("  traversal [flags]      the paper's traversal benchmark (section 6); --help lists the flags");
         out.println("  rdf [flags]            the Wukong+M experiment (Fig. 16): a LUBM mix of 6 SPARQL query classes per mode");
         out.println("  scope-sweep [flags]    traversal modes at scopes 2^10..2^16 (paper Fig. 11)");
@@ -69,6 +74,9 @@ public final class BenchCommand {
                 // JMH reads the benchmark list that its annotation processor wrote into target/classes at build time.
                 org.openjdk.jmh.Main.main(rest);
                 return 0;
+            }
+            case "paper" -> {
+                return PaperCommand.run(rest, System.out, System.err);
             }
             case "traversal" -> {
                 return TraversalCommand.run(rest, System.out, System.err);

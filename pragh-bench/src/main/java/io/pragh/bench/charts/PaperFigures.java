@@ -87,6 +87,13 @@ public final class PaperFigures {
     /** The paper's monitoring interval, seconds; Fig. 14's timeline is in these. */
     public static final double INTERVAL_SECONDS = 10;
 
+    /** Fig. 14: throughput before migration, q/s. */
+    public static final double FIG14_BEFORE_QPS = 239_000;
+    /** Fig. 14: eager, right after its first migration, q/s. */
+    public static final double FIG14_EAGER_FIRST_QPS = 2_142_000;
+    /** Fig. 14: both mechanisms once settled (eager after its second migration, deferred after its one), q/s. */
+    public static final double FIG14_SETTLED_QPS = 2_362_000;
+
     /**
      * Fig. 14 (section 6.3) as step lines in throughput relative to before migration (239K q/s), against time in
      * monitoring intervals from the first report (0): eager jumps to 2,142K at once and to 2,362K after its second
@@ -95,12 +102,38 @@ public final class PaperFigures {
      * @return by mechanism ("eager", "deferred"), the x values then the y values
      */
     public static Map<String, double[][]> mechanismTimeline() {
-        double before = 239_000;
-        double first = 2_142_000 / before;
-        double settled = 2_362_000 / before;
+        double before = FIG14_BEFORE_QPS;
+        double first = FIG14_EAGER_FIRST_QPS / before;
+        double settled = FIG14_SETTLED_QPS / before;
         Map<String, double[][]> m = new LinkedHashMap<>();
         m.put("eager", new double[][] {{-1, 0, 0, 1, 1, 3}, {1, 1, first, first, settled, settled}});
         m.put("deferred", new double[][] {{-1, 1, 1, 3}, {1, 1, settled, settled}});
         return m;
     }
+
+    /**
+     * Table 1 (section 2.2): the shard-based baseline before and after its migration, beside ideal, on the traversal
+     * benchmark. Rows by mode (orig is "before"); columns throughput (K ops/s), median and 99th percentile latency
+     * (ms), remote access rate and data migration rate (fractions; NaN where the table has a dash).
+     */
+    public static Map<Mode, double[]> table1() {
+        Map<Mode, double[]> m = new EnumMap<>(Mode.class);
+        m.put(Mode.IDEAL, new double[] {3_248, 0.75, 4.2, 0.0, Double.NaN});
+        m.put(Mode.ORIG, new double[] {123, 22.5, 76.6, 0.862, Double.NaN});
+        m.put(Mode.SHARD, new double[] {171, 15.9, 59.2, 0.644, 0.856});
+        return m;
+    }
+
+    /** Table 1's columns, in {@link #table1()}'s order, as the JSON names them. */
+    public static final java.util.List<String> TABLE1_COLUMNS = java.util.List.of("throughput_kqps", "p50_ms",
+        "p99_ms", "remote_access_rate", "data_migration_rate");
+
+    /** Fig. 13 (section 6.2): one migration thread moves more than this many values per second below 4 KB payloads. */
+    public static final double ONE_THREAD_VALUES_PER_SECOND = 1_000_000;
+
+    /** Fig. 13: 24 parallel migration threads move more than this many values per second. */
+    public static final double PARALLEL_VALUES_PER_SECOND = 10_000_000;
+
+    /** Fig. 13: the payload below which one thread passes {@link #ONE_THREAD_VALUES_PER_SECOND}, bytes. */
+    public static final int ONE_THREAD_PAYLOAD_LIMIT = 4096;
 }

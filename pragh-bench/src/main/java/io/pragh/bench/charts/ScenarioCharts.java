@@ -28,8 +28,12 @@ public final class ScenarioCharts {
     private ScenarioCharts() {
     }
 
-    /** Throughput (relative to orig when it ran) and remote access rate against log2 of the scope, per mode. */
-    public static List<Path> scopeSweep(Path dir, Map<Integer, Map<Mode, ModeResult>> byScope) {
+    /**
+     * Throughput (relative to orig when it ran) and remote access rate against log2 of the scope, per mode, with
+     * each scope's single-copy floor (a fraction, by scope) on the remote rate chart.
+     */
+    public static List<Path> scopeSweep(Path dir, Map<Integer, Map<Mode, ModeResult>> byScope,
+                                        Map<Integer, Double> floors) {
         boolean relative = byScope.values().stream()
             .allMatch(row -> row.containsKey(Mode.ORIG) && row.get(Mode.ORIG).throughputQps() > 0);
         XYChart throughput = ChartFiles.xy("Throughput by scope" + (relative ? ", relative to orig" : "")
@@ -50,6 +54,12 @@ public final class ScenarioCharts {
             });
             throughput.addSeries(mode.reportName(), x, qps);
             remote.addSeries(mode.reportName(), x, rate);
+        }
+        if (!floors.isEmpty()) {
+            XYSeries floor = remote.addSeries(TraversalCharts.FLOOR_LABEL,
+                floors.keySet().stream().map(ScenarioCharts::log2).toList(),
+                floors.values().stream().map(f -> 100 * f).toList());
+            floor.setLineStyle(SeriesLines.DASH_DASH);
         }
         return List.of(ChartFiles.save(dir.resolve("scope-sweep-throughput.png"), throughput),
             ChartFiles.save(dir.resolve("scope-sweep-remote-access-rate.png"), remote));
@@ -147,6 +157,43 @@ public final class ScenarioCharts {
         }
         return List.of(ChartFiles.save(dir.resolve("dynamic-throughput.png"), throughput),
             ChartFiles.save(dir.resolve("dynamic-remote-access-rate.png"), remote));
+    }
+
+    /**
+     * Migration throughput against payload size (Fig. 13): values per second and payload GB/s, one line per
+     * migration thread count, beside the paper's floors (one thread past 1M values/s below 4 KB; 24 threads past
+     * 10M/s) as dashed lines.
+     *
+     * @param valuesPerSecond by series name ("1 thread", ...), payload bytes to values migrated per second
+     */
+    public static List<Path> migrationSpeed(Path dir, Map<String, Map<Integer, Double>> valuesPerSecond) {
+        XYChart values = ChartFiles.xy("Migration throughput by payload (paper Fig. 13: the text gives floors)",
+            "payload (bytes, log)", "values migrated / s (log)");
+        XYChart bandwidth = ChartFiles.xy("Migration bandwidth by payload (this run)", "payload (bytes, log)",
+            "payload GB / s");
+        values.getStyler().setXAxisLogarithmic(true);
+        values.getStyler().setYAxisLogarithmic(true);
+        bandwidth.getStyler().setXAxisLogarithmic(true);
+        valuesPerSecond.forEach((name, byPayload) -> {
+            if (!byPayload.isEmpty()) {
+                List<Double> x = byPayload.keySet().stream().map(Integer::doubleValue).toList();
+                values.addSeries(name, x, List.copyOf(byPayload.values()));
+                bandwidth.addSeries(name, x, byPayload.entrySet().stream()
+                    .map(e -> e.getKey() * e.getValue() / 1e9).toList());
+            }
+        });
+        dashed(values.addSeries("paper: 1 thread > 1M/s below 4 KB", new double[] {64,
+            PaperFigures.ONE_THREAD_PAYLOAD_LIMIT}, new double[] {PaperFigures.ONE_THREAD_VALUES_PER_SECOND,
+            PaperFigures.ONE_THREAD_VALUES_PER_SECOND}));
+        dashed(values.addSeries("paper: 24 threads > 10M/s", new double[] {64, PaperFigures.ONE_THREAD_PAYLOAD_LIMIT},
+            new double[] {PaperFigures.PARALLEL_VALUES_PER_SECOND, PaperFigures.PARALLEL_VALUES_PER_SECOND}));
+        return List.of(ChartFiles.save(dir.resolve("migration-speed.png"), values),
+            ChartFiles.save(dir.resolve("migration-bandwidth.png"), bandwidth));
+    }
+
+    private static void dashed(XYSeries s) {
+        s.setMarker(SeriesMarkers.NONE);
+        s.setLineStyle(SeriesLines.DASH_DASH);
     }
 
     /** A vertical dashed line from 0 to {@code top} at each event whose text starts with {@code prefix}. */

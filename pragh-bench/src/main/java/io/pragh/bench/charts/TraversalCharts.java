@@ -19,6 +19,9 @@ import org.knowm.xchart.CategoryChartBuilder;
  * }</pre>
  */
 public final class TraversalCharts {
+    /** The legend of the single-copy floor wherever a chart draws it. */
+    public static final String FLOOR_LABEL = "single-copy floor (any placement, local lookups)";
+
     private TraversalCharts() {
     }
 
@@ -32,13 +35,21 @@ public final class TraversalCharts {
      * ours, each file's name starting with its prefix; returns the files written.
      */
     public static List<Path> write(Path dir, Map<Mode, ModeResult> results, PaperFigures.Figure paper) {
+        return write(dir, results, paper, Double.NaN);
+    }
+
+    /**
+     * As {@link #write(Path, Map, PaperFigures.Figure)}, the remote access rate chart also showing {@code floor} (the
+     * single-copy floor, {@code LocalityBound}, a fraction) beside every mode; NaN draws none.
+     */
+    public static List<Path> write(Path dir, Map<Mode, ModeResult> results, PaperFigures.Figure paper, double floor) {
         List<Path> files = new ArrayList<>();
         List<String> modes = new ArrayList<>();
         results.keySet().forEach(m -> modes.add(m.reportName()));
         String prefix = paper.filePrefix();
         files.add(ChartFiles.save(dir.resolve(prefix + "throughput.png"), speedup(results, modes, paper)));
         files.add(ChartFiles.save(dir.resolve(prefix + "latency.png"), latency(results, modes)));
-        files.add(ChartFiles.save(dir.resolve(prefix + "remote-access-rate.png"), remoteRate(results, modes, paper)));
+        files.add(ChartFiles.save(dir.resolve(prefix + "remote-access-rate.png"), remoteRate(results, modes, paper, floor)));
         return files;
     }
 
@@ -63,10 +74,16 @@ public final class TraversalCharts {
     }
 
     private static CategoryChart remoteRate(Map<Mode, ModeResult> results, List<String> modes,
-                                            PaperFigures.Figure paper) {
+                                            PaperFigures.Figure paper, double floor) {
         CategoryChart c = chart("Remote access rate", "% of key and value accesses");
         c.addSeries("this run", modes, values(results, r -> 100 * r.remoteAccessRate()));
         c.addSeries(paper.label(), modes, paperValues(results, paper.remoteAccessRate(), 0.01));
+        if (!Double.isNaN(floor)) {
+            // The floor bounds any placement of values over the machines with every key lookup local: the same bar
+            // beside every mode but ideal, whose one machine has no remote reads to bound.
+            c.addSeries(FLOOR_LABEL, modes, results.keySet().stream().map(m -> m == Mode.IDEAL ? 0.0 : 100 * floor)
+                .toList());
+        }
         return c;
     }
 

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -41,6 +42,15 @@ public final class RdfBenchCommand {
             err.println("pragh bench rdf: " + e.getMessage());
             return 2;
         }
+        runAndWrite(config, out);
+        return 0;
+    }
+
+    /**
+     * Generates LUBM-N, runs every mode of {@code config}, prints the table, writes its JSON report (with the paper's
+     * figures under {@code paper_fig16}) and charts; returns the chart files. {@code bench paper} reuses it for Fig. 16.
+     */
+    public static List<Path> runAndWrite(RdfBenchConfig config, PrintStream out) throws Exception {
         Path file = Files.createTempFile("pragh-lubm-", ".nt");
         try {
             long t0 = System.nanoTime();
@@ -62,10 +72,11 @@ public final class RdfBenchCommand {
             root.put("paper_fig16", paper());
             JsonFile.write(config.json(), root);
             out.println("JSON report: " + config.json().toAbsolutePath());
-            for (Path chart : TraversalCharts.write(config.charts(), report.results(), PaperFigures.RDF_FIG16)) {
+            List<Path> charts = TraversalCharts.write(config.charts(), report.results(), PaperFigures.RDF_FIG16);
+            for (Path chart : charts) {
                 out.println("chart: " + chart.toAbsolutePath());
             }
-            return 0;
+            return charts;
         } finally {
             Files.deleteIfExists(file);
         }

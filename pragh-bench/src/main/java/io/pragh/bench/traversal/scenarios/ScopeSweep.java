@@ -67,22 +67,25 @@ public final class ScopeSweep implements Scenario {
             }
         }
         Map<Integer, Map<Mode, ModeResult>> results = new LinkedHashMap<>();
+        Map<Integer, Double> floors = new LinkedHashMap<>();
         for (int e : exponents) {
             TraversalConfig c = args.configWith("--scope", Integer.toString(1 << e));
             TraversalRunner runner = new TraversalRunner(c, graph, out);
+            floors.put(1 << e, runner.remoteRateFloor());
             out.printf(Locale.ROOT, "== scope 2^%d = %d start vertices (lowest remote rate any placement allows: "
-                + "%.2f%%)%n", e, 1 << e, 100 * runner.remoteRateFloor());
+                + "%.2f%%)%n", e, 1 << e, 100 * floors.get(1 << e));
             Map<Mode, ModeResult> row = new LinkedHashMap<>();
             for (Mode m : c.modes()) {
                 row.put(m, runner.run(m));
             }
             results.put(1 << e, row);
         }
-        return new SweepResult(args, results);
+        return new SweepResult(args, results, floors);
     }
 
-    /** Every mode's row at every scope. */
-    record SweepResult(ScenarioArgs args, Map<Integer, Map<Mode, ModeResult>> byScope) implements Result {
+    /** Every mode's row at every scope, and each scope's single-copy floor ({@code LocalityBound}). */
+    record SweepResult(ScenarioArgs args, Map<Integer, Map<Mode, ModeResult>> byScope,
+                       Map<Integer, Double> floors) implements Result {
         @Override
         public Map<String, Object> asMap() {
             Map<String, Object> scopes = new LinkedHashMap<>();
@@ -91,7 +94,11 @@ public final class ScopeSweep implements Scenario {
                 row.forEach((mode, r) -> modes.put(mode.reportName(), r.asMap()));
                 scopes.put(Integer.toString(scope), modes);
             });
-            return args.report("scopes", scopes);
+            Map<String, Object> root = args.report("scopes", scopes);
+            Map<String, Object> floorByScope = new LinkedHashMap<>();
+            floors.forEach((scope, f) -> floorByScope.put(Integer.toString(scope), f));
+            root.put("single_copy_floor", floorByScope);
+            return root;
         }
 
         @Override
@@ -109,7 +116,7 @@ public final class ScopeSweep implements Scenario {
 
         @Override
         public List<Path> writeCharts(Path dir) {
-            return ScenarioCharts.scopeSweep(dir, byScope);
+            return ScenarioCharts.scopeSweep(dir, byScope, floors);
         }
     }
 }

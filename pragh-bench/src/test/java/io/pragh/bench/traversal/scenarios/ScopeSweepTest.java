@@ -17,7 +17,11 @@ class ScopeSweepTest {
     void everyScopeHasEveryModesRowAndTheChartsAreWritten() throws Exception {
         ScenarioRun run = ScenarioRun.of(new ScopeSweep(), dir, "--scopes", "4,6");
         JsonNode root = run.json();
-        assertEquals(List.of("config", "scopes"), ScenarioRun.fieldNames(root));
+        assertEquals(List.of("config", "scopes", "single_copy_floor"), ScenarioRun.fieldNames(root));
+        assertEquals(List.of("16", "64"), ScenarioRun.fieldNames(root.get("single_copy_floor")));
+        for (JsonNode floor : root.get("single_copy_floor")) {
+            ScenarioRun.assertFraction(floor, "single-copy floor");
+        }
         assertEquals("4,6", root.get("config").get("scopes").asText());
         assertEquals(List.of("16", "64"), ScenarioRun.fieldNames(root.get("scopes")));
         for (JsonNode row : root.get("scopes")) {
