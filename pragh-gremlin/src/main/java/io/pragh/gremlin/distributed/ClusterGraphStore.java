@@ -82,6 +82,23 @@ public final class ClusterGraphStore implements GraphStore {
         this.names = NameDictionary.shared(new StoreDictionaryRecord(this));
     }
 
+    /**
+     * The store a front end of a server machine works on: over the machine {@code host} names, its peers' client
+     * ports and fabric addresses from the cluster file, the machine's operation timeout, secret and TLS.
+     */
+    public static ClusterGraphStore of(final io.pragh.server.frontend.FrontEnd.Host host) {
+        final List<InetSocketAddress> clients = new ArrayList<>();
+        final List<String> fabric = new ArrayList<>();
+        for (final io.pragh.server.config.MachineConfig m : host.config().machines()) {
+            // Resolved now where they resolve (a scan connects to them later).
+            clients.add(m.clientPort() == io.pragh.server.config.MachineConfig.NO_CLIENT_PORT ? null
+                : new InetSocketAddress(m.host(), m.clientPort()));
+            fabric.add(m.host() + ":" + m.fabricPort());
+        }
+        return new ClusterGraphStore(host.machine(), clients, fabric, (int) host.timeoutMillis(),
+            host.config().secret(), host.config().tls());
+    }
+
     @Override
     public byte[] get(final long key) {
         return degraded(() -> machine.get(key));

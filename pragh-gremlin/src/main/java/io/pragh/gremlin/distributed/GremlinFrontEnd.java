@@ -73,15 +73,10 @@ public final class GremlinFrontEnd implements FrontEnd {
             where = "gremlin off (no gremlinPort in the cluster file)";
             return;
         }
-        final List<InetSocketAddress> clients = new ArrayList<>();
         final List<InetSocketAddress> gremlin = new ArrayList<>();
-        for (final MachineConfig m : config.machines()) {
-            clients.add(m.clientPort() == MachineConfig.NO_CLIENT_PORT ? null
-                : InetSocketAddress.createUnresolved(m.host(), m.clientPort()));
-            gremlin.add(InetSocketAddress.createUnresolved(m.host(), m.gremlinPort()));
-        }
         final List<String> fabric = new ArrayList<>();
         for (final MachineConfig m : config.machines()) {
+            gremlin.add(InetSocketAddress.createUnresolved(m.host(), m.gremlinPort()));
             fabric.add(m.host() + ":" + m.fabricPort());
         }
         final PeerReachability peers = new PeerReachability(host.id(), host.machine().store().endpoint(), fabric);
@@ -92,8 +87,7 @@ public final class GremlinFrontEnd implements FrontEnd {
             : config.secret().derivePassword(PEER_PASSWORD_PURPOSE);
         router = new HomeRouter(host.id(), host.machine().store().placement(), gremlin, MAX_FORWARDS, peers,
             peerPassword);
-        final ClusterGraphStore store = new ClusterGraphStore(host.machine(), resolved(clients), fabric,
-            (int) host.timeoutMillis(), config.secret(), config.tls());
+        final ClusterGraphStore store = ClusterGraphStore.of(host);
         final BaseConfiguration conf = new BaseConfiguration();
         conf.setProperty(PraghGraph.MACHINES, config.machineCount());
         final PraghGraph graph = PraghGraph.open(conf, store, router);
@@ -123,15 +117,6 @@ public final class GremlinFrontEnd implements FrontEnd {
                 + e.getMessage(), e);
         }
         where = "gremlin ws://" + options.host + ":" + options.port + "/gremlin";
-    }
-
-    /** Client addresses resolved now where they resolve (a scan connects to them later). */
-    private static List<InetSocketAddress> resolved(final List<InetSocketAddress> addresses) {
-        final List<InetSocketAddress> out = new ArrayList<>(addresses.size());
-        for (final InetSocketAddress a : addresses) {
-            out.add(a == null ? null : new InetSocketAddress(a.getHostString(), a.getPort()));
-        }
-        return out;
     }
 
     @Override

@@ -9,7 +9,9 @@
  *
  * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.server}, {@code io.pragh.gremlin.storage},
  * pragh-server ({@code io.pragh.server.frontend}, {@code io.pragh.server.config}, {@code io.pragh.server.rpc}),
- * pragh-core and TinkerPop's driver; nothing depends on it (the server finds it at run time).
+ * pragh-core and TinkerPop's driver; only pragh-rdf's SPARQL front end uses it
+ * ({@link io.pragh.gremlin.distributed.ClusterGraphStore#of}),
+ * the server finds the rest at run time.
  */
 @MayDependOn({"io.micrometer..", "io.pragh", "io.pragh.embedded", "io.pragh.fabric", "io.pragh.fabric.tcp",
     "io.pragh.gremlin.server", "io.pragh.gremlin.storage", "io.pragh.gremlin.structure", "io.pragh.keys",

@@ -46,7 +46,7 @@ class ClusterLoadThroughGremlinTest {
     static void start() {
         // Generous request timeouts: beside a CPU hog the three servers, the load and two busy loops share two cores.
         cluster = LocalCluster.create(dir.resolve("cluster"), LocalCluster.Settings.small(MACHINES)
-            .withRequestTimeout("30s").withGremlinPortBase(GremlinAcrossProcessesTest.freeConsecutivePorts(MACHINES))
+            .withRequestTimeout("30s").withGremlinPortBase(InJvmCluster.freeConsecutivePorts(MACHINES))
             .withJvmArgs(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
         cluster.startAll(true, 90_000);
     }

@@ -63,7 +63,7 @@ class DegradedClusterTest {
             .redirectErrorStream(true).start();
         final String probed = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         Assumptions.assumeTrue(probe.waitFor() == 0, () -> python + " cannot import gremlin_python: " + probed);
-        final int base = GremlinAcrossProcessesTest.freeConsecutivePorts(MACHINES);
+        final int base = InJvmCluster.freeConsecutivePorts(MACHINES);
         // A 400 ms fabric request timeout bounds an update in flight to the killed machine at 1 s (the floor of
         // ServerNode's operation timeout).
         final LocalCluster cluster = LocalCluster.create(dir.resolve("cluster"), LocalCluster.Settings.small(MACHINES)

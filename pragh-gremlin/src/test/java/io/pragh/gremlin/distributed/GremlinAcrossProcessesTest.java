@@ -21,8 +21,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static org.apache.tinkerpop.gremlin.process.traversal.AnonymousTraversalSource.traversal;
@@ -60,7 +57,7 @@ class GremlinAcrossProcessesTest {
 
     @BeforeAll
     static void start() {
-        final int base = freeConsecutivePorts(MACHINES);
+        final int base = InJvmCluster.freeConsecutivePorts(MACHINES);
         // A 15 s request timeout (a machine waits 30 s for an operation): nothing here is about timeouts, and beside
         // a CPU hog one addV waited 5.2 s and another more than the 10 s that Settings.small allows, the three servers,
         // the drivers and two busy loops sharing two cores.
@@ -206,28 +203,4 @@ class GremlinAcrossProcessesTest {
         return out;
     }
 
-    /** The first of {@code n} consecutive loopback ports that are free now. */
-    static int freeConsecutivePorts(final int n) {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            final int base = ThreadLocalRandom.current().nextInt(20_000, 60_000);
-            final List<ServerSocket> held = new ArrayList<>();
-            try {
-                for (int i = 0; i < n; i++) {
-                    held.add(new ServerSocket(base + i, 1, InetAddress.getLoopbackAddress()));
-                }
-                return base;
-            } catch (IOException busy) {
-                // Taken: try another base.
-            } finally {
-                for (final ServerSocket s : held) {
-                    try {
-                        s.close();
-                    } catch (IOException ignored) {
-                        // Free again either way.
-                    }
-                }
-            }
-        }
-        throw new IllegalStateException("no " + n + " consecutive free loopback ports found in 50 attempts");
-    }
 }

@@ -53,7 +53,7 @@ class GremlinPortSecurityTest {
     static void start() throws Exception {
         Files.createDirectories(dir.resolve("io"));
         Files.writeString(dir.resolve("users.txt"), "alice:" + PASSWORD + "\n");
-        base = GremlinAcrossProcessesTest.freeConsecutivePorts(MACHINES);
+        base = InJvmCluster.freeConsecutivePorts(MACHINES);
         cluster = LocalCluster.create(dir.resolve("cluster"), LocalCluster.Settings.small(MACHINES)
             .withGremlinPortBase(base)
             .withSection("gremlin", "{allowIo: \"" + dir.resolve("io") + "\", credentialsFile: \""

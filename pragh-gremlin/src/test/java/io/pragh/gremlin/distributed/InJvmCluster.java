@@ -13,11 +13,14 @@ import io.pragh.store.Mutators;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /**
@@ -49,6 +52,15 @@ public final class InJvmCluster implements AutoCloseable {
 
     /** Starts {@code machines} machines; returns once every one serves. */
     public static InJvmCluster start(final int machines) {
+        return start(machines, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(int)}, with the test settings changed by {@code tune} first (regions, a section of the cluster
+     * file, such as pragh-rdf's {@code sparql} on {@link #freeConsecutivePorts}).
+     */
+    public static InJvmCluster start(final int machines,
+                                     final java.util.function.UnaryOperator<LocalCluster.Settings> tune) {
         InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         final Path dir;
         try {
@@ -57,9 +69,9 @@ public final class InJvmCluster implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         final ClusterConfig config = LocalCluster.create(dir.resolve("cluster"),
-            LocalCluster.Settings.small(machines).withGremlinPortBase(LocalCluster.Settings.NO_GREMLIN)
+            tune.apply(LocalCluster.Settings.small(machines).withGremlinPortBase(LocalCluster.Settings.NO_GREMLIN)
                 // Nothing outlives the JVM: logging without syncing keeps the suites off the disk.
-                .withSync("none")).config();
+                .withSync("none"))).config();
         // Settings.small's 1 s fabric request timeout is kept: a machine's start waits up to 4 operation timeouts for
         // peers not started yet to acknowledge its restart, so a longer one makes every cluster start slowly.
         final ServerNode[] nodes = new ServerNode[machines];
@@ -81,6 +93,10 @@ public final class InJvmCluster implements AutoCloseable {
 
     public ServerNode node(final int machine) {
         return nodes[machine];
+    }
+
+    public ClusterConfig config() {
+        return config;
     }
 
     /** A new store over {@code machine}, as its Gremlin front end builds it; closing it leaves the machine up. */
@@ -129,5 +145,30 @@ public final class InJvmCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove " + dir, e);
         }
+    }
+
+    /** The first of {@code n} consecutive loopback ports that are free now. */
+    public static int freeConsecutivePorts(final int n) {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            final int base = ThreadLocalRandom.current().nextInt(20_000, 60_000);
+            final List<ServerSocket> held = new ArrayList<>();
+            try {
+                for (int i = 0; i < n; i++) {
+                    held.add(new ServerSocket(base + i, 1, InetAddress.getLoopbackAddress()));
+                }
+                return base;
+            } catch (IOException busy) {
+                // Taken: try another base.
+            } finally {
+                for (final ServerSocket s : held) {
+                    try {
+                        s.close();
+                    } catch (IOException ignored) {
+                        // Free again either way.
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("no " + n + " consecutive free loopback ports found in 50 attempts");
     }
 }

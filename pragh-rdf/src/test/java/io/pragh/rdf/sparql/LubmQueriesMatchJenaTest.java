@@ -6,19 +6,13 @@ import io.pragh.rdf.load.RdfLoad;
 import io.pragh.rdf.lubm.LubmGenerator;
 import io.pragh.rdf.store.RdfStore;
 import org.apache.jena.query.Dataset;
-import org.apache.jena.query.QueryExecution;
-import org.apache.jena.query.QueryExecutionFactory;
-import org.apache.jena.query.QuerySolution;
-import org.apache.jena.query.ResultSet;
 import org.apache.jena.riot.RDFDataMgr;
-import org.apache.jena.riot.out.NodeFmtLib;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,9 +55,7 @@ class LubmQueriesMatchJenaTest {
     }
 
     static String lubm(final String name) throws IOException {
-        try (InputStream in = LubmQueriesMatchJenaTest.class.getResourceAsStream("/io/pragh/rdf/lubm/" + name + ".rq")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return io.pragh.rdf.JenaRows.lubm(name);
     }
 
     @ParameterizedTest
@@ -104,17 +96,7 @@ class LubmQueriesMatchJenaTest {
     }
 
     private static Map<Map<String, String>, Integer> jenaRows(final String query) {
-        final Map<Map<String, String>, Integer> rows = new HashMap<>();
-        try (QueryExecution exec = QueryExecutionFactory.create(query, jena)) {
-            final ResultSet rs = exec.execSelect();
-            while (rs.hasNext()) {
-                final QuerySolution s = rs.next();
-                final Map<String, String> row = new HashMap<>();
-                s.varNames().forEachRemaining(v -> row.put(v, NodeFmtLib.strNT(s.get(v).asNode())));
-                rows.merge(row, 1, Integer::sum);
-            }
-        }
-        return rows;
+        return io.pragh.rdf.JenaRows.of(query, jena);
     }
 
     private static Map<Map<String, String>, Integer> multiset(final List<Map<String, String>> rows) {

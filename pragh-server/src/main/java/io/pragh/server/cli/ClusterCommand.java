@@ -14,6 +14,7 @@ import java.util.Map;
  * <pre>{@code
  * ./pragh cluster start --machines 3 --dir /tmp/c [--gremlin-port 8182] [--sync none|batch|always]
  *                       [--fabric-port P] [--client-port P] [--metrics-port P] [--zookeeper-port P]
+ *                       [--sparql-port P]
  *                       [--zookeeper HOST:PORT]      # default: starts a local ZooKeeper in /tmp/c
  *                       [--tls on]                   # mutual TLS on every port, throwaway CA in /tmp/c/tls
  * ./pragh cluster status --dir /tmp/c
@@ -174,6 +175,10 @@ public final class ClusterCommand {
         if (metrics != null) {
             s = s.withSection("metrics", "{port: " + parseInt("--metrics-port", metrics) + "}");
         }
+        String sparql = flags.remove("--sparql-port");
+        if (sparql != null) {
+            s = s.withSection("sparql", "{port: " + parseInt("--sparql-port", sparql) + "}");
+        }
         java.util.List<String> limits = new java.util.ArrayList<>();
         String idle = flags.remove("--idle-timeout-seconds");
         if (idle != null) {
@@ -222,6 +227,7 @@ public final class ClusterCommand {
                                            (machine I on P + I; default: Gremlin 8182 + I, free ports for the
                                            others; --gremlin-port 0 or --metrics-port 0: none)
                                        [--zookeeper-port P]   (the local ZooKeeper's port; default: a free one)
+                                       [--sparql-port P]   (machine I answers SPARQL on P + I; default: none)
                                        [--idle-timeout-seconds S] [--max-frame-bytes N]   (YAML limits section)
                    ./pragh cluster status --dir DIR
                    ./pragh cluster kill I --dir DIR         (kill -9 of machine I; the supervisor restarts it)

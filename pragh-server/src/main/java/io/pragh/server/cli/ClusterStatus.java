@@ -43,7 +43,9 @@ final class ClusterStatus {
                         .gremlinPort() == MachineConfig.NO_GREMLIN_PORT ? "no gremlinPort" : "gremlinPort "
                         + config.machine(i).gremlinPort() + " (served when pragh-gremlin is on the class path)")
                         + (config.metrics().port(i) == 0 ? "" : ", metrics http://127.0.0.1:"
-                        + config.metrics().port(i) + "/metrics");
+                        + config.metrics().port(i) + "/metrics")
+                        + (config.sparql().port(i) == 0 ? "" : ", sparql http://127.0.0.1:"
+                        + config.sparql().port(i) + "/sparql");
                 } catch (ClientException e) {
                     line += ", not answering on " + c.clientAddress(i) + " (" + e.getMessage() + ")";
                 }

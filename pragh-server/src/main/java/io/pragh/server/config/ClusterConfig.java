@@ -50,6 +50,7 @@ import java.util.Map;
  * @param placement     hash placement (the default) or a kind an extension supplies (never with a membership)
  * @param metrics       each machine's metrics port and the slow-query log's threshold
  * @param gremlin       what the Gremlin ports admit: io() in one directory, logins
+ * @param sparql        each machine's SPARQL port (pragh-rdf's front end) and what it admits
  * @param limits        idle timeout of every port and the Gremlin port's frame limit
  * @param extensions    the server extensions every machine runs, by name ({@code io.pragh.server.extension}):
  *                      none unless the file names them
@@ -58,8 +59,8 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                             MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, ClusterTls tls,
                             FabricConfig fabric,
                             DurabilityConfig durability, MembershipConfig membership, PlacementConfig placement,
-                            MetricsConfig metrics, GremlinConfig gremlin, LimitsConfig limits,
-                            List<String> extensions) {
+                            MetricsConfig metrics, GremlinConfig gremlin, SparqlConfig sparql,
+                            LimitsConfig limits, List<String> extensions) {
     public ClusterConfig {
         machines = List.copyOf(machines);
         extensions = List.copyOf(extensions);
@@ -84,7 +85,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
             .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
-                "membership", "placement", "metrics", "gremlin", "limits", "extensions");
+                "membership", "placement", "metrics", "gremlin", "sparql", "limits", "extensions");
         List<MachineConfig> machines = readMachines(root, source);
         StoreSizes store = StoreSizes.read(root.section("store"));
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
@@ -96,6 +97,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         FabricConfig fabric = FabricConfig.read(root.section("fabric"));
         MetricsConfig metrics = MetricsConfig.read(root.section("metrics"), machines.size());
         GremlinConfig gremlin = GremlinConfig.read(root.section("gremlin"), baseDir);
+        SparqlConfig sparql = SparqlConfig.read(root.section("sparql"), machines.size());
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
         MembershipConfig membership = MembershipConfig.read(root.section("membership"));
         PlacementConfig placement = PlacementConfig.read(root.section("placement"));
@@ -111,7 +113,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                 + " placement guarantees (remove membership, e.g. cluster start --zookeeper none)");
         }
         return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
-            membership, placement, metrics, gremlin, LimitsConfig.read(root.section("limits")), extensions);
+            membership, placement, metrics, gremlin, sparql, LimitsConfig.read(root.section("limits")), extensions);
     }
 
     private static JsonNode readTree(String yaml, String source) {

@@ -21,16 +21,12 @@ public record MetricsConfig(int port, Duration slowQuery) {
 
     /** Machine {@code id}'s metrics port, or 0 when metrics are off. */
     public int port(int id) {
-        return port == 0 ? 0 : port + id;
+        return PortRun.of(port, id);
     }
 
     static MetricsConfig read(ConfigNode n, int machines) {
         n.allow("port", "slowQuery");
-        int port = (int) n.longInteger("port", (long) DEFAULT.port, 0, 65535);
-        if (port > 0 && port + machines - 1 > 65535) {
-            throw n.error("port", "machine I serves metrics on port + I: " + port + " leaves no room for "
-                + machines + " machines below 65536");
-        }
+        int port = PortRun.read(n, machines, "metrics");
         Duration slow = n.duration("slowQuery", DEFAULT.slowQuery, Duration.ZERO, Duration.ofDays(1));
         return new MetricsConfig(port, slow);
     }
