@@ -153,15 +153,7 @@ public final class Machine implements AutoCloseable {
      * }</pre>
      */
     public void updateAll(long[] keys, int[] mutatorIds, byte[][] args, int count) {
-        List<CompletableFuture<Void>> issued;
-        if (count >= HOME_BATCH_MIN) {
-            issued = batches.issue(keys, mutatorIds, args, count);
-        } else {
-            issued = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                issued.add(updateAsync(keys[i], mutatorIds[i], args[i]));
-            }
-        }
+        List<CompletableFuture<Void>> issued = updateAllAsync(keys, mutatorIds, args, count);
         // One deadline for the lot: they all run at once, so together they get the time one update gets.
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         RuntimeException failure = null;
@@ -169,10 +161,7 @@ public final class Machine implements AutoCloseable {
             try {
                 await(f, "an update of " + count + " issued together", deadline - System.nanoTime());
             } catch (RuntimeException e) {
-                if (!f.isDone()) {
-                    store.abandon(f);
-                    batches.abandon(f);
-                }
+                abandon(List.of(f));
                 if (failure == null) {
                     failure = e;
                 }
@@ -180,6 +169,31 @@ public final class Machine implements AutoCloseable {
         }
         if (failure != null) {
             throw failure;
+        }
+    }
+
+    /**
+     * Issues {@link #updateAll}'s updates without waiting: one future each (one per home machine's message from
+     * {@value #HOME_BATCH_MIN} updates on). A caller that gives up on them passes them to {@link #abandon}.
+     */
+    public List<CompletableFuture<Void>> updateAllAsync(long[] keys, int[] mutatorIds, byte[][] args, int count) {
+        if (count >= HOME_BATCH_MIN) {
+            return batches.issue(keys, mutatorIds, args, count);
+        }
+        List<CompletableFuture<Void>> issued = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            issued.add(updateAsync(keys[i], mutatorIds[i], args[i]));
+        }
+        return issued;
+    }
+
+    /** Forgets updates a caller gave up on (timed out): a late acknowledgement of one finds nothing. */
+    public void abandon(List<CompletableFuture<Void>> updates) {
+        for (CompletableFuture<Void> f : updates) {
+            if (!f.isDone()) {
+                store.abandon(f);
+                batches.abandon(f);
+            }
         }
     }
 

@@ -52,6 +52,11 @@ public final class Mutators {
         return this;
     }
 
+    /** Whether a mutator is registered under {@code id} (a request naming one from outside is checked first). */
+    public boolean has(int id) {
+        return id >= 0 && id <= MAX_ID && byId[id] != null;
+    }
+
     public ValueMutator get(int id) {
         ValueMutator m = id >= 0 && id <= MAX_ID ? byId[id] : null;
         if (m == null) {

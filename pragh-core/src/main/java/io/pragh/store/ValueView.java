@@ -24,6 +24,18 @@ public final class ValueView {
         this.version = version;
     }
 
+    /**
+     * Makes this a view over a whole array, version 0: a value that came as bytes (a client port's GET), for a
+     * reader that takes views. Valid until the next call.
+     */
+    public ValueView over(byte[] value) {
+        buffer.wrap(value);
+        this.offset = 0;
+        this.length = value.length;
+        this.version = 0;
+        return this;
+    }
+
     /** The value's version: orders the updates of one key (see {@code ValueRecord}). */
     public long version() {
         return version;

@@ -39,6 +39,15 @@ public final class JenaRows {
             ResultSetLang.RS_JSON));
     }
 
+    /** Rows as {@code SparqlResult.rowsAsStrings} gives them, as a multiset. */
+    public static Map<Map<String, String>, Integer> of(final java.util.List<Map<String, String>> rows) {
+        final Map<Map<String, String>, Integer> m = new HashMap<>();
+        for (final Map<String, String> r : rows) {
+            m.merge(r, 1, Integer::sum);
+        }
+        return m;
+    }
+
     /** A LUBM query of the set ({@code L1} .. {@code L7}) from pragh-rdf's resources. */
     public static String lubm(final String name) throws IOException {
         try (InputStream in = JenaRows.class.getResourceAsStream("/io/pragh/rdf/lubm/" + name + ".rq")) {

@@ -246,12 +246,17 @@ public final class ClusterGraphStore implements GraphStore {
 
     @Override
     public <T> T callOnHome(final long key, final Callable<T> work) {
+        return callHere(work, "machine " + machine.id());
+    }
+
+    /** Runs {@code work} on the calling thread; a checked failure is a PraghException naming {@code where}. */
+    static <T> T callHere(final Callable<T> work, final String where) {
         try {
             return work.call();
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new PraghException("work on machine " + machine.id() + " failed: " + e.getMessage(), e);
+            throw new PraghException("work on " + where + " failed: " + e.getMessage(), e);
         }
     }
 

@@ -99,6 +99,11 @@ public final class InJvmCluster implements AutoCloseable {
         return config;
     }
 
+    /** The cluster file every machine read, as {@code ./pragh cluster start} writes it. */
+    public Path configFile() {
+        return dir.resolve("cluster").resolve(LocalCluster.CONFIG);
+    }
+
     /** A new store over {@code machine}, as its Gremlin front end builds it; closing it leaves the machine up. */
     public ClusterGraphStore store(final int machine) {
         final List<java.net.InetSocketAddress> clients = new ArrayList<>();

@@ -1,7 +1,5 @@
 package io.pragh.rdf.cli;
 
-import io.pragh.gremlin.load.EdgeBulkLoad;
-import io.pragh.gremlin.server.ProgressBar;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
@@ -70,37 +68,5 @@ final class EmbeddedRdf implements AutoCloseable {
     @Override
     public void close() {
         store.close();
-    }
-
-    /** One progress bar per phase of a load, a new one whenever the phase or its total changes. */
-    private static final class PhaseBars implements EdgeBulkLoad.Progress {
-        private final PrintStream out;
-        private final String file;
-        private String phase;
-        private long total;
-        private ProgressBar bar;
-
-        PhaseBars(final PrintStream out, final String file) {
-            this.out = out;
-            this.file = file;
-        }
-
-        @Override
-        public void update(final String p, final long done, final long t) {
-            if (!p.equals(phase) || t != total) {
-                finish();
-                phase = p;
-                total = t;
-                bar = new ProgressBar(out, p + " " + file, t);
-            }
-            bar.update(done, done);
-        }
-
-        void finish() {
-            if (bar != null) {
-                bar.finish(total);
-                bar = null;
-            }
-        }
     }
 }

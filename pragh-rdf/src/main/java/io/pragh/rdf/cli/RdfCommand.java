@@ -1,10 +1,12 @@
 package io.pragh.rdf.cli;
 
 import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.rdf.load.RdfLoad;
 import io.pragh.rdf.lubm.LubmGenerator;
 
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,17 +15,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code ./pragh rdf load FILE}: loads an N-Triples or Turtle file into a new embedded cluster and reports what and
- * how fast; {@code ./pragh rdf lubm --universities N --out FILE}: writes LUBM data as N-Triples.
+ * {@code ./pragh rdf load FILE}: loads an N-Triples or Turtle file into a new embedded cluster, or with
+ * {@code --server HOST:PORT} into a running one ({@link ClusterRdfLoad}), and reports what and how fast;
+ * {@code ./pragh rdf lubm --universities N --out FILE}: writes LUBM data as N-Triples.
  *
  * <p>Example: {@code ./pragh rdf lubm --universities 1 --out lubm-1.nt && ./pragh rdf load lubm-1.nt}
  */
 public final class RdfCommand {
     static final String USAGE = String.join("\n",
         "usage: ./pragh rdf load FILE [--machines N] [--set KEY=VALUE]",
+        "       ./pragh rdf load FILE --server HOST:PORT (--config cluster.yaml | --dir DIR)",
         "       ./pragh rdf lubm [--universities N] [--seed S] [--out FILE]",
         "  load FILE            an N-Triples (.nt) or Turtle (.ttl) file, into an embedded cluster of N machines (default 4)",
         "  --set KEY=VALUE      a store setting, e.g. pragh.keysPerMachine=8000000 (default: sized from the file)",
+        "  --server HOST:PORT   into a running cluster instead, through that machine's client port; the cluster",
+        "                       secret from its cluster file (--config) or ./pragh cluster start directory (--dir)",
         "  lubm                 LUBM data (Univ-Bench) as N-Triples: N universities (default 1), seed S (default 0),",
         "                       to FILE (default: standard output)");
 
@@ -31,19 +37,27 @@ public final class RdfCommand {
     }
 
     public static void main(final String[] args) throws Exception {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs one command line; the exit status (0 done, 1 the load failed, 2 a bad command line). */
+    static int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception {
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-            System.out.println(USAGE);
-            return;
+            out.println(USAGE);
+            return 0;
         }
         try {
             switch (args[0]) {
-                case "load" -> load(args);
+                case "load" -> {
+                    return load(args, out, err);
+                }
                 case "lubm" -> lubm(args);
                 default -> throw new IllegalArgumentException("unknown rdf command '" + args[0] + "'");
             }
+            return 0;
         } catch (IllegalArgumentException e) {
-            System.err.println("pragh rdf: " + e.getMessage());
-            System.exit(2);
+            err.println("pragh rdf: " + e.getMessage());
+            return 2;
         }
     }
 
@@ -68,14 +82,19 @@ public final class RdfCommand {
         }
     }
 
-    private static void load(final String[] args) throws Exception {
+    private static int load(final String[] args, final PrintStream out, final PrintStream err) throws Exception {
         Path file = null;
-        int machines = PraghGraph.DEFAULT_MACHINES;
+        Integer machines = null;
+        String server = null;
+        Path clusterFile = null;
         final List<String[]> settings = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--machines" -> machines = Integer.parseInt(value(args, ++i, "--machines"));
                 case "--set" -> settings.add(setting(value(args, ++i, "--set")));
+                case "--server" -> server = value(args, ++i, "--server");
+                case "--config" -> clusterFile = Path.of(value(args, ++i, "--config"));
+                case "--dir" -> clusterFile = Path.of(value(args, ++i, "--dir")).resolve("cluster.yaml");
                 default -> {
                     if (args[i].startsWith("--") || file != null) {
                         throw new IllegalArgumentException("unexpected argument '" + args[i] + "'");
@@ -87,15 +106,40 @@ public final class RdfCommand {
         if (file == null) {
             throw new IllegalArgumentException("no FILE given");
         }
-        try (EmbeddedRdf loaded = EmbeddedRdf.load(file, machines, settings, System.err)) {
-            final var r = loaded.loaded;
-            System.out.printf("loaded %s: %,d triples, %,d terms into %d machines in %.2f s (parse %.2f s, write"
-                    + " %.2f s): %,.0f triples/s%n", file, r.triples(), r.newTerms(), machines,
-                (r.parseNanos() + r.writeNanos()) / 1e9, r.parseNanos() / 1e9, r.writeNanos() / 1e9,
-                r.triplesPerSecond());
-        } catch (IllegalArgumentException e) {
-            System.err.println("pragh rdf load: " + e.getMessage());
-            System.exit(1);
+        if (server != null && (machines != null || !settings.isEmpty())) {
+            throw new IllegalArgumentException("--machines and --set size an embedded cluster: not with --server");
+        }
+        if (server != null && clusterFile == null) {
+            throw new IllegalArgumentException("--server needs the cluster's secret: --config cluster.yaml, or --dir"
+                + " DIR of ./pragh cluster start");
+        }
+        if (server == null && clusterFile != null) {
+            throw new IllegalArgumentException("--config and --dir go with --server HOST:PORT");
+        }
+        if (server != null) {
+            ClusterRdfLoad.address(server); // a bad HOST:PORT is a bad command line, before the file is read
+        }
+        try {
+            final RdfLoad.Result r;
+            final String into;
+            if (server != null) {
+                r = ClusterRdfLoad.load(file, server, clusterFile, err);
+                into = "the cluster at " + server;
+            } else {
+                final int n = machines == null ? PraghGraph.DEFAULT_MACHINES : machines;
+                try (EmbeddedRdf loaded = EmbeddedRdf.load(file, n, settings, err)) {
+                    r = loaded.loaded;
+                }
+                into = n + " machines";
+            }
+            out.printf("loaded %s: %,d triples, %,d terms into %s in %.2f s (parse %.2f s, write %.2f s): %,.0f"
+                    + " triples/s%n", file, r.triples(), r.newTerms(), into, (r.parseNanos() + r.writeNanos()) / 1e9,
+                r.parseNanos() / 1e9, r.writeNanos() / 1e9, r.triplesPerSecond());
+            return 0;
+        } catch (IllegalArgumentException | io.pragh.server.config.ConfigException
+                 | io.pragh.server.rpc.ClientException e) {
+            err.println("pragh rdf load: " + e.getMessage());
+            return 1;
         }
     }
 

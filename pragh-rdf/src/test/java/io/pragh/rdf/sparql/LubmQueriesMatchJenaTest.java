@@ -17,7 +17,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -100,10 +99,6 @@ class LubmQueriesMatchJenaTest {
     }
 
     private static Map<Map<String, String>, Integer> multiset(final List<Map<String, String>> rows) {
-        final Map<Map<String, String>, Integer> m = new HashMap<>();
-        for (final Map<String, String> r : rows) {
-            m.merge(r, 1, Integer::sum);
-        }
-        return m;
+        return io.pragh.rdf.JenaRows.of(rows);
     }
 }

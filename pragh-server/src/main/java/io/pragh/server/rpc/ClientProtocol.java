@@ -50,6 +50,8 @@ import org.agrona.DirectBuffer;
  *                                                      only, once it holds every live machine's periodic report
  *                                                      (or at the timeout, 0..MAX_DECIDE_MILLIS), decides and
  *                                                      carries the decisions out
+ *  UPDATES  count (4), count x [key (8), mutator (4),  -> -   every update acknowledged (UpdatesFrame); a malformed
+ *           length (4), argument (length)]                   frame or an unknown mutator: ERROR, none applied
  *
  *  FIRST_EXTENSION_OP (32) .. LAST_EXTENSION_OP (63): a server extension's operations (io.pragh.server.extension),
  *                                                      served only while the machine runs the extension that declares
@@ -74,6 +76,8 @@ public final class ClientProtocol {
     public static final byte MONITOR_START = 12;
     public static final byte END_INTERVAL = 13;
     public static final byte DECIDE = 14;
+    /** Many updates in one frame ({@link UpdatesFrame}): a bulk load's batched APPENDs. */
+    public static final byte UPDATES = 21;
 
     /**
      * The codes server extensions' operations may take ({@code io.pragh.server.extension}): a server serves one only
@@ -130,7 +134,7 @@ public final class ClientProtocol {
             case ADD_EDGE -> 21;
             case K_HOP -> 21;
             case SCAN_KEYS -> 17;
-            case PUT -> -1;
+            case PUT, UPDATES -> -1;
             case STATS, MONITOR_START, END_INTERVAL -> 1;
             case DECIDE -> 9;
             default -> 0;
@@ -172,6 +176,9 @@ public final class ClientProtocol {
         int want = requestLength(op);
         if (want == 0) {
             return "unknown operation " + (op & 0xFF);
+        }
+        if (op == UPDATES) {
+            return UpdatesFrame.check(b, off, len, maxValueBytes);
         }
         if (want < 0) {
             if (len < 9) {
@@ -278,6 +285,7 @@ public final class ClientProtocol {
             case MONITOR_START -> "MONITOR_START";
             case END_INTERVAL -> "END_INTERVAL";
             case DECIDE -> "DECIDE";
+            case UPDATES -> "UPDATES";
             default -> "op " + (op & 0xFF);
         };
     }

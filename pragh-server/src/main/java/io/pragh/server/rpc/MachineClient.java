@@ -85,6 +85,44 @@ public final class MachineClient implements AutoCloseable {
         connection.pipeline("PUT", i -> putRequest(keys[from + i], values[from + i]), count, window);
     }
 
+    /**
+     * The values of {@code keys[0..count)} (null where a key has none), the GETs pipelined as {@link #putAll}'s PUTs,
+     * at most {@code window} unanswered at a time.
+     */
+    public byte[][] getAll(long[] keys, int count, int window) {
+        byte[][] values = new byte[count][];
+        connection.pipeline("GET", i -> keyed(ClientProtocol.GET, keys[i]), count, window,
+            (i, body) -> values[i] = body);
+        return values;
+    }
+
+    /**
+     * Runs {@code count} updates (a key, a {@code io.pragh.store.Mutators} id and its argument each; APPEND for a
+     * bulk load) on the machine, which forwards each to its value's host: UPDATES frames of at most
+     * {@code frameBytes} (an update larger than that goes alone), pipelined {@code window} frames at a time. Returns
+     * once all are acknowledged, or throws the first refusal once every frame is answered.
+     *
+     * <pre>{@code
+     * client.updateAll(keys, mutators, arguments, n, 256 << 10, 4);
+     * }</pre>
+     */
+    public void updateAll(long[] keys, int[] mutators, byte[][] arguments, int count, int frameBytes, int window) {
+        java.util.List<int[]> frames = new java.util.ArrayList<>();
+        for (int from = 0; from < count; ) {
+            int n = 1;
+            long bytes = UpdatesFrame.length(arguments, from, 1);
+            while (from + n < count && n < UpdatesFrame.MAX_UPDATES
+                && bytes + UpdatesFrame.ENTRY_HEADER + arguments[from + n].length <= frameBytes) {
+                bytes += UpdatesFrame.ENTRY_HEADER + arguments[from + n].length;
+                n++;
+            }
+            frames.add(new int[] {from, n});
+            from += n;
+        }
+        connection.pipeline("UPDATES", f -> UpdatesFrame.encode(keys, mutators, arguments, frames.get(f)[0],
+            frames.get(f)[1]), frames.size(), window);
+    }
+
     /** The key's value, or null when it has none. */
     public byte[] get(long key) {
         UnsafeBuffer b = call(keyed(ClientProtocol.GET, key), true);

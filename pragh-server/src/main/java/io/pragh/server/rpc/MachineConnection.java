@@ -100,6 +100,14 @@ final class MachineConnection implements AutoCloseable {
      * refused (the connection stays usable); the first refusal is thrown once all are in.
      */
     synchronized void pipeline(String op, IntFunction<byte[]> request, int count, int window) {
+        pipeline(op, request, count, window, null);
+    }
+
+    /**
+     * As above, handing answer {@code i}'s body to {@code answers} (null for ABSENT) as it comes, for requests whose
+     * answers carry something (pipelined GETs); refused ones are not handed over.
+     */
+    synchronized void pipeline(String op, IntFunction<byte[]> request, int count, int window, Answers answers) {
         if (window < 1) {
             throw new IllegalArgumentException("window must be >= 1, got " + window);
         }
@@ -117,7 +125,12 @@ final class MachineConnection implements AutoCloseable {
                 // Read half a window before sending more, so that sending and reading alternate in large steps.
                 do {
                     byte[] answer = frame();
-                    if (answer[0] != ClientProtocol.OK && refused == null) {
+                    if (answer[0] == ClientProtocol.OK || answer[0] == ClientProtocol.ABSENT && answers != null) {
+                        if (answers != null) {
+                            answers.accept(answered, answer[0] == ClientProtocol.ABSENT ? null
+                                : java.util.Arrays.copyOfRange(answer, 1, answer.length));
+                        }
+                    } else if (refused == null) {
                         refused = refusal(op, answer);
                     }
                     answered++;
@@ -131,6 +144,11 @@ final class MachineConnection implements AutoCloseable {
         if (refused != null) {
             throw refused;
         }
+    }
+
+    /** Where pipelined answers go: answer {@code i}'s body, or null for ABSENT. */
+    interface Answers {
+        void accept(int i, byte[] body);
     }
 
     /** The refusal a RETRY or ERROR answer carries; any other status than OK is a protocol fault. */

@@ -53,6 +53,7 @@ final class UserOperations {
             case ClientProtocol.DELETE -> updated(b.getLong(1), Mutators.DELETE, new byte[0]);
             case ClientProtocol.ADD_EDGE -> updated(KeyLayout.key(b.getLong(1), b.getInt(9), KeyLayout.OUT),
                 Mutators.APPEND, KHopTraversal.encode(b.getLong(13)));
+            case ClientProtocol.UPDATES -> updates(UpdatesFrame.decode(b, 0));
             case ClientProtocol.GET -> get(b.getLong(1));
             case ClientProtocol.K_HOP -> kHop(b.getLong(1), b.getInt(9), b.getInt(13), b.getInt(17));
             case ClientProtocol.SCAN_KEYS -> scanKeys(b.getInt(1), b.getLong(5), b.getInt(13));
@@ -152,6 +153,39 @@ final class UserOperations {
                 }
             });
         }).thenCompose(f -> f);
+    }
+
+    /**
+     * An UPDATES frame's updates, issued together (one message per home machine from a few dozen on, as
+     * {@code Machine.updateAll}) and answered once all are acknowledged; refused whole when it names a mutator this
+     * machine does not know, failed at once (retryably) when a home it needs is unreachable.
+     */
+    private CompletableFuture<Reply> updates(UpdatesFrame.Updates u) {
+        MachineStore store = machine.store();
+        for (int i = 0; i < u.count(); i++) {
+            if (!store.mutators().has(u.mutators()[i])) {
+                return CompletableFuture.completedFuture(Reply.error("UPDATES entry " + i + " names mutator "
+                    + u.mutators()[i] + ", which machine " + machine.id() + " does not know (a front end registers"
+                    + " it: is it on the server's class path?)"));
+            }
+        }
+        return machine.submit(() -> {
+            for (int i = 0; i < u.count(); i++) {
+                int home = store.placement().home(u.keys()[i]);
+                if (home != store.id() && !store.endpoint().isReachable(home)) {
+                    return CompletableFuture.<Void>failedFuture(new io.pragh.PraghException("machine " + home
+                        + ", home of key " + u.keys()[i] + ", is unreachable"));
+                }
+            }
+            java.util.List<CompletableFuture<Void>> issued = machine.updateAllAsync(u.keys(), u.mutators(),
+                u.arguments(), u.count());
+            CompletableFuture<Void> all = CompletableFuture.allOf(issued.toArray(new CompletableFuture[0]));
+            return all.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((ok, e) -> {
+                if (e != null) {
+                    machine.abandon(issued);
+                }
+            });
+        }).thenCompose(f -> f).thenApply(v -> Reply.OK);
     }
 
     private CompletableFuture<Reply> updated(long key, int mutator, byte[] arg) {

@@ -1,6 +1,7 @@
 /**
  * The client RPC of a server process: a small length-prefixed binary protocol on each machine's {@code clientPort}
- * (PING, PUT, GET, DELETE, edge insert, k-hop traversal, MIGRATE, paged scan of home keys, {@link MachineStats} and
+ * (PING, PUT, GET, DELETE, batched updates ({@link UpdatesFrame}), edge insert, k-hop traversal, MIGRATE, paged scan of
+ * home keys, {@link MachineStats} and
  * the manual phases of the migration policy through {@link MigrationDriver}) for tests, the {@code ./pragh cluster}
  * CLI, benchmarks, front ends ({@link HomeKeyScan}) and applications that are not machines of the cluster; and the
  * operations of the server extensions a machine runs ({@code io.pragh.server.extension}, put in its
