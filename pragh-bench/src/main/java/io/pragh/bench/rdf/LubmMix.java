@@ -54,20 +54,30 @@ final class LubmMix implements ClientWorkload {
     private record Bound(String[] queries, long[] homeKeys, ZipfianDistribution zipf) {
     }
 
-    private final GraphStore store;
-    private final SparqlEngine engine;
+    /** Where a query runs: on the machine that is home to {@code homeKey}; returns its rows. */
+    interface AtHome {
+        int rows(long homeKey, String query);
+    }
+
+    private final AtHome atHome;
     private final Bound[] classes;
     private final long seed;
 
-    private LubmMix(final RdfStore rdf, final Bound[] classes, final long seed) {
-        this.store = rdf.store();
-        this.engine = new SparqlEngine(rdf);
+    private LubmMix(final AtHome atHome, final Bound[] classes, final long seed) {
+        this.atHome = atHome;
         this.classes = classes;
         this.seed = seed;
     }
 
-    /** The mix over a loaded LUBM: each class's pool is read from the store (its start type's instances). */
+    /** The mix over a loaded LUBM, each query run in this JVM on its home's workers ({@code callOnHome}). */
     static LubmMix of(final RdfStore rdf, final long seed) {
+        final GraphStore store = rdf.store();
+        final SparqlEngine engine = new SparqlEngine(rdf);
+        return of(rdf, seed, (home, query) -> store.callOnHome(home, () -> engine.query(query).rows().size()));
+    }
+
+    /** The mix over a loaded LUBM: each class's pool is read from the store (its start type's instances). */
+    static LubmMix of(final RdfStore rdf, final long seed, final AtHome atHome) {
         final SparqlEngine engine = new SparqlEngine(rdf);
         final Bound[] bound = new Bound[CLASSES.size()];
         for (int c = 0; c < bound.length; c++) {
@@ -87,7 +97,7 @@ final class LubmMix implements ClientWorkload {
             }
             bound[c] = new Bound(queries, homes, new ZipfianDistribution(forms.length, ZipfianDistribution.YCSB_THETA));
         }
-        return new LubmMix(rdf, bound, seed);
+        return new LubmMix(atHome, bound, seed);
     }
 
     /** The N-Triples forms of {@code ub:type}'s instances, sorted: the pool's order, index 0 the hottest. */
@@ -116,8 +126,7 @@ final class LubmMix implements ClientWorkload {
     /** Runs class {@code c}'s query from the start vertex at pool index {@code i} on its home; returns its rows. */
     int rows(final int c, final int i) {
         final Bound b = classes[c];
-        final String query = b.queries()[i];
-        return store.callOnHome(b.homeKeys()[i], () -> engine.query(query).rows().size());
+        return atHome.rows(b.homeKeys()[i], b.queries()[i]);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.pragh.bench.rdf;
 import io.pragh.bench.traversal.Flags;
 import io.pragh.bench.traversal.Mode;
 import io.pragh.bench.traversal.Phases;
+import io.pragh.bench.traversal.TraversalConfig;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -26,9 +27,12 @@ import java.util.Map;
  * @param seed            seed of the LUBM data and of every query thread
  * @param json            JSON report file
  * @param charts          chart directory
+ * @param fabric          {@code inprocess} (an embedded cluster per mode) or {@code tcp} (server processes per mode,
+ *                        as {@code bench traversal --fabric tcp}; queries go to the start vertex's home's /sparql)
+ * @param clusterDir      with tcp: where each mode's cluster is kept (null: a temporary directory, removed after)
  */
 public record RdfBenchConfig(int universities, int machines, List<Mode> modes, Phases phases, long remoteLatencyNs,
-                             int cacheMb, long seed, Path json, Path charts) {
+                             int cacheMb, long seed, Path json, Path charts, String fabric, Path clusterDir) {
     public static final String USAGE = String.join("\n",
         "usage: ./pragh bench rdf [flags]",
         "  --universities N        LUBM universities generated (default 1)",
@@ -40,7 +44,11 @@ public record RdfBenchConfig(int universities, int machines, List<Mode> modes, P
         "  --intervals N           monitoring intervals, each followed by its migrations (default 1)",
         "  --threads N             query threads, the same in every mode (default 2 per machine)",
         "  --remote-latency-ns NS  emulated remote one-sided latency (default "
-            + InProcessFabric.DEFAULT_REMOTE_LATENCY_NS + ")",
+            + InProcessFabric.DEFAULT_REMOTE_LATENCY_NS + "; in-process fabric only)",
+        "  --fabric inprocess|tcp  an embedded cluster per mode (default), or per mode server processes on 127.0.0.1",
+        "                          over the TCP fabric, loaded through a client port, each query sent to its start",
+        "                          vertex's home's /sparql",
+        "  --cluster-dir DIR       with --fabric tcp: keep each mode's cluster in DIR/MODE (default: temporary)",
         "  --cache-mb N            location cache per machine in split-cache, MiB (default 128)",
         "  --seed N                seed of the LUBM data and the queries (default 42)",
         "  --json FILE             JSON report (default target/bench-rdf/rdf.json)",
@@ -76,7 +84,10 @@ public record RdfBenchConfig(int universities, int machines, List<Mode> modes, P
         v.put("--seed", "42");
         v.put("--json", "target/bench-rdf/rdf.json");
         v.put("--charts", "target/bench-rdf");
+        v.put("--fabric", TraversalConfig.INPROCESS);
+        v.put("--cluster-dir", null);
         Flags.read(v, args, USAGE);
+        String fabric = TraversalConfig.fabricFlags(v, args);
         List<Mode> modes = Flags.modes(v.get("--modes"));
         int machines = Flags.integer(v, "--machines");
         int threads = v.get("--threads") == null ? 2 * Math.max(1, machines) : Flags.integer(v, "--threads");
@@ -90,7 +101,12 @@ public record RdfBenchConfig(int universities, int machines, List<Mode> modes, P
         }
         return new RdfBenchConfig(Flags.integer(v, "--universities"), machines, modes, phases,
             Flags.whole(v, "--remote-latency-ns"), Flags.integer(v, "--cache-mb"), Flags.whole(v, "--seed"),
-            Path.of(v.get("--json")), Path.of(v.get("--charts")));
+            Path.of(v.get("--json")), Path.of(v.get("--charts")), fabric, Flags.path(v, "--cluster-dir"));
+    }
+
+    /** Whether each mode runs on server processes over the TCP fabric. */
+    public boolean tcp() {
+        return TraversalConfig.TCP.equals(fabric);
     }
 
     /** Every setting, for the report's {@code config} object. */
@@ -104,7 +120,8 @@ public record RdfBenchConfig(int universities, int machines, List<Mode> modes, P
         m.put("interval_s", phases.intervalSeconds());
         m.put("intervals", phases.intervals());
         m.put("threads", phases.threads());
-        m.put("remote_latency_ns", remoteLatencyNs);
+        m.put("fabric", fabric);
+        m.put("remote_latency_ns", tcp() ? null : remoteLatencyNs);
         m.put("cache_mb", cacheMb);
         m.put("seed", seed);
         m.put("dist", "zipf 0.99");

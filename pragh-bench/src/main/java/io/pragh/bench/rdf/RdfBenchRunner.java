@@ -5,6 +5,12 @@ import io.pragh.bench.traversal.ModeResult;
 import io.pragh.bench.traversal.ModeSession;
 import io.pragh.bench.traversal.deploy.ClusterSpec;
 import io.pragh.bench.traversal.deploy.EmbeddedBenchCluster;
+import io.pragh.bench.traversal.deploy.ProcessBenchCluster;
+import io.pragh.gremlin.distributed.ClientPortGraphStore;
+import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.server.cli.FreePorts;
+import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.rpc.MachineClient;
 import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.coordinator.Mechanism;
 import io.pragh.embedded.EmbeddedCluster;
@@ -25,6 +31,7 @@ import org.apache.jena.riot.Lang;
  * for split-cache), with a graph store over it for the RDF side, then the {@link LubmMix} through the traversal
  * benchmark's phases ({@link ModeSession}: warm-up, the mode's migration, measurement). Queries run on the workers
  * of their start vertex's home, two per machine; ideal's one machine gets as many workers as the others have in all.
+ * With {@code --fabric tcp} the cluster is server processes instead ({@link #openProcesses}).
  *
  * <pre>{@code
  * RdfBenchRunner runner = new RdfBenchRunner(config, lubmFile, triples, System.out);
@@ -38,6 +45,8 @@ public final class RdfBenchRunner {
     private static final long BYTES_PER_TRIPLE = 300;
     /** Keys a triple makes at the most: two list keys and two new terms (a TERM value and a bucket). */
     private static final long KEYS_PER_TRIPLE = 4;
+    /** How long one request of the load through a client port may take (a batch forwarded to every machine). */
+    private static final int LOAD_TIMEOUT_MILLIS = 60_000;
 
     private final RdfBenchConfig config;
     private final Path file;
@@ -60,6 +69,56 @@ public final class RdfBenchRunner {
 
     /** A fresh cluster for {@code mode}, the file loaded, the mix's query threads running; the caller closes it. */
     public ModeSession open(Mode mode) throws Exception {
+        return config.tcp() ? openProcesses(mode) : openEmbedded(mode);
+    }
+
+    /**
+     * Server processes for {@code mode} ({@link ProcessBenchCluster}, as {@code bench traversal --fabric tcp}), each
+     * with its SPARQL endpoint on a run of free ports; the file loaded through machine 0's client port, and each
+     * query sent to its start vertex's home ({@link SparqlAtHome}).
+     */
+    private ModeSession openProcesses(Mode mode) throws Exception {
+        String tag = "[" + mode.reportName() + "]";
+        ClusterSpec spec = spec(mode);
+        int sparql = FreePorts.run(spec.machines(), new int[0]);
+        ProcessBenchCluster cluster = ProcessBenchCluster.start(spec, config.clusterDir(), mode.reportName(), tag, out,
+            s -> s.withSection("sparql", "{port: " + sparql + ", timeout: 120s}"));
+        try {
+            out.println(tag + " " + cluster.describe() + ", sparql ports " + sparql + "..");
+            ClusterConfig c = cluster.config();
+            try (GraphStore store = new ClientPortGraphStore(new MachineClient(c.machine(0).clientAddress(),
+                LOAD_TIMEOUT_MILLIS, c.secret(), c.tls()))) {
+                RdfStore rdf = new RdfStore(store);
+                RdfLoad.Result loaded = RdfLoad.into(rdf).load(file, Lang.NTRIPLES);
+                long keys = 0;
+                for (int m = 0; m < spec.machines(); m++) {
+                    try (MachineClient mc = new MachineClient(c.machine(m).clientAddress(), LOAD_TIMEOUT_MILLIS,
+                        c.secret(), c.tls())) {
+                        keys += mc.ping().homeKeys();
+                    }
+                }
+                LubmMix mix = LubmMix.of(rdf, config.seed(), new SparqlAtHome(cluster, sparql));
+                report(tag, loaded, keys, cluster.machineCount(), mix);
+                // Each class once from its hottest start vertex: a server's first queries compile its SPARQL path
+                // (seconds on a busy host), which would otherwise eat a short warm-up and leave it without a query.
+                for (int q = 0; q < LubmMix.CLASSES.size(); q++) {
+                    mix.rows(q, 0);
+                }
+                return new ModeSession(config.phases(), mode, cluster, keys, mix, null, out);
+            }
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void report(String tag, RdfLoad.Result loaded, long keys, int machines, LubmMix mix) {
+        out.printf(Locale.ROOT, "%s loaded %d triples (%d keys) on %d machine(s) in %.1f s; start vertices per"
+                + " class %s%n", tag, loaded.triples(), keys, machines,
+            (loaded.parseNanos() + loaded.writeNanos()) / 1e9, Arrays.toString(mix.poolSizes()));
+    }
+
+    private ModeSession openEmbedded(Mode mode) throws Exception {
         String tag = "[" + mode.reportName() + "]";
         int workers = mode == Mode.IDEAL ? WORKERS * config.machines() : WORKERS;
         EmbeddedGraphStore[] store = new EmbeddedGraphStore[1];
@@ -72,9 +131,7 @@ public final class RdfBenchRunner {
             RdfLoad.Result loaded = RdfLoad.into(rdf).load(file, Lang.NTRIPLES);
             long keys = keys(cluster.cluster());
             LubmMix mix = LubmMix.of(rdf, config.seed());
-            out.printf(Locale.ROOT, "%s loaded %d triples (%d keys) on %d machine(s) in %.1f s; start vertices per"
-                    + " class %s%n", tag, loaded.triples(), keys, cluster.machineCount(),
-                (loaded.parseNanos() + loaded.writeNanos()) / 1e9, Arrays.toString(mix.poolSizes()));
+            report(tag, loaded, keys, cluster.machineCount(), mix);
             return new ModeSession(config.phases(), mode, cluster, keys, mix, null, out);
         } catch (Exception | Error e) {
             cluster.close();

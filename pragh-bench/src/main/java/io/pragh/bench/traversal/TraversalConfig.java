@@ -148,19 +148,11 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--fabric", INPROCESS);
         v.put("--cluster-dir", null);
         Flags.read(v, args, USAGE);
-        v.put("--fabric", fabricFlag(v.get("--fabric")));
+        v.put("--fabric", fabricFlags(v, args));
         List<Mode> modes = Flags.modes(v.get("--modes"));
         String mechanism = v.get("--mechanism");
         if (!mechanism.equals("eager") && !mechanism.equals("deferred")) {
             throw new IllegalArgumentException("--mechanism " + mechanism + " is invalid: must be eager or deferred");
-        }
-        if (!TCP.equals(v.get("--fabric")) && v.get("--cluster-dir") != null) {
-            throw new IllegalArgumentException("--cluster-dir applies to --fabric " + TCP + " only: the in-process"
-                + " fabric's clusters live in this JVM");
-        }
-        if (TCP.equals(v.get("--fabric")) && List.of(args).contains("--remote-latency-ns")) {
-            throw new IllegalArgumentException("--remote-latency-ns applies to --fabric " + INPROCESS + " only: over "
-                + TCP + " the latency is the real loopback one");
         }
         String gets = v.get("--gets");
         if (!gets.equals("one") && !gets.equals("batch")) {
@@ -175,6 +167,24 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
             Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)), Flags.integer(v, "--cache-mb"),
             Flags.path(v, "--json"), Flags.path(v, "--charts"), gets.equals("batch"), v.get("--fabric"),
             Flags.decimal(v, "--min-rate"), Flags.path(v, "--cluster-dir"));
+    }
+
+    /**
+     * {@code --fabric} as {@link #fabricFlag} reads it, checked with the flags that go with one fabric only
+     * ({@code --cluster-dir} with {@value #TCP}, {@code --remote-latency-ns} with {@value #INPROCESS}): for every
+     * benchmark that runs on either (this one, {@code bench rdf}).
+     */
+    public static String fabricFlags(Map<String, String> v, String[] args) {
+        String fabric = fabricFlag(v.get("--fabric"));
+        if (!TCP.equals(fabric) && v.get("--cluster-dir") != null) {
+            throw new IllegalArgumentException("--cluster-dir applies to --fabric " + TCP + " only: the in-process"
+                + " fabric's clusters live in this JVM");
+        }
+        if (TCP.equals(fabric) && List.of(args).contains("--remote-latency-ns")) {
+            throw new IllegalArgumentException("--remote-latency-ns applies to --fabric " + INPROCESS + " only: over "
+                + TCP + " the latency is the real loopback one");
+        }
+        return fabric;
     }
 
     /**
@@ -198,10 +208,6 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
                 + " mode)");
         };
     }
-
-
-
-
 
     /** Every flag and its value, by flag name without dashes, for the JSON report. */
     public Map<String, Object> asMap() {

@@ -16,7 +16,7 @@ import java.util.List;
  * int metrics = FreePorts.run(3, ports);    // three consecutive ones, none of ports
  * }</pre>
  */
-final class FreePorts {
+public final class FreePorts {
     private FreePorts() {
     }
 
@@ -39,7 +39,7 @@ final class FreePorts {
     }
 
     /** The first of {@code n} consecutive loopback ports that were all free just now and are none of {@code taken}. */
-    static int run(int n, int[] taken) {
+    public static int run(int n, int[] taken) {
         for (int attempt = 0; attempt < 100; attempt++) {
             int first = some(1)[0];
             if (first + n - 1 > 65535 || java.util.Arrays.stream(taken).anyMatch(p -> p >= first && p < first + n)) {
@@ -57,7 +57,8 @@ final class FreePorts {
                 closeAll(held);
             }
         }
-        throw new IllegalStateException("cannot find " + n + " consecutive free loopback ports for metrics");
+        throw new IllegalStateException("cannot find " + n + " consecutive free loopback ports (for a run of"
+            + " ports, machine I on the first + I)");
     }
 
     private static void closeAll(List<ServerSocket> held) {

@@ -75,6 +75,15 @@ public final class ProcessBenchCluster implements BenchCluster {
      * {@code parent} is null) and returns once every machine serves; on failure nothing is left running.
      */
     public static ProcessBenchCluster start(ClusterSpec spec, Path parent, String name, String tag, PrintStream out) {
+        return start(spec, parent, name, tag, out, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * As above, with the cluster file's settings changed by {@code more} (a section another benchmark's servers
+     * need, e.g. the RDF benchmark's {@code sparql} endpoints).
+     */
+    public static ProcessBenchCluster start(ClusterSpec spec, Path parent, String name, String tag, PrintStream out,
+                                            java.util.function.UnaryOperator<LocalCluster.Settings> more) {
         Path dir;
         Path removeOnClose = null;
         try {
@@ -89,7 +98,7 @@ public final class ProcessBenchCluster implements BenchCluster {
         }
         LocalCluster cluster;
         try {
-            cluster = LocalCluster.create(dir, settings(spec));
+            cluster = LocalCluster.create(dir, more.apply(settings(spec)));
         } catch (RuntimeException | Error e) {
             remove(removeOnClose);
             throw e;
@@ -147,6 +156,11 @@ public final class ProcessBenchCluster implements BenchCluster {
     private MachineClient client(int machine) {
         return new MachineClient(cluster.clientAddress(machine), REQUEST_TIMEOUT_MILLIS, cluster.config().secret(),
             cluster.config().tls());
+    }
+
+    /** The cluster file every server read (its ports, secret and sections). */
+    public io.pragh.server.config.ClusterConfig config() {
+        return cluster.config();
     }
 
     /** The directory of the cluster (its file, data and server logs). */
