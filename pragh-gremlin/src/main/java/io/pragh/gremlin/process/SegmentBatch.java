@@ -3,6 +3,7 @@ package io.pragh.gremlin.process;
 import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.AdjacencySegments;
 import io.pragh.gremlin.storage.GraphKeys;
+import io.pragh.gremlin.storage.SegmentStamp;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.store.ValueView;
 import org.agrona.DirectBuffer;
@@ -83,7 +84,9 @@ final class SegmentBatch {
             }
             final DirectBuffer buffer = segment.buffer();
             final int at = segment.offset();
-            for (int j = 0, n = Adjacency.countOfLength(segment.length()); j < n; j++) {
+            // the segment's stamp, when it has one, is its first entry and no neighbour (SegmentStamp)
+            for (int j = SegmentStamp.bodyFrom(buffer, at, segment.length()), n = Adjacency.countOfLength(segment.length());
+                 j < n; j++) {
                 final int entry = at + j * Adjacency.ENTRY_BYTES;
                 if (removed[s] == null || !removed[s].contains(buffer.getLong(entry + 8, ByteOrder.LITTLE_ENDIAN))) {
                     next.add(buffer.getLong(entry, ByteOrder.LITTLE_ENDIAN), bulks[s]);
@@ -100,9 +103,10 @@ final class SegmentBatch {
                 return;
             }
             final int n = Adjacency.countOfLength(segment.length());
-            long live = n;
+            final int from = SegmentStamp.bodyFrom(segment.buffer(), segment.offset(), segment.length());
+            long live = n - from;
             if (removed[s] != null) {
-                for (int j = 0; j < n; j++) {
+                for (int j = from; j < n; j++) {
                     final int entry = segment.offset() + j * Adjacency.ENTRY_BYTES + 8;
                     live -= removed[s].contains(segment.buffer().getLong(entry, ByteOrder.LITTLE_ENDIAN)) ? 1 : 0;
                 }
