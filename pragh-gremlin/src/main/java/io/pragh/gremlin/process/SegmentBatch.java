@@ -3,8 +3,8 @@ package io.pragh.gremlin.process;
 import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.AdjacencySegments;
 import io.pragh.gremlin.storage.GraphKeys;
-import io.pragh.gremlin.storage.SegmentStamp;
 import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.gremlin.structure.SegmentedLists;
 import io.pragh.store.ValueView;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
@@ -85,7 +85,7 @@ final class SegmentBatch {
             final DirectBuffer buffer = segment.buffer();
             final int at = segment.offset();
             // the segment's stamp, when it has one, is its first entry and no neighbour (SegmentStamp)
-            for (int j = SegmentStamp.bodyFrom(buffer, at, segment.length()), n = Adjacency.countOfLength(segment.length());
+            for (int j = SegmentedLists.bodyFrom(segment), n = Adjacency.countOfLength(segment.length());
                  j < n; j++) {
                 final int entry = at + j * Adjacency.ENTRY_BYTES;
                 if (removed[s] == null || !removed[s].contains(buffer.getLong(entry + 8, ByteOrder.LITTLE_ENDIAN))) {
@@ -103,7 +103,7 @@ final class SegmentBatch {
                 return;
             }
             final int n = Adjacency.countOfLength(segment.length());
-            final int from = SegmentStamp.bodyFrom(segment.buffer(), segment.offset(), segment.length());
+            final int from = SegmentedLists.bodyFrom(segment);
             long live = n - from;
             if (removed[s] != null) {
                 for (int j = from; j < n; j++) {

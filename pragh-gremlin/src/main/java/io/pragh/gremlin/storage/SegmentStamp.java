@@ -1,8 +1,5 @@
 package io.pragh.gremlin.storage;
 
-import java.nio.ByteOrder;
-import org.agrona.DirectBuffer;
-
 /**
  * The stamp a sealed segment carries: the sealing token ({@link SealLease}) of the holder that wrote it, as one
  * leading head entry before the body entries. Segments are only ever written through {@link #write} (the mutator
@@ -18,7 +15,7 @@ import org.agrona.DirectBuffer;
  *   no stamp (segments a bulk load wrote whole) = stamp 0; a stamp alone = a freed slot, fenced
  * </pre>
  *
- * Readers skip the stamp with one test of the first long ({@link #bodyFrom}): a segment is read as before.
+ * Readers skip the stamp with one test of the first long ({@link #bodyFrom(long, int)}): a segment is read as before.
  *
  * <p>Example: {@code store.update(GraphKeys.segment(vid, slot), GraphMutations.SEGMENT_WRITE, SegmentStamp.writeArgument(token, entries, from, length));}
  */
@@ -55,21 +52,17 @@ public final class SegmentStamp {
         return bodyFrom(segment) == 0 ? 0 : AdjacencySegments.payload(Adjacency.edgeId(segment, 0));
     }
 
-    /** The token that wrote the segment in a view, or 0. */
-    public static long stamp(final DirectBuffer buffer, final int offset, final int length) {
-        return bodyFrom(buffer, offset, length) == 0 ? 0
-            : AdjacencySegments.payload(buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN));
-    }
-
     /** The first body entry of a segment: 1 after a stamp, else 0. */
     public static int bodyFrom(final byte[] segment) {
         return Adjacency.count(segment) > 0 && AdjacencySegments.isHead(Adjacency.neighbour(segment, 0)) ? 1 : 0;
     }
 
-    /** The first body entry of a segment in a view: 1 after a stamp, else 0. */
-    public static int bodyFrom(final DirectBuffer buffer, final int offset, final int length) {
-        return length >= Adjacency.ENTRY_BYTES
-            && AdjacencySegments.isHead(buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN)) ? 1 : 0;
+    /**
+     * The first body entry of a segment of {@code length} bytes whose first long is {@code first} (read where the
+     * GET left the value): 1 after a stamp, else 0.
+     */
+    public static int bodyFrom(final long first, final int length) {
+        return length >= Adjacency.ENTRY_BYTES && AdjacencySegments.isHead(first) ? 1 : 0;
     }
 
     /** Body entries of a segment: what a reader lists from it (0 for a freed slot or none). */

@@ -92,7 +92,12 @@ public final class SegmentSealer {
 
     /** The sealer of a graph's store: its configuration's {@link #SEGMENT_ENTRIES} and {@link #SEAL_LEASE_MILLIS}. */
     static SegmentSealer of(final PraghGraph graph) {
-        return new SegmentSealer(graph.store(), segmentEntries(graph), System::currentTimeMillis,
+        return of(graph, graph.store());
+    }
+
+    /** A sealer over {@code store} as the graph's configuration says ({@link #SEGMENT_ENTRIES}, {@link #SEAL_LEASE_MILLIS}). */
+    static SegmentSealer of(final PraghGraph graph, final GraphStore store) {
+        return new SegmentSealer(store, segmentEntries(graph), System::currentTimeMillis,
             graph.configuration().getLong(SEAL_LEASE_MILLIS, DEFAULT_LEASE_MILLIS));
     }
 
@@ -190,7 +195,7 @@ public final class SegmentSealer {
     private boolean stampedBy(final long[] keys, final int count, final long token) {
         final boolean[] all = {true};
         store.getAllViews(keys, count, (s, v) ->
-            all[0] &= v != null && SegmentStamp.stamp(v.buffer(), v.offset(), v.length()) == token);
+            all[0] &= SegmentedLists.stampOf(v) == token);
         return all[0];
     }
 

@@ -5,6 +5,7 @@ import io.pragh.gremlin.storage.AdjacencySegments;
 import io.pragh.gremlin.storage.ByteWriter;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.SegmentStamp;
+import io.pragh.store.ValueView;
 import java.nio.ByteOrder;
 import org.agrona.collections.LongHashSet;
 
@@ -124,7 +125,7 @@ public final class SegmentedLists {
         }
         final long[] found = {-1};
         store.getAllViews(keys, keys.length, (s, segment) -> {
-            final int from = segment == null ? 0 : SegmentStamp.bodyFrom(segment.buffer(), segment.offset(), segment.length());
+            final int from = bodyFrom(segment);
             for (int i = from, n = segment == null ? 0 : segment.length() / Adjacency.ENTRY_BYTES; i < n; i++) {
                 final int at = segment.offset() + i * Adjacency.ENTRY_BYTES;
                 if (segment.buffer().getLong(at + 8, ByteOrder.LITTLE_ENDIAN) == edgeNumber) {
@@ -133,6 +134,18 @@ public final class SegmentedLists {
             }
         });
         return found[0];
+    }
+
+    /** The first body entry of a segment read as a view: 1 after its stamp ({@link SegmentStamp}), else 0. */
+    public static int bodyFrom(final ValueView segment) {
+        return segment == null || segment.length() < Adjacency.ENTRY_BYTES ? 0
+            : SegmentStamp.bodyFrom(segment.buffer().getLong(segment.offset(), ByteOrder.LITTLE_ENDIAN), segment.length());
+    }
+
+    /** The token that wrote a segment read as a view, or 0 (none, no stamp). */
+    public static long stampOf(final ValueView segment) {
+        return bodyFrom(segment) == 0 ? 0
+            : AdjacencySegments.payload(segment.buffer().getLong(segment.offset() + 8, ByteOrder.LITTLE_ENDIAN));
     }
 
     /** Deletes a vertex's sealed segments and its slot record, after its lists were deleted. */
