@@ -32,6 +32,11 @@ package io.pragh.gremlin.storage;
 public final class AdjacencySegments {
     /** Sealed segments of this many entries (1 MiB); a tail longer than it is sealed. */
     public static final int DEFAULT_SEGMENT_ENTRIES = 1 << 16;
+    /**
+     * The longest segment: its write is one logged mutator argument (token and entries), which the write-ahead log
+     * takes up to 64 MiB, so 4M - 1 entries of 16 bytes.
+     */
+    public static final int MAX_SEGMENT_ENTRIES = (64 << 20) / Adjacency.ENTRY_BYTES - 1;
     /** Slots a vertex can give its segments (the label field of a key). */
     public static final int MAX_SLOTS = GraphKeys.MAX_LABEL;
 

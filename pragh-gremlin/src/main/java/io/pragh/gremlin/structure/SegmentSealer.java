@@ -77,8 +77,9 @@ public final class SegmentSealer {
     /** A sealer whose leases last {@code leaseMillis} of {@code clock}. */
     public SegmentSealer(final GraphStore store, final int segmentEntries, final LongSupplier clock,
                          final long leaseMillis) {
-        if (segmentEntries < 1) {
-            throw new IllegalArgumentException("segment entries must be at least 1, not " + segmentEntries);
+        if (segmentEntries < 1 || segmentEntries > AdjacencySegments.MAX_SEGMENT_ENTRIES) {
+            throw new IllegalArgumentException(SEGMENT_ENTRIES + " must be 1.." + AdjacencySegments.MAX_SEGMENT_ENTRIES
+                + " (a segment is written as one logged argument of at most 64 MiB), not " + segmentEntries);
         }
         if (leaseMillis < 1) {
             throw new IllegalArgumentException("a seal lease must be at least 1 ms, not " + leaseMillis);
