@@ -78,6 +78,9 @@ final class SegmentBatch {
 
     /** Reads every noted segment in one batch and adds its neighbours to {@code next}. */
     void expandInto(final GraphStore store, final Frontier next) {
+        if (size == 0) {
+            return; // only heads without segments (a list a sealer holds, or let go before its first seal)
+        }
         store.getAllViews(keys, size, (s, segment) -> {
             if (segment == null) {
                 return;
@@ -97,6 +100,9 @@ final class SegmentBatch {
 
     /** Reads every noted segment in one batch: {@code sum(bulk * entries)}, removed edges not counted. */
     long countEdges(final GraphStore store) {
+        if (size == 0) {
+            return 0;
+        }
         final long[] count = {0};
         store.getAllViews(keys, size, (s, segment) -> {
             if (segment == null) {
