@@ -247,6 +247,33 @@ class SealerTakeoverTest {
         }
     }
 
+    @Test
+    void aSealerInterruptedBeforeItsSegmentWriteLeavesNothingATakerCannotFinish() throws Exception {
+        final HoldingStore store = new HoldingStore(EmbeddedGraphStore.open(configuration()));
+        try (PraghGraph graph = PraghGraph.open(configuration(), store)) {
+            final Hub hub = new Hub(graph);
+            final AtomicReference<Object> outcome = new AtomicReference<>();
+            final HoldingStore.Hold[] hold = new HoldingStore.Hold[1];
+            final Thread slow = sealInBackground(store, sealer(store), hub.outKey, GraphMutations.SEGMENT_WRITE, false,
+                outcome, hold);
+            hold[0].awaitArrived();
+            slow.interrupt();
+            slow.join();
+            assertInstanceOf(Throwable.class, outcome.get(), "the interrupted seal failed");
+            now.addAndGet(LEASE); // whether its commit let go or not, the lease is over now
+            assertEquals(2, sealer(store).sealIfLong(hub.outKey));
+            assertArrayEquals(new long[] {2, 2 * SEGMENT}, segmentKeysAndEntries(store));
+            hub.assertComplete(graph);
+        }
+    }
+
+    @Test
+    void aSegmentLongerThanOneLoggedArgumentIsRefusedNamingTheSetting() {
+        final IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> new SegmentSealer(null, AdjacencySegments.MAX_SEGMENT_ENTRIES + 1));
+        assertTrue(e.getMessage().contains(SegmentSealer.SEGMENT_ENTRIES), e.getMessage());
+    }
+
     private static PraghGraph durable(final Path dir, final GraphStore[] store) {
         final GraphStore embedded = EmbeddedGraphStore.build(EmbeddedCluster.builder().machines(2)
             .workersPerMachine(1).pinThreads(false).keysPerMachine(16_384).valueBytesPerMachine(4L << 20)
