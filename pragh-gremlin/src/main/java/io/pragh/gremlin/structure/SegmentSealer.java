@@ -32,8 +32,9 @@ import org.agrona.collections.LongHashSet;
  * any more, frees it down to its stamp. Nothing is leaked, and the slow sealer, should it wake, changes nothing:
  *
  * <ul>
- *   <li>its segment write, if still to come, meets the taker's larger stamp and is refused (or lands first and is
- *       overwritten by the taker, whose write is ordered after its own read of the slot);</li>
+ *   <li>its segment write, if still to come, meets the taker's larger stamp and is refused; one that lands before
+ *       the taker's is overwritten by it (a slot's writes are ordered at its host, and the larger token wins in
+ *       either order);</li>
  *   <li>its commit meets the taker's token in the tail and is refused, so the tail never names a segment whose
  *       content another writer chose.</li>
  * </ul>
@@ -41,7 +42,9 @@ import org.agrona.collections.LongHashSet;
  * <p>Memory ordering: every step is one store operation that returns once acknowledged, and each mutator runs
  * atomically at its key's host (the store's per-key linearizability), so the segment write is visible to every
  * reader before the commit that names its slot is even sent, and a reader that sees the slot in the tail reads the
- * segment after it. The lease is judged against this sealer's {@link #clock}: skew makes a takeover early or late;
+ * segment after it. A sealer commits a slot only after reading the segment's stamp back as its own, so a write the
+ * stamp refused is never named by a commit, even if the tokens of a list ever stopped growing (a vertex removed and
+ * added again under the same id). The lease is judged against this sealer's {@link #clock}: skew makes a takeover early or late;
  * an early one costs the slow holder its seal, never the list its entries, because safety rests on the token checks.
  *
  * <p>Example: {@code new SegmentSealer(store, AdjacencySegments.DEFAULT_SEGMENT_ENTRIES).sealIfLong(GraphKeys.out(v, l));}

@@ -134,20 +134,30 @@ class SealerTakeoverTest {
         return entries;
     }
 
-    /** Starts {@code sealer.sealIfLong(key)} on a thread of its own, held or failed at {@code mutatorId}. */
-    private static Thread sealInBackground(final HoldingStore store, final SegmentSealer sealer, final long key,
-                                           final int mutatorId, final boolean crash,
-                                           final AtomicReference<Object> outcome, final HoldingStore.Hold[] hold) {
-        final Thread t = new Thread(() -> {
-            try {
-                outcome.set(sealer.sealIfLong(key));
-            } catch (Throwable e) {
-                outcome.set(e);
-            }
-        }, "slow-sealer");
-        hold[0] = store.hold(mutatorId, t, crash);
-        t.start();
-        return t;
+    /** {@code sealIfLong} of a list on a thread of its own, held (or failed, {@code crash}) at one mutator. */
+    private final class SlowSealer {
+        final AtomicReference<Object> outcome = new AtomicReference<>();
+        final HoldingStore.Hold hold;
+        final Thread thread;
+
+        SlowSealer(final HoldingStore store, final long key, final int mutatorId, final boolean crash) {
+            final SegmentSealer sealer = sealer(store);
+            thread = new Thread(() -> {
+                try {
+                    outcome.set(sealer.sealIfLong(key));
+                } catch (Throwable e) {
+                    outcome.set(e);
+                }
+            }, "slow-sealer");
+            hold = store.hold(mutatorId, thread, crash);
+            thread.start();
+        }
+
+        /** Its outcome once it ended: the segments it sealed, or what it threw. */
+        Object join() throws InterruptedException {
+            thread.join();
+            return outcome.get();
+        }
     }
 
     @Test
@@ -155,11 +165,8 @@ class SealerTakeoverTest {
         final HoldingStore store = new HoldingStore(EmbeddedGraphStore.open(configuration()));
         try (PraghGraph graph = PraghGraph.open(configuration(), store)) {
             final Hub hub = new Hub(graph);
-            final AtomicReference<Object> slowOutcome = new AtomicReference<>();
-            final HoldingStore.Hold[] hold = new HoldingStore.Hold[1];
-            final Thread slow = sealInBackground(store, sealer(store), hub.outKey, GraphMutations.SEAL_COMMIT, false,
-                slowOutcome, hold);
-            hold[0].awaitArrived();
+            final SlowSealer slow = new SlowSealer(store, hub.outKey, GraphMutations.SEAL_COMMIT, false);
+            slow.hold.awaitArrived();
             final long slowToken = SealLease.holder(store.get(hub.outKey));
             assertNotEquals(0, slowToken, "the slow sealer holds the list");
             assertEquals(SEGMENT, segmentKeysAndEntries(store)[1], "its segment is written, not committed: an orphan");
@@ -179,9 +186,8 @@ class SealerTakeoverTest {
                 "two segment keys, both committed: the orphan's slot was reused, nothing leaked");
             assertEquals(2 * SEGMENT, committedEntries(store, hub.outKey));
 
-            hold[0].release();
-            slow.join();
-            assertEquals(0, slowOutcome.get(), "the slow sealer sealed nothing");
+            slow.hold.release();
+            assertEquals(0, slow.join(), "the slow sealer sealed nothing");
             assertArrayEquals(taken, store.get(hub.outKey), "its late commit changed nothing");
             assertArrayEquals(new long[] {2, 2 * SEGMENT}, segmentKeysAndEntries(store));
             hub.assertComplete(graph);
@@ -193,11 +199,8 @@ class SealerTakeoverTest {
         final HoldingStore store = new HoldingStore(EmbeddedGraphStore.open(configuration()));
         try (PraghGraph graph = PraghGraph.open(configuration(), store)) {
             final Hub hub = new Hub(graph);
-            final AtomicReference<Object> slowOutcome = new AtomicReference<>();
-            final HoldingStore.Hold[] hold = new HoldingStore.Hold[1];
-            final Thread slow = sealInBackground(store, sealer(store), hub.outKey, GraphMutations.SEGMENT_WRITE, false,
-                slowOutcome, hold);
-            hold[0].awaitArrived(); // it copied the first 8 entries and claimed the slot; its write is in flight
+            final SlowSealer slow = new SlowSealer(store, hub.outKey, GraphMutations.SEGMENT_WRITE, false);
+            slow.hold.awaitArrived(); // it copied the first 8 entries and claimed the slot; its write is in flight
             hub.removeOut(0);
             now.addAndGet(LEASE);
             assertEquals(2, sealer(store).sealIfLong(hub.outKey));
@@ -205,9 +208,8 @@ class SealerTakeoverTest {
             final byte[] committed = store.get(GraphKeys.segment((Long) hub.hub.id(), (int) slot));
             final byte[] tail = store.get(hub.outKey);
 
-            hold[0].release();
-            slow.join();
-            assertEquals(0, slowOutcome.get());
+            slow.hold.release();
+            assertEquals(0, slow.join());
             assertArrayEquals(committed, store.get(GraphKeys.segment((Long) hub.hub.id(), (int) slot)),
                 "the late write met the taker's larger stamp: the committed segment is untouched");
             assertArrayEquals(tail, store.get(hub.outKey), "and the late commit the taker's token");
@@ -221,10 +223,8 @@ class SealerTakeoverTest {
         final HoldingStore store = new HoldingStore(EmbeddedGraphStore.open(configuration()));
         try (PraghGraph graph = PraghGraph.open(configuration(), store)) {
             final Hub hub = new Hub(graph);
-            final AtomicReference<Object> outcome = new AtomicReference<>();
-            final HoldingStore.Hold[] hold = new HoldingStore.Hold[1];
-            sealInBackground(store, sealer(store), hub.outKey, GraphMutations.SEAL_COMMIT, true, outcome, hold).join();
-            assertInstanceOf(HoldingStore.Crash.class, outcome.get());
+            assertInstanceOf(HoldingStore.Crash.class,
+                new SlowSealer(store, hub.outKey, GraphMutations.SEAL_COMMIT, true).join());
             assertArrayEquals(new long[] {1, SEGMENT}, segmentKeysAndEntries(store), "the crashed sealer's orphan");
             for (int i = 0; i < DEGREE - SEGMENT; i++) {
                 hub.removeOut(0); // down to 8 entries: no seal is due any more
@@ -252,14 +252,10 @@ class SealerTakeoverTest {
         final HoldingStore store = new HoldingStore(EmbeddedGraphStore.open(configuration()));
         try (PraghGraph graph = PraghGraph.open(configuration(), store)) {
             final Hub hub = new Hub(graph);
-            final AtomicReference<Object> outcome = new AtomicReference<>();
-            final HoldingStore.Hold[] hold = new HoldingStore.Hold[1];
-            final Thread slow = sealInBackground(store, sealer(store), hub.outKey, GraphMutations.SEGMENT_WRITE, false,
-                outcome, hold);
-            hold[0].awaitArrived();
-            slow.interrupt();
-            slow.join();
-            assertInstanceOf(Throwable.class, outcome.get(), "the interrupted seal failed");
+            final SlowSealer slow = new SlowSealer(store, hub.outKey, GraphMutations.SEGMENT_WRITE, false);
+            slow.hold.awaitArrived();
+            slow.thread.interrupt();
+            assertInstanceOf(Throwable.class, slow.join(), "the interrupted seal failed");
             now.addAndGet(LEASE); // whether its commit let go or not, the lease is over now
             assertEquals(2, sealer(store).sealIfLong(hub.outKey));
             assertArrayEquals(new long[] {2, 2 * SEGMENT}, segmentKeysAndEntries(store));
@@ -293,11 +289,8 @@ class SealerTakeoverTest {
             final Hub hub = new Hub(graph);
             hubVid = (Long) hub.hub.id();
             neighbours = hub.neighbours.stream().map(Vertex::id).toList();
-            final AtomicReference<Object> outcome = new AtomicReference<>();
-            final HoldingStore.Hold[] hold = new HoldingStore.Hold[1];
-            sealInBackground((HoldingStore) store[0], sealer(store[0]), hub.outKey, GraphMutations.SEAL_COMMIT, true,
-                outcome, hold).join();
-            assertInstanceOf(HoldingStore.Crash.class, outcome.get());
+            assertInstanceOf(HoldingStore.Crash.class,
+                new SlowSealer((HoldingStore) store[0], hub.outKey, GraphMutations.SEAL_COMMIT, true).join());
             slowToken = SealLease.holder(store[0].get(hub.outKey));
         }
         try (PraghGraph graph = durable(dir, store)) {
