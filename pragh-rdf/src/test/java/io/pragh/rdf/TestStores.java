@@ -20,6 +20,14 @@ public final class TestStores {
 
     /** A store that is not an {@link EmbeddedGraphStore} to the loader: loads take the batched-append path. */
     public static GraphStore notEmbedded(final GraphStore inner) {
+        return notEmbedded(inner, false);
+    }
+
+    /**
+     * As above; with {@code workHere}, work handed to {@code callOnHome} runs on the calling thread, as a cluster
+     * machine's store runs it, rather than on the home machine's worker.
+     */
+    public static GraphStore notEmbedded(final GraphStore inner, final boolean workHere) {
         return new GraphStore() {
             @Override
             public byte[] get(final long key) {
@@ -63,7 +71,16 @@ public final class TestStores {
 
             @Override
             public <T> T callOnHome(final long key, final java.util.concurrent.Callable<T> work) {
-                return inner.callOnHome(key, work);
+                if (!workHere) {
+                    return inner.callOnHome(key, work);
+                }
+                try {
+                    return work.call();
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
             }
 
             @Override
