@@ -152,8 +152,9 @@ public final class Tiering implements AutoCloseable {
         }
         demoted.addAndGet(await(outs));
         promoted.addAndGet(await(ins));
+        // What the metrics show is where values are once the moves are done, so a census of its own.
+        bytes.set(m, ValueCensus.take(compute[m], monitors[m], isMemoryNode, census.versions).bytes(config.hotAccesses()));
         monitors[m].decayHeld();
-        bytes.set(m, census.bytes(config.hotAccesses()));
         return outs.size() + ins.size();
     }
 
@@ -188,7 +189,7 @@ public final class Tiering implements AutoCloseable {
         return done;
     }
 
-    /** Compute machine {@code index}'s values by tier as its last round's census saw them (before that round's moves). */
+    /** Compute machine {@code index}'s values by tier and place once its last round's moves were done. */
     public TierBytes bytes(int index) {
         return bytes.get(index);
     }

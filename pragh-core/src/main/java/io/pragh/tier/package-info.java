@@ -5,7 +5,7 @@
  * warm values out to memory nodes with the ordinary MIGRATE when a machine exceeds its budget, and brings values
  * that turned hot back. Depends on the store, the monitor and the migration protocol, never on the embedding API.
  */
-@MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.keys", "io.pragh.migration", "io.pragh.monitor",
+@MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.keys", "io.pragh.memory", "io.pragh.migration", "io.pragh.monitor",
     "io.pragh.runtime", "io.pragh.store", "io.pragh.values", "org.agrona.."})
 package io.pragh.tier;
 
