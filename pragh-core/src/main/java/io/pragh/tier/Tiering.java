@@ -36,7 +36,8 @@ public final class Tiering implements AutoCloseable {
         CompletableFuture<Migrator.Outcome> migrate(int target, long key);
     }
 
-    private final TieringConfig config;
+    /** Replaced whole when the budget changes; read once per round. */
+    private volatile TieringConfig config;
     private final MachineStore[] compute;
     private final Monitor[] monitors;
     private final MachineStore[] memory;
@@ -89,6 +90,11 @@ public final class Tiering implements AutoCloseable {
         return config;
     }
 
+    /** Sets every compute machine's local value budget from the next round on ({@link TieringConfig#UNBOUNDED}: off). */
+    public void localBudgetBytes(long bytes) {
+        config = config.withLocalBudgetBytes(bytes);
+    }
+
     /** Starts a round every {@link TieringConfig#intervalMillis} on a thread of its own. */
     public synchronized void start() {
         if (thread != null) {
@@ -126,6 +132,7 @@ public final class Tiering implements AutoCloseable {
     }
 
     private int round(int m) {
+        TieringConfig config = this.config;
         ValueCensus census = ValueCensus.take(compute[m], monitors[m], isMemoryNode, lastVersions[m]);
         lastVersions[m] = census.versions;
         WorkingSetPartition plan = WorkingSetPartition.plan(census, config);
