@@ -21,7 +21,7 @@ import java.util.Map;
  * @param sweepRatio    the far ratio of the chunk sweep
  * @param chunkBytes    chunk size of the ratio runs
  * @param iterations    PageRank iterations
- * @param runs          timed runs per point (the median is reported), after one warm-up run
+ * @param runs          timed runs per point (the median is reported), after two warm-up runs
  * @param remoteLatencyNs the in-process fabric's emulated remote latency (2 us, as the traversal benchmark)
  * @param out           directory of the JSON and PNG files
  */
@@ -37,7 +37,7 @@ public record FarmemConfig(int scale, int machines, int memoryNodes, List<Double
           --chunks B,B,...     chunk sizes of the sweep (default 4096,16384,65536,262144,1048576,4194304)
           --sweep-ratio R      far ratio of the chunk sweep (default 0.75)
           --iterations N       PageRank iterations (default 5)
-          --runs N             timed runs per point, median reported (default 3)
+          --runs N             timed runs per point, median reported (default 5)
           --latency-ns N       emulated remote latency of the in-process fabric (default 2000)
           --out DIR            where farmem.json and the PNG charts go (default target/farmem)""";
 
@@ -50,7 +50,7 @@ public record FarmemConfig(int scale, int machines, int memoryNodes, List<Double
         double sweepRatio = 0.75;
         int chunkBytes = 256 << 10;
         int iterations = 5;
-        int runs = 3;
+        int runs = 5;
         long latency = 2_000;
         Path out = Path.of("target", "farmem");
         for (int i = 0; i < args.length; i++) {
