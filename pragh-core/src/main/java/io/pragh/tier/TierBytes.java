@@ -27,10 +27,24 @@ public record TierBytes(long localHot, long localWarm, long localCold, long farH
 
     /** Bytes of one tier, local and far together. */
     public long of(Tier tier) {
+        return local(tier) + far(tier);
+    }
+
+    /** Local bytes of one tier. */
+    public long local(Tier tier) {
         return switch (tier) {
-            case HOT -> localHot + farHot;
-            case WARM -> localWarm + farWarm;
-            case COLD -> localCold + farCold;
+            case HOT -> localHot;
+            case WARM -> localWarm;
+            case COLD -> localCold;
+        };
+    }
+
+    /** Far bytes of one tier. */
+    public long far(Tier tier) {
+        return switch (tier) {
+            case HOT -> farHot;
+            case WARM -> farWarm;
+            case COLD -> farCold;
         };
     }
 
