@@ -16,9 +16,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * One compute machine's scan of the out-lists of one label that it homes: local values are read where they lie
- * (a header check, no copy); values on other machines are either gathered, sorted by host and offset, coalesced into
- * READs of up to {@link ScanOptions#chunkBytes} and read {@link ScanOptions#depth} at a time with the next batch in
- * flight while the current one is visited, or read one GET at a time ({@link ScanOptions.FarReads#ON_DEMAND}).
+ * (a header check, no copy), in address order; values on other machines are either gathered, sorted by host and
+ * offset, coalesced into READs of up to {@link ScanOptions#chunkBytes} and read {@link ScanOptions#depth} at a time
+ * with the next batch in flight while the current one is visited, or read one GET at a time
+ * ({@link ScanOptions.FarReads#ON_DEMAND}).
  * A copied record whose header no longer matches its address (it moved or changed meanwhile) is read again by GET.
  *
  * <p>Not thread-safe: one scan per thread; run it on a worker of its machine (GETs use that thread's session).
@@ -40,10 +41,10 @@ public final class AdjacencyScan {
     private final int regionChunkBytes;
     private final UnsafeBuffer[][] buffers;
     private OpBatch[] batches;
-    /** Far values of the current scan: key, address, host; sorted through {@link #order}. */
-    private long[] farKeys = new long[256];
-    private long[] farAddresses = new long[256];
-    private int farCount;
+    /** Values gathered by the current scan (local ones and those to read in chunks); sorted through {@link #order}. */
+    private long[] gatheredKeys = new long[256];
+    private long[] gatheredAddresses = new long[256];
+    private int gathered;
     private long[] order = new long[0];
     /** Chunks: first and end (exclusive) index into {@link #order}, host, region offset, length. */
     private int[] chunkFirst = new int[64];
@@ -72,36 +73,40 @@ public final class AdjacencyScan {
 
     /** Visits the out-list of {@code label} of every vertex homed here that {@code wanted} accepts. */
     public void scan(int label, LongPredicate wanted, Visitor visitor) {
-        farCount = 0;
+        gathered = 0;
         int self = store.id();
-        ChunkedRegion local = store.values().region();
         store.keys().forEach((key, address, slot) -> {
             if (KeyLayout.kind(key) != KeyLayout.OUT || KeyLayout.label(key) != label || Address.isNone(address)
                 || Address.isTombstone(address) || !wanted.test(KeyLayout.vid(key))) {
                 return;
             }
             int host = Address.host(address, self);
-            if (host == self) {
-                long offset = Address.byteOffset(address);
-                UnsafeBuffer chunk = local.chunkFor(offset);
-                int at = local.indexInChunk(offset);
-                // Acquire: the bytes below the length this header states were written before it (ValueRecord).
-                long header = chunk.getLongVolatile(at);
-                if (ValueRecord.isValid(chunk, at, address, key) && !ValueRecord.isInvalidationPending(header)) {
-                    visitor.visit(KeyLayout.vid(key), chunk, at + ValueRecord.HEADER_BYTES,
-                        ValueRecord.payloadLengthOf(header));
-                } else {
-                    onDemand(key, visitor);
-                }
-            } else if (options.mode() == ScanOptions.FarReads.ON_DEMAND
-                || Address.byteSize(address) > options.chunkBytes()) {
-                onDemand(key, visitor);
+            if (host == self || (options.mode() == ScanOptions.FarReads.CHUNKED
+                && Address.byteSize(address) <= options.chunkBytes())) {
+                gather(key, address); // local ones too: visited in address order, not the key region's hash order
             } else {
-                addFar(key, address);
+                onDemand(key, visitor);
             }
         });
-        if (farCount > 0) {
-            readFar(visitor);
+        if (gathered > 0) {
+            readGathered(visitor);
+        }
+    }
+
+    /** A local value where it lies: a header check, no copy. */
+    private void visitLocal(int i, Visitor visitor) {
+        ChunkedRegion local = store.values().region();
+        long address = gatheredAddresses[i];
+        long offset = Address.byteOffset(address);
+        UnsafeBuffer chunk = local.chunkFor(offset);
+        int at = local.indexInChunk(offset);
+        // Acquire: the bytes below the length this header states were written before it (ValueRecord).
+        long header = chunk.getLongVolatile(at);
+        if (ValueRecord.isValid(chunk, at, address, gatheredKeys[i]) && !ValueRecord.isInvalidationPending(header)) {
+            visitor.visit(KeyLayout.vid(gatheredKeys[i]), chunk, at + ValueRecord.HEADER_BYTES,
+                ValueRecord.payloadLengthOf(header));
+        } else {
+            onDemand(gatheredKeys[i], visitor);
         }
     }
 
@@ -115,41 +120,55 @@ public final class AdjacencyScan {
         }
     }
 
-    private void addFar(long key, long address) {
-        if (farCount == farKeys.length) {
-            farKeys = Arrays.copyOf(farKeys, farCount * 2);
-            farAddresses = Arrays.copyOf(farAddresses, farCount * 2);
+    private void gather(long key, long address) {
+        if (gathered == gatheredKeys.length) {
+            gatheredKeys = Arrays.copyOf(gatheredKeys, gathered * 2);
+            gatheredAddresses = Arrays.copyOf(gatheredAddresses, gathered * 2);
         }
-        farKeys[farCount] = key;
-        farAddresses[farCount++] = address;
+        gatheredKeys[gathered] = key;
+        gatheredAddresses[gathered++] = address;
     }
 
     private int host(int i) {
-        return Address.host(farAddresses[i], store.id());
+        return Address.host(gatheredAddresses[i], store.id());
     }
 
     private long offset(int i) {
-        return Address.byteOffset(farAddresses[i]);
+        return Address.byteOffset(gatheredAddresses[i]);
     }
 
-    private void readFar(Visitor visitor) {
+    private void readGathered(Visitor visitor) {
         // One primitive sort: host above offset units above the index (20 bits); larger scans sort indices instead.
-        if (order.length < farCount) {
-            order = new long[farCount];
+        if (order.length < gathered) {
+            order = new long[gathered];
         }
-        long[] packed = new long[farCount];
-        for (int i = 0; i < farCount; i++) {
-            packed[i] = ((long) host(i) << 56) | (Address.offsetUnits(farAddresses[i]) << 20) | (i & 0xFFFFF);
+        long[] packed = new long[gathered];
+        for (int i = 0; i < gathered; i++) {
+            packed[i] = ((long) host(i) << 56) | (Address.offsetUnits(gatheredAddresses[i]) << 20) | (i & 0xFFFFF);
         }
-        if (farCount > 0xFFFFF) {
+        if (gathered > 0xFFFFF) {
             sortByHostAndOffset();
         } else {
-            Arrays.sort(packed, 0, farCount);
-            for (int i = 0; i < farCount; i++) {
+            Arrays.sort(packed, 0, gathered);
+            for (int i = 0; i < gathered; i++) {
                 order[i] = packed[i] & 0xFFFFF;
             }
         }
-        buildChunks();
+        // Sorted by host, then offset: this machine's own values are visited in place, in address order (the
+        // sequential access a chunked copy gets), and only the others go on to be chunked.
+        int remote = 0;
+        for (int k = 0; k < gathered; k++) {
+            int i = (int) order[k];
+            if (host(i) == store.id()) {
+                visitLocal(i, visitor);
+            } else {
+                order[remote++] = i;
+            }
+        }
+        if (remote == 0) {
+            return;
+        }
+        buildChunks(remote);
         if (batches == null) {
             batches = new OpBatch[] {store.endpoint().newBatch(options.depth()), store.endpoint().newBatch(options.depth())};
         }
@@ -171,28 +190,31 @@ public final class AdjacencyScan {
 
     /** More far values than the packed sort can index: an index sort by (host, offset). */
     private void sortByHostAndOffset() {
-        Integer[] idx = new Integer[farCount];
-        for (int i = 0; i < farCount; i++) {
+        Integer[] idx = new Integer[gathered];
+        for (int i = 0; i < gathered; i++) {
             idx[i] = i;
         }
         Arrays.sort(idx, (a, b) -> host(a) != host(b) ? Integer.compare(host(a), host(b))
             : Long.compare(offset(a), offset(b)));
-        for (int i = 0; i < farCount; i++) {
+        for (int i = 0; i < gathered; i++) {
             order[i] = idx[i];
         }
     }
 
-    /** Coalesces sorted far values into READs of at most chunkBytes, never across a region chunk or a host. */
-    private void buildChunks() {
+    /**
+     * Coalesces the first {@code count} sorted values (all on other machines) into READs of at most chunkBytes, never
+     * across a region chunk or a host.
+     */
+    private void buildChunks(int count) {
         chunkCount = 0;
         int i = 0;
-        while (i < farCount) {
+        while (i < count) {
             int first = (int) order[i];
             long start = offset(first);
             int end = i + 1;
-            while (end < farCount) {
+            while (end < count) {
                 int next = (int) order[end];
-                long stop = offset(next) + Address.byteSize(farAddresses[next]);
+                long stop = offset(next) + Address.byteSize(gatheredAddresses[next]);
                 if (host(next) != host(first) || stop - start > options.chunkBytes()
                     || (start / regionChunkBytes) != ((stop - 1) / regionChunkBytes)) {
                     break;
@@ -216,7 +238,7 @@ public final class AdjacencyScan {
             int head = (int) order[chunkFirst[c]];
             int tail = (int) order[chunkEnd[c] - 1];
             long start = offset(head);
-            int length = (int) (offset(tail) + Address.byteSize(farAddresses[tail]) - start);
+            int length = (int) (offset(tail) + Address.byteSize(gatheredAddresses[tail]) - start);
             batch.read(host(head), Region.VALUES, start, buffers[set][c - first], 0, length);
             farReads++;
         }
@@ -229,11 +251,11 @@ public final class AdjacencyScan {
             int i = (int) order[k];
             int at = (int) (offset(i) - start);
             long header = chunk.getLong(at);
-            if (ValueRecord.isValid(chunk, at, farAddresses[i], farKeys[i]) && !ValueRecord.isInvalidationPending(header)) {
-                visitor.visit(KeyLayout.vid(farKeys[i]), chunk, at + ValueRecord.HEADER_BYTES,
+            if (ValueRecord.isValid(chunk, at, gatheredAddresses[i], gatheredKeys[i]) && !ValueRecord.isInvalidationPending(header)) {
+                visitor.visit(KeyLayout.vid(gatheredKeys[i]), chunk, at + ValueRecord.HEADER_BYTES,
                     ValueRecord.payloadLengthOf(header));
             } else {
-                onDemand(farKeys[i], visitor); // moved or changed since its address was read
+                onDemand(gatheredKeys[i], visitor); // moved or changed since its address was read
             }
         }
     }
