@@ -1,0 +1,58 @@
+package io.pragh.gremlin.server;
+
+import io.pragh.gremlin.events.ViewEvents;
+import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.gremlin.view.PraghViews;
+import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.apache.tinkerpop.gremlin.process.traversal.AnonymousTraversalSource.traversal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RemoteSubscriptionEndToEndTest {
+    @Test
+    void aRemoteSubscriberReceivesTheEventsOfItsViewInOrderAndNoOthers() throws Exception {
+        try (ServedGraph served = new ServedGraph()) {
+            final PraghGraph graph = served.graph;
+            final Vertex member = graph.addVertex();
+            final Vertex outsider = graph.addVertex();
+            final PraghViews views = PraghViews.of(graph);
+            views.create("city");
+            views.add("city", PraghGraph.toVid(member.id()));
+            final ViewEvents events = ViewEvents.of(views); // the server's own: one per graph
+            final Cluster cluster = Cluster.build("127.0.0.1").port(served.port).create();
+            try {
+                final GraphTraversalSource g = traversal().with(DriverRemoteConnection.using(cluster, "g"));
+                final CompletableFuture<List<Map<String, Object>>> stream = g.with("batchSize", 1)
+                    .<Map<String, Object>>call("pragh.subscribe", Map.of("view", "city",
+                        "events", List.of("PROPERTY_UPDATE"), "limit", 3, "timeout", 60_000))
+                    .promise(t -> t.toList());
+                while (events.remoteSubscribers() == 0) {
+                    assertTrue(!stream.isDone(), "the stream ended before it opened: " + stream);
+                    Thread.sleep(10); // waiting for the request to reach the server, not timing it
+                }
+                for (int i = 0; i < 3; i++) {
+                    outsider.property("speed", 100 + i);
+                    member.property("speed", i);
+                }
+                final List<Map<String, Object>> got = stream.get(120, TimeUnit.SECONDS);
+                assertEquals(List.of(0, 1, 2), got.stream().map(e -> e.get("value")).collect(Collectors.toList()));
+                assertTrue(got.stream().allMatch(e -> "PROPERTY_UPDATE".equals(e.get("kind"))
+                    && "city".equals(e.get("view")) && "speed".equals(e.get("property"))), got.toString());
+                assertEquals(0, events.remoteSubscribers(), "the ended stream was closed");
+            } finally {
+                cluster.close();
+            }
+        }
+    }
+}
