@@ -77,6 +77,8 @@ public final class ViewEvents implements AutoCloseable {
     private final LongAdder failures = new LongAdder();
     /** Rebuilt on every change of subscriptions, handlers or streams; read once per event by the lanes. */
     private volatile Target[] targets = new Target[0];
+    /** Remote streams whose events are tapped: set once the taps want their kinds, so a caller may write then. */
+    private volatile int streamsTapped;
 
     private ViewEvents(final PraghViews views, final int lanes, final int queue) {
         this.views = views;
@@ -190,9 +192,9 @@ public final class ViewEvents implements AutoCloseable {
         rebuild();
     }
 
-    /** Remote streams open now. */
+    /** Remote streams open now whose events are tapped (an update committed from now on reaches them). */
     public int remoteSubscribers() {
-        return streams.size();
+        return streamsTapped;
     }
 
     private Subscription subscription(final String name) {
@@ -224,8 +226,10 @@ public final class ViewEvents implements AutoCloseable {
                 wanted |= s.kinds;
             }
         }
+        // Targets first, then the taps: an event tapped from now on finds the target it was tapped for.
         targets = out.toArray(new Target[0]);
         taps.want(wanted);
+        streamsTapped = streams.size();
     }
 
     /** On a lane: finds the views the vertex is in now and hands the event to every target that wants it. */

@@ -45,7 +45,14 @@ class RemoteSubscriptionEndToEndTest {
                     outsider.property("speed", 100 + i);
                     member.property("speed", i);
                 }
-                final List<Map<String, Object>> got = stream.get(120, TimeUnit.SECONDS);
+                final List<Map<String, Object>> got;
+                try {
+                    got = stream.get(120, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new AssertionError("the stream failed; delivered " + events.delivered() + ", failures "
+                        + events.failures() + ", dropped " + events.dropped() + ", open streams "
+                        + events.remoteSubscribers(), e);
+                }
                 assertEquals(List.of(0, 1, 2), got.stream().map(e -> e.get("value")).collect(Collectors.toList()));
                 assertTrue(got.stream().allMatch(e -> "PROPERTY_UPDATE".equals(e.get("kind"))
                     && "city".equals(e.get("view")) && "speed".equals(e.get("property"))), got.toString());
