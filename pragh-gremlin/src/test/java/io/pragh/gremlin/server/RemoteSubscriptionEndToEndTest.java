@@ -62,4 +62,24 @@ class RemoteSubscriptionEndToEndTest {
             }
         }
     }
+
+    @Test
+    void aSubscriptionToAQuietViewOutlastsTheKeepAlivePingAndEndsEmpty() throws Exception {
+        final ServeOptions options = new ServeOptions();
+        options.idleTimeoutSeconds = 2; // the server pings a silent client every second
+        try (ServedGraph served = new ServedGraph(options)) {
+            final PraghViews views = PraghViews.of(served.graph);
+            views.create("quiet");
+            final Cluster cluster = Cluster.build("127.0.0.1").port(served.port).create();
+            try {
+                final GraphTraversalSource g = traversal().with(DriverRemoteConnection.using(cluster, "g"));
+                final List<Object> got = g.with("batchSize", 1)
+                    .call("pragh.subscribe", Map.of("view", "quiet", "timeout", 4_000)).toList();
+                assertEquals(List.of(), got, "no event, and a stream that ended by its own timeout");
+                assertEquals(0L, (long) g.V().count().next(), "the connection still serves");
+            } finally {
+                cluster.close();
+            }
+        }
+    }
 }
