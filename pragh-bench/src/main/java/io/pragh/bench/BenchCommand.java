@@ -51,6 +51,8 @@ public final class BenchCommand {
         out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
         out.println("  views [flags]          Concerto's road-traffic case: view event handler latency vs a polling client");
         out.println("                         (JSON and PNG; --help lists the flags)");
+        out.println("  kcore [--scale S --k K --machines N --out FILE]  k-core time of an RMAT graph, checked against a");
+        out.println("                         plain in-memory peeling");
         out.println("  keys [key counts]      bytes per key the key region costs");
         out.println("  footprint [--scale N] [--batch E]  bytes per edge of a property-less RMAT graph in PraghGraph (heap + off-heap)");
         out.println("  rmat-edges --out FILE [--scale N] [--edge-factor F] [--seed S] [--edges MAX]");
@@ -104,6 +106,9 @@ public final class BenchCommand {
             }
             case "soak" -> {
                 return SoakCommand.run(rest, System.out, System.err);
+            }
+            case "kcore" -> {
+                return io.pragh.bench.views.KCoreBench.run(rest, System.out, System.err);
             }
             case "views" -> {
                 return io.pragh.bench.views.ViewsBench.run(rest, System.out, System.err);
