@@ -5,6 +5,7 @@ import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.RmatGenerator;
 import io.pragh.gremlin.kcore.KCore;
 import io.pragh.gremlin.load.EdgeBuffer;
+import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.gremlin.view.PraghViews;
 import org.apache.commons.configuration2.BaseConfiguration;
@@ -57,6 +58,10 @@ public final class KCoreBench {
         final double referenceSeconds = (System.nanoTime() - t0) / 1e9;
         final BaseConfiguration conf = new BaseConfiguration();
         conf.setProperty(PraghGraph.MACHINES, machines);
+        // Room for the whole graph (regions grow in chunks as data arrives, so this reserves nothing up front).
+        final long edgesPerMachine = (RmatGenerator.EDGE_FACTOR << scale) / machines + 1;
+        conf.setProperty(EmbeddedGraphStore.VALUE_BYTES, Math.max(256L << 20, edgesPerMachine * 128));
+        conf.setProperty(EmbeddedGraphStore.KEYS, Math.max(1L << 20, 8L * (1L << scale) / machines));
         final Map<String, Object> report = new LinkedHashMap<>();
         try (PraghGraph graph = PraghGraph.open(conf)) {
             final EdgeBuffer buffer = new EdgeBuffer();

@@ -18,7 +18,9 @@ import java.util.Set;
  * {@code events} names kinds ({@link EventKind}); by default the three update kinds. Results reach the client in
  * batches of the request's {@code batchSize}: ask for 1 ({@code g.with("batchSize", 1)}) to get each event as it
  * is handled, and raise {@code evaluationTimeout} above the stream's length. Nothing but names and numbers comes
- * from the wire: remote clients receive events, they never upload handler code.
+ * from the wire: remote clients receive events, they never upload handler code. Events are tapped where updates
+ * commit: on a multi-process cluster a stream carries the events of the serving process's machine, so a client
+ * that wants a whole view subscribes at every machine's Gremlin port.
  *
  * <p>Example (Python): {@code for e in g.with_("batchSize", 1).call("pragh.subscribe", {"view": "paloAlto",
  * "limit": 10}).to_list(): print(e)}
