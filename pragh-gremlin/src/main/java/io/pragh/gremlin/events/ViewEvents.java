@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.LongAdder;
  * where it committed and handled on this process's event pool ({@link EventLanes}), never on a request's thread;
  * one vertex's events are handled one at a time in the order they committed on its machine. Membership is looked
  * up when the event is handled (one GET of the record homed with the vertex): an update of a vertex that is in no
- * subscribed view is never delivered. A full lane drops and counts ({@link #dropped}); see {@link EventLanes} for
+ * subscribed view is never delivered. So membership is as of handling, not as of commit: an update committed just
+ * before its vertex joins a view may be delivered to it, one committed just before it leaves may not. (The lookup
+ * cannot run at commit: the committing thread may be a fabric delivery thread that must never wait on a read.) A full lane drops and counts ({@link #dropped}); see {@link EventLanes} for
  * why. Bulk loads (the loader's direct installs) are not events.
  *
  * <p>Example:

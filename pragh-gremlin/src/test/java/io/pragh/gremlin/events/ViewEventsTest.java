@@ -82,6 +82,8 @@ class ViewEventsTest {
                 member.addEdge("road", outsider); // one end outside: not an edge of the view
                 member.property("speed", 2);
                 final Vertex second = graph.addVertex();
+                // Membership is looked up when an event is handled: let the creation be handled while it is out.
+                flush(events);
                 views.add("city", vid(second));
                 member.addEdge("road", second);
                 flush(events);
