@@ -27,7 +27,9 @@ import java.util.Arrays;
  * ./pragh bench scope-sweep --machines 4 --scale 16 --scopes 10,12,14
  * ./pragh bench keys
  * ./pragh bench footprint --scale 16
+ * ./pragh bench views --out target/views
  * ./pragh bench soak --minutes 2
+ * ./pragh bench farmem --scale 14 --out target/farmem
  * ./pragh bench janusgraph -f 1 -wi 5 -w 2 -i 5 -r 2
  * }</pre>
  */
@@ -48,10 +50,16 @@ public final class BenchCommand {
         out.println("  mechanisms [flags]     eager vs deferred migration throughput timeline (Fig. 14)");
         out.println("  dynamic [flags]        timeline as the scope of start vertices moves (Fig. 15)");
         out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
+        out.println("  views [flags]          Concerto's road-traffic case: view event handler latency vs a polling client");
+        out.println("                         (JSON and PNG; --help lists the flags)");
+        out.println("  kcore [--scale S --k K --machines N --out FILE]  k-core time of an RMAT graph, checked against a");
+        out.println("                         plain in-memory peeling");
         out.println("  keys [key counts]      bytes per key the key region costs");
         out.println("  footprint [--scale N] [--batch E]  bytes per edge of a property-less RMAT graph in PraghGraph (heap + off-heap)");
         out.println("  rmat-edges --out FILE [--scale N] [--edge-factor F] [--seed S] [--edges MAX]");
         out.println("                         an RMAT graph's directed edges as an edge list, for ./pragh load");
+        out.println("  farmem [flags]         BFS and PageRank over far memory (Fargraph): all-local, tiering with chunked");
+        out.println("                         READs, on-demand reads, at far ratios 0..0.95, and a chunk-size sweep");
         out.println("  soak [--minutes N]     chaos workload under every fault, its histories checked for");
         out.println("                         linearizability; exit status 1 on a violation (--help lists the flags)");
         out.println("  janusgraph [--scale N] [--dir DIR] [jmh opts]");
@@ -99,8 +107,17 @@ public final class BenchCommand {
             case "janusgraph" -> {
                 return JanusGraphComparison.run(rest, System.out, System.err);
             }
+            case "farmem" -> {
+                return io.pragh.bench.farmem.FarmemBench.run(rest, System.out, System.err);
+            }
             case "soak" -> {
                 return SoakCommand.run(rest, System.out, System.err);
+            }
+            case "kcore" -> {
+                return io.pragh.bench.views.KCoreBench.run(rest, System.out, System.err);
+            }
+            case "views" -> {
+                return io.pragh.bench.views.ViewsBench.run(rest, System.out, System.err);
             }
             case "footprint" -> {
                 return GraphFootprint.run(rest, System.out, System.err);
