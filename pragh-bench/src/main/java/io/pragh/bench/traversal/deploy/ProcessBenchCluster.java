@@ -10,6 +10,7 @@ import io.pragh.bench.shard.ShardAccessCounts;
 import io.pragh.bench.shard.ShardMover;
 import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.server.cli.LocalCluster;
+import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.rpc.Decided;
 import io.pragh.server.rpc.MachineClient;
 import io.pragh.server.rpc.MachineStats;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,15 +77,12 @@ public final class ProcessBenchCluster implements BenchCluster {
      * {@code parent} is null) and returns once every machine serves; on failure nothing is left running.
      */
     public static ProcessBenchCluster start(ClusterSpec spec, Path parent, String name, String tag, PrintStream out) {
-        return start(spec, parent, name, tag, out, java.util.function.UnaryOperator.identity());
+        return start(spec, parent, name, tag, out, UnaryOperator.identity());
     }
 
-    /**
-     * As above, with the cluster file's settings changed by {@code more} (a section another benchmark's servers
-     * need, e.g. the RDF benchmark's {@code sparql} endpoints).
-     */
+    /** As above, the cluster file's settings changed by {@code more} (e.g. the RDF benchmark's {@code sparql}). */
     public static ProcessBenchCluster start(ClusterSpec spec, Path parent, String name, String tag, PrintStream out,
-                                            java.util.function.UnaryOperator<LocalCluster.Settings> more) {
+                                            UnaryOperator<LocalCluster.Settings> more) {
         Path dir;
         Path removeOnClose = null;
         try {
@@ -159,7 +158,7 @@ public final class ProcessBenchCluster implements BenchCluster {
     }
 
     /** The cluster file every server read (its ports, secret and sections). */
-    public io.pragh.server.config.ClusterConfig config() {
+    public ClusterConfig config() {
         return cluster.config();
     }
 
