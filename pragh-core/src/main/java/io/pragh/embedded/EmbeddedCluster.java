@@ -21,6 +21,7 @@ import io.pragh.reclaim.Leases;
 import io.pragh.runtime.WorkerPool;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
+import io.pragh.store.ReplicaSettings;
 import io.pragh.store.StoreConfig;
 import io.pragh.store.ValueMutator;
 import java.util.ArrayList;
@@ -87,6 +88,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                 }
                 Fabric fabric = fabrics[i];
                 MachineStore store = new MachineStore(i, b.machines, b.config, placement, b.mutators);
+                store.replication().configure(b.replicas);
                 Durability durability = null;
                 try {
                     if (b.dataDirectory != null) {
@@ -274,6 +276,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private CoordinatorConfig coordinatorConfig;
         private IntFunction<? extends Fabric> fabricPerMachine;
         private boolean pretouch;
+        private ReplicaSettings replicas = ReplicaSettings.OFF;
 
         /**
          * Attaches machine {@code i} to {@code factory.apply(i)} instead of one in-process fabric shared by all, e.g. a
@@ -356,6 +359,12 @@ public final class EmbeddedCluster implements AutoCloseable {
 
         public Builder leases(long cacheMillis, long reclaimMillis) {
             config = config.withLeases(new Leases(cacheMillis, reclaimMillis));
+            return this;
+        }
+
+        /** Read replicas of contended values (docs/replicas.md): bytes each machine may hold, and their lease. */
+        public Builder replicas(long bytesPerMachine, long leaseMillis) {
+            replicas = new ReplicaSettings(bytesPerMachine, leaseMillis);
             return this;
         }
 
