@@ -105,7 +105,7 @@ public final class ModeSession implements AutoCloseable {
     /** The mode's migration: split's monitoring intervals, shard's tracked interval and move; else nothing. */
     public Moved migrate() throws Exception {
         return switch (mode) {
-            case SPLIT, SPLIT_CACHE -> splitMigration();
+            case SPLIT, SPLIT_CACHE, SPLIT_CACHE_REPLICA -> splitMigration();
             case SHARD -> shardMigration();
             default -> Moved.NOTHING;
         };
@@ -138,7 +138,7 @@ public final class ModeSession implements AutoCloseable {
      * (and, in this JVM, on instant reports), until the session closes.
      */
     public SplitMigration startAutomaticMigration() {
-        if (mode != Mode.SPLIT && mode != Mode.SPLIT_CACHE) {
+        if (!mode.split()) {
             throw new IllegalStateException(mode.reportName() + " does not migrate by itself");
         }
         if (automatic != null) {

@@ -52,6 +52,9 @@ public final class EmbeddedBenchCluster implements BenchCluster {
             .pinThreads(false).keysPerMachine(spec.keysPerMachine()).valueBytesPerMachine(spec.valueBytes())
             .remoteLatencyNs(spec.remoteLatencyNs()).cacheBytes(spec.cacheBytes()).pretouch(true)
             .mutator(CappedAppend.ID, new CappedAppend());
+        if (spec.replicaBytes() > 0) {
+            b.replicas(spec.replicas().bytesPerMachine(), spec.replicas().leaseMillis());
+        }
         if (shards != null) {
             b.placement(shards);
         }
