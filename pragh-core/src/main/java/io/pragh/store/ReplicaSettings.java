@@ -17,7 +17,7 @@ package io.pragh.store;
 public record ReplicaSettings(long bytesPerMachine, long leaseMillis) {
     /** Replicas off: no machine places or grants any. */
     public static final ReplicaSettings OFF = new ReplicaSettings(0, 0);
-    public static final long DEFAULT_LEASE_MILLIS = 200;
+    public static final long DEFAULT_LEASE_MILLIS = 1_000;
 
     public ReplicaSettings {
         if (bytesPerMachine < 0) {
