@@ -39,4 +39,30 @@ class TraversalRunnerTest {
         assertTrue(cached.puts() > 0 && cached.puts() < cached.queries());
         assertTrue(log.contains("[split-cache] measurement") && log.contains("migration:"), log);
     }
+
+    /** split-cache-replica places replicas of keys read from several machines after migrating (counts only). */
+    @Test
+    void splitCacheReplicaPlacesReadReplicasAfterMigrating() throws Exception {
+        TraversalConfig c = TraversalConfig.parse("--machines", "3", "--scale", "9", "--scope", "64",
+            "--fanout", "20", "--duration", "0.5", "--warmup", "0.2", "--interval", "0.5", "--remote-latency-ns", "0",
+            "--threads", "2", "--cache-mb", "1");
+        AdjacencyGraph g = new RmatGenerator(c.scale(), RmatGenerator.EDGE_FACTOR, c.seed()).generate();
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        TraversalRunner runner = new TraversalRunner(c, g, new PrintStream(progress, true, StandardCharsets.UTF_8));
+        ModeResult replica = runner.run(Mode.SPLIT_CACHE_REPLICA);
+        String log = progress.toString(StandardCharsets.UTF_8);
+        assertTrue(replica.queries() > 0 && replica.migratedKeys() > 0, log);
+        String placed = log.lines().filter(l -> l.contains("read replicas placed or kept so far: ")).findFirst()
+            .orElseThrow(() -> new AssertionError("no replica line:\n" + log));
+        assertTrue(Long.parseLong(placed.substring(placed.lastIndexOf(' ') + 1)) > 0, placed);
+        assertTrue(log.contains("[split-cache-replica] read replicas held "), log);
+    }
+
+    @Test
+    void splitCacheReplicaIsRefusedOverServerProcessesNamingWhy() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> TraversalConfig.parse("--fabric", "tcp", "--modes", "split-cache,split-cache-replica"));
+        assertTrue(e.getMessage().contains("split-cache-replica") && e.getMessage().contains("--fabric tcp"),
+            e.getMessage());
+    }
 }
