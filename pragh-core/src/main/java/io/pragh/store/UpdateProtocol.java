@@ -378,9 +378,7 @@ final class UpdateProtocol {
             }
             return;
         }
-        // Before anything of this update can be read (the new record's pending bit, or for a DELETE the old record's
-        // invalidation that readers of its tombstone wait for): no read replica of the old value stays usable.
-        machine.replication().registry().invalidateReplicas(key);
+        machine.replication().registry().invalidateReplicas(key); // before any of this update is readable (replicas.md)
         // Generation-checked (and whatever its lock): if the leak scan took the superseded record meanwhile, it is
         // invalid already and the scan handed it to the GC, so it is not handed over twice.
         boolean invalidatedHere = machine.invalidate(self, address);
