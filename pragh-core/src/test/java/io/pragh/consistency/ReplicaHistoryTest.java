@@ -64,8 +64,37 @@ class ReplicaHistoryTest {
         });
     }
 
+    /**
+     * Machines cut off from all others for a few ms at a time: a write whose replica's holder does not answer waits
+     * out the replica's lease, and a holder cut off from a host keeps no replica past its lease.
+     */
+    @Test
+    void replicasStayLinearizableWhenHoldersAndHostsAreCutOff() throws Exception {
+        run("partitions", 100, 20, 50, 0, 5, fabric -> {
+            Thread cutter = new Thread(() -> {
+                SplittableRandom rnd = new SplittableRandom(SEED * 5);
+                while (!Thread.currentThread().isInterrupted()) {
+                    var cut = fabric.isolate(rnd.nextInt(MACHINES));
+                    pause(rnd, 20);
+                    cut.remove();
+                    pause(rnd, 80);
+                }
+            }, "replica-test-cutter");
+            cutter.setDaemon(true);
+            cutter.start();
+            CUTTERS.add(cutter);
+        });
+    }
+
+    private static final List<Thread> CUTTERS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private static void run(String name, long cacheLease, long reclaimLease, long replicaLease, long leakScan,
                             Consumer<FaultFabric> faults) throws Exception {
+        run(name, cacheLease, reclaimLease, replicaLease, leakScan, 0, faults);
+    }
+
+    private static void run(String name, long cacheLease, long reclaimLease, long replicaLease, long leakScan,
+                            long minLeaseWaits, Consumer<FaultFabric> faults) throws Exception {
         FaultFabric fabric = new FaultFabric(new InProcessFabric(MACHINES, 0), SEED);
         History history = new History();
         ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
@@ -92,12 +121,19 @@ class ReplicaHistoryTest {
             threads.add(new Thread(() -> holder.run(stop)));
             threads.forEach(Thread::start);
             long start = System.nanoTime();
-            while (elapsedMillis(start) < MIN_MILLIS || (!enough(c) && elapsedMillis(start) < MAX_MILLIS)) {
+            while (elapsedMillis(start) < MIN_MILLIS
+                || ((!enough(c) || leaseWaits(c) < minLeaseWaits) && elapsedMillis(start) < MAX_MILLIS)) {
                 Thread.sleep(50);
             }
             synchronized (stop) {
                 stop[0] = true;
             }
+            for (Thread t : CUTTERS) {
+                t.interrupt();
+                t.join(10_000);
+            }
+            CUTTERS.clear();
+            fabric.clear(); // every rule off (a held op is released), so the clients can finish
             holder.releaseAll();
             for (Thread t : threads) {
                 t.join(30_000);
@@ -111,6 +147,7 @@ class ReplicaHistoryTest {
             assertTrue(report.linearizable() && report.undecidedKeys().isEmpty(), name + " (seed " + SEED + "): "
                 + report.describe(ChaosValues.FORMAT, 3));
             assertTrue(enough(c), name + ": replicas were not exercised enough to mean anything: " + counts);
+            assertTrue(leaseWaits(c) >= minLeaseWaits, name + ": writes never waited out a lease: " + counts);
         }
     }
 
@@ -229,6 +266,14 @@ class ReplicaHistoryTest {
             invalidated += r.invalidated();
         }
         return granted >= MIN_EVENTS && invalidated >= MIN_EVENTS;
+    }
+
+    private static long leaseWaits(EmbeddedCluster c) {
+        long n = 0;
+        for (int m = 0; m < MACHINES; m++) {
+            n += c.machine(m).store().replication().registry().leaseWaits();
+        }
+        return n;
     }
 
     private static String counts(EmbeddedCluster c) {
