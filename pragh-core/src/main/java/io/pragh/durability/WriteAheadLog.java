@@ -75,7 +75,9 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
     private volatile IOException failure;
 
     public WriteAheadLog(Path dir, SyncPolicy policy, MachineStore store) {
-        super("m" + store.id() + "-wal", TimeUnit.MICROSECONDS.toNanos(50));
+        // Every append wakes the log thread (enqueue), so an idle log may sleep: a short timed park would wake it tens
+        // of thousands of times a second for nothing, on cores a busy host needs. The period is a safety net only.
+        super("m" + store.id() + "-wal", TimeUnit.MILLISECONDS.toNanos(100));
         this.dir = dir;
         this.policy = policy;
         this.store = store;

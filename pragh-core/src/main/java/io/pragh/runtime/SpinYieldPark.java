@@ -86,11 +86,17 @@ public final class SpinYieldPark {
         }
     }
 
-    /** After offering work: wakes the consumer if it is parked or about to be. */
-    public void signal() {
+    /**
+     * After offering work: wakes the consumer if it is parked or about to be.
+     *
+     * @return whether it did: a producer with several consumers of one queue wakes the first that sleeps
+     */
+    public boolean signal() {
         if (sleeping) {
             LockSupport.unpark(consumer);
+            return true;
         }
+        return false;
     }
 
     /**

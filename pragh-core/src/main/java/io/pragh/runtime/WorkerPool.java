@@ -5,16 +5,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import net.openhft.affinity.AffinityLock;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The worker threads of one machine: each runs client operations to completion from one shared task queue, and
- * backs off from spinning to parking when idle, so that many machines in one JVM on a small host do not starve each
- * other. Workers are pinned to cores with OpenHFT affinity when asked and when the host has enough cores for every
+ * waits for work by {@link SpinYieldPark} (spin, yield, then park until a submit wakes it), so that an idle machine
+ * costs no CPU (a timed poll would wake each worker thousands of times a second, which on a small host running
+ * several machines takes the cores their busy threads need) and a busy one hands tasks over in microseconds. Workers are pinned to cores with OpenHFT affinity when asked and when the host has enough cores for every
  * pinned thread plus one; otherwise pinning would only make threads fight over the same cores.
  *
  * <pre>{@code
@@ -33,6 +32,8 @@ public final class WorkerPool implements AutoCloseable {
     }
 
     private final Thread[] threads;
+    /** Each worker's wait, indexed as {@link #threads}: a submit wakes the first one that sleeps. */
+    private final SpinYieldPark[] idles;
     private volatile boolean running = true;
 
     public WorkerPool(String name, int workers, boolean pin) {
@@ -40,10 +41,13 @@ public final class WorkerPool implements AutoCloseable {
             throw new IllegalArgumentException("a machine needs at least one worker, got " + workers);
         }
         threads = new Thread[workers];
+        idles = new SpinYieldPark[workers];
         for (int i = 0; i < workers; i++) {
-            Thread t = new Thread(() -> loop(pin), "pragh-" + name + "-worker-" + i);
+            int self = i;
+            Thread t = new Thread(() -> loop(self, pin), "pragh-" + name + "-worker-" + i);
             t.setDaemon(true);
             threads[i] = t;
+            idles[i] = new SpinYieldPark(t);
         }
         for (Thread t : threads) {
             t.start();
@@ -74,6 +78,13 @@ public final class WorkerPool implements AutoCloseable {
         if (!queue.offer(new Task(r, done))) {
             throw new RejectedExecutionException("worker queue is full (" + QUEUE_CAPACITY + " tasks)");
         }
+        // After the offer (SpinYieldPark's Dekker pair): a worker that announced its sleep before this read is woken;
+        // one that announces it later re-checks the queue and finds the task. One awake worker is enough.
+        for (SpinYieldPark idle : idles) {
+            if (idle.signal()) {
+                break;
+            }
+        }
         if (!running) {
             // Stopped between the check and the offer: the stop's drain may be over, so drain again here. (The stop
             // clears running, then drains; this offers, then reads running: one of the two sees the task.)
@@ -82,10 +93,10 @@ public final class WorkerPool implements AutoCloseable {
         return done;
     }
 
-    private void loop(boolean pin) {
+    private void loop(int self, boolean pin) {
         AffinityLock lock = pin ? AffinityLock.acquireLock() : null;
-        IdleStrategy idle = new BackoffIdleStrategy(64, 16, TimeUnit.MICROSECONDS.toNanos(1),
-            TimeUnit.MICROSECONDS.toNanos(200));
+        SpinYieldPark idle = idles[self];
+        SpinYieldPark.Emptiness empty = queue::isEmpty;
         try {
             while (running) {
                 Task task = queue.poll();
@@ -93,7 +104,7 @@ public final class WorkerPool implements AutoCloseable {
                     task.body().run();
                     idle.reset();
                 } else {
-                    idle.idle();
+                    idle.idle(empty);
                 }
             }
         } finally {
@@ -111,6 +122,9 @@ public final class WorkerPool implements AutoCloseable {
      */
     public boolean stop(long millis) {
         running = false;
+        for (Thread t : threads) {
+            java.util.concurrent.locks.LockSupport.unpark(t); // a parked worker sees the stop now, not in 100 ms
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         boolean ended = true;
         for (Thread t : threads) {

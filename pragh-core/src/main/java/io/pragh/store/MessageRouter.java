@@ -125,17 +125,12 @@ final class MessageRouter {
             malformed(from, problem);
             return;
         }
-        Session s = store.session();
-        // This thread delivers the messages that end an update's waits: what must wait goes to DeferredUpdates.
-        s.delivering = true;
-        try {
-            updates.apply(s, msg.getInt(off + StoreMessages.UPDATE_ORIGIN),
-                msg.getLong(off + StoreMessages.UPDATE_REQUEST), msg.getLong(off + StoreMessages.UPDATE_KEY),
-                msg.getInt(off + StoreMessages.UPDATE_MUTATOR), msg, off + StoreMessages.UPDATE_ARG,
-                msg.getInt(off + StoreMessages.UPDATE_ARG_LENGTH), msg.getInt(off + StoreMessages.UPDATE_HOPS));
-        } finally {
-            s.delivering = false;
-        }
+        // This thread delivers the messages that end an update's waits: what must wait goes to DeferredUpdates
+        // (as on every thread but that one's own: Session#mayWait).
+        updates.apply(store.session(), msg.getInt(off + StoreMessages.UPDATE_ORIGIN),
+            msg.getLong(off + StoreMessages.UPDATE_REQUEST), msg.getLong(off + StoreMessages.UPDATE_KEY),
+            msg.getInt(off + StoreMessages.UPDATE_MUTATOR), msg, off + StoreMessages.UPDATE_ARG,
+            msg.getInt(off + StoreMessages.UPDATE_ARG_LENGTH), msg.getInt(off + StoreMessages.UPDATE_HOPS));
     }
 
     private void onLog(int from, DirectBuffer msg, int off, int len) {

@@ -57,6 +57,9 @@ final class UpdateProtocol {
     static final int MAX_HOPS = 64;
     private static final int MAX_ATTEMPTS = 100_000;
     private static final long PENDING_PATIENCE_NANOS = 5_000_000_000L;
+    /** How long a wait for a previous update yields before it sleeps: a settle without a log write is that quick. */
+    private static final long YIELD_NANOS = 50_000;
+    private static final long SLEEP_NANOS = 20_000;
     private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
 
     private final MachineStore machine;
@@ -74,7 +77,10 @@ final class UpdateProtocol {
     void apply(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg, int argOff, int argLen,
                int hops) {
         try {
-            long version = applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
+            // Behind an update of the key already handed over: in line after it, so that one thread's updates of a
+            // key take effect in the order it made them.
+            long version = !s.mayWait && machine.deferredUpdates().holds(key) ? DEFERRED
+                : applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
             if (version == NOTHING_CHANGED) {
                 machine.acks().complete(origin, request, null);
             } else if (version == DEFERRED) {
@@ -102,7 +108,7 @@ final class UpdateProtocol {
     private static final long NOTHING_CHANGED = -2;
     /** The CAS's outcome is unknown: {@link UncertainUpdates} completes the update once it is known. */
     private static final long HANDED_OFF = -3;
-    /** Nothing happened: the update must wait, and its thread delivers messages, so {@link DeferredUpdates} runs it. */
+    /** Nothing happened: the update must wait, and its thread may not ({@link Session#mayWait}): {@link DeferredUpdates} runs it. */
     private static final long DEFERRED = -4;
 
     static final int WON = 0;
@@ -167,8 +173,8 @@ final class UpdateProtocol {
         if (Address.isTombstone(absent)) {
             // Also before answering a DELETE "nothing changed": on a durable cluster the previous DELETE may not be
             // logged yet, and a restart could still bring the value back.
-            if (s.delivering && !deleteFinished(absent)) {
-                return DEFERRED; // the LOG that finishes it may be queued behind this very message
+            if (!s.mayWait && !deleteFinished(absent)) {
+                return DEFERRED; // the LOG that finishes it may be queued behind this very message (Session#mayWait)
             }
             awaitDeleteFinished(key, absent);
         }
@@ -220,7 +226,16 @@ final class UpdateProtocol {
                     + Address.byteOffset(tombstone) + ") still not finished after "
                     + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
             }
+            pause(System.nanoTime() - (deadline - PENDING_PATIENCE_NANOS));
+        }
+    }
+
+    /** One step of waiting that has gone on for {@code waitedNanos}: a yield at first, then a short sleep. */
+    private static void pause(long waitedNanos) {
+        if (waitedNanos < YIELD_NANOS) {
             Thread.yield();
+        } else {
+            java.util.concurrent.locks.LockSupport.parkNanos(SLEEP_NANOS);
         }
     }
 
@@ -244,8 +259,8 @@ final class UpdateProtocol {
         long oldOffset = Address.byteOffset(address);
         UnsafeBuffer chunk = values.chunkFor(oldOffset);
         int index = values.indexInChunk(oldOffset);
-        if (s.delivering && predecessorPending(address, chunk, index)) {
-            return DEFERRED; // what clears it (a LOG's settle, an invalidation) may need this thread
+        if (!s.mayWait && predecessorPending(address, chunk, index)) {
+            return DEFERRED; // what clears it (a LOG's settle, an invalidation) may need this thread (Session#mayWait)
         }
         long header = awaitPredecessorInvalidated(key, address, chunk, index);
         if (!ValueRecord.isLiveAt(header, address) || chunk.getLong(index + ValueRecord.KEY_OFFSET) != key) {
@@ -428,7 +443,7 @@ final class UpdateProtocol {
 
     /**
      * Whether {@link #awaitPredecessorInvalidated} would wait: the record is pending or locked by another update. An
-     * update on a delivery thread is deferred instead ({@link DeferredUpdates}).
+     * update on any thread but {@link DeferredUpdates}' is deferred instead ({@link Session#mayWait}).
      */
     private static boolean predecessorPending(long address, UnsafeBuffer chunk, int index) {
         long header = chunk.getLongVolatile(index);
@@ -455,8 +470,9 @@ final class UpdateProtocol {
                 throw new InvalidationPendingException("update of key " + key + " found its value's previous record"
                     + " still not invalidated after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
             }
-            // Yield, not spin: the publisher may be a thread waiting for this core.
-            Thread.yield();
+            // Yield, not spin: the publisher may be a thread waiting for this core. Past a short while the wait is
+            // for a log write (a disk sync, milliseconds): sleep in short steps rather than take a core meanwhile.
+            pause(now - (deadline - PENDING_PATIENCE_NANOS));
             header = chunk.getLongVolatile(index);
         }
         return header;

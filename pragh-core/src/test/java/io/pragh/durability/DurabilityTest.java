@@ -31,6 +31,34 @@ class DurabilityTest {
             .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).durability(dir, policy, 0).build();
     }
 
+    /**
+     * Three durable machines of one worker each over a fabric that can hold a thread's next send, a key, its home,
+     * another key of that home and an origin machine that is not the home.
+     */
+    private final class Stalled implements AutoCloseable {
+        final StallingFabric fabric = new StallingFabric(new io.pragh.fabric.inprocess.InProcessFabric(3, 0));
+        final EmbeddedCluster cluster = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
+            .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).fabricPerMachine(i -> fabric)
+            .durability(dir, SyncPolicy.BATCH, 0).build();
+        final long key = vertex(1);
+        final int home = cluster.home(key);
+        final long other = sameHome();
+        final int origin = (home + 1) % 3;
+
+        private long sameHome() {
+            for (long v = 2; ; v++) {
+                if (vertex(v) != key && cluster.home(vertex(v)) == home) {
+                    return vertex(v);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            cluster.close();
+        }
+    }
+
     private static long vertex(long v) {
         return KeyLayout.key(v, 0, KeyLayout.VERTEX);
     }
@@ -277,26 +305,17 @@ class DurabilityTest {
      */
     @Test
     void durableValuesIncludeARecordTheLogHadQueuedButNotYetWritten() throws Exception {
-        StallingFabric fabric = new StallingFabric(new io.pragh.fabric.inprocess.InProcessFabric(3, 0));
-        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
-                .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).fabricPerMachine(i -> fabric)
-                .durability(dir, SyncPolicy.BATCH, 0).build()) {
-            long key = vertex(1);
-            int home = c.home(key);
-            long other = key;
-            for (long v = 2; other == key; v++) {
-                if (c.home(vertex(v)) == home) {
-                    other = vertex(v);
-                }
-            }
-            int origin = (home + 1) % 3;
-            c.machine(origin).put(key, bytes("durable"));
+        try (Stalled t = new Stalled()) {
+            EmbeddedCluster c = t.cluster;
+            long key = t.key;
+            int home = t.home;
+            c.machine(t.origin).put(key, bytes("durable"));
             WriteAheadLog wal = c.machine(home).durability().log();
-            StallingFabric.Hold hold = fabric.holdNextSendBy("pragh-m" + home + "-wal");
-            var first = c.machine(origin).updateAsync(other, io.pragh.store.Mutators.SET, bytes("first"));
+            StallingFabric.Hold hold = t.fabric.holdNextSendBy("pragh-m" + home + "-wal");
+            var first = c.machine(t.origin).updateAsync(t.other, io.pragh.store.Mutators.SET, bytes("first"));
             hold.awaitReached(); // the log thread wrote "first" and is held sending its acknowledgement
             long accepted = wal.accepted();
-            var queued = c.machine(origin).updateAsync(key, io.pragh.store.Mutators.SET, bytes("queued"));
+            var queued = c.machine(t.origin).updateAsync(key, io.pragh.store.Mutators.SET, bytes("queued"));
             long deadline = System.nanoTime() + 10_000_000_000L;
             while (wal.accepted() == accepted) {
                 assertTrue(System.nanoTime() < deadline, "the home never logged the second update");
@@ -319,6 +338,42 @@ class DurabilityTest {
             queued.join();
             assertArrayEquals(bytes("queued"), durable.get(key).value(),
                 "the read missed an update the log had accepted, and has acknowledged since");
+        }
+    }
+
+    /**
+     * On a durable cluster an update's record stays pending until its home has logged it (a disk sync, milliseconds).
+     * A later update of the key made on a worker must not wait for that on the worker, which would serve nobody
+     * meanwhile: it is handed to the deferred updates, the worker goes on, and the key's updates still take effect
+     * in the order the worker made them. The home's log thread is held here, so the first update stays unlogged for
+     * as long as the test needs; a worker that waited instead would give up after its patience (5 s), failing them.
+     */
+    @Test
+    void anUpdateBehindAnUnloggedOneIsDeferredNotWaitedForOnTheWorkerAndKeepsItsOrder() throws Exception {
+        try (Stalled t = new Stalled()) {
+            EmbeddedCluster c = t.cluster;
+            long key = t.key;
+            int home = t.home;
+            io.pragh.embedded.Machine m = c.machine(home);
+            StallingFabric.Hold hold = t.fabric.holdNextSendBy("pragh-m" + home + "-wal");
+            var first = c.machine(t.origin).updateAsync(t.other, io.pragh.store.Mutators.SET, bytes("first"));
+            hold.awaitReached(); // the log thread wrote "first" and is held sending its acknowledgement
+            long deferredBefore = m.store().deferredUpdates().deferred();
+            // On the home's only worker: three updates of the key, the first one applied and left unlogged.
+            var updates = m.submit(() -> List.of(
+                m.updateAsync(key, io.pragh.store.Mutators.SET, bytes("one")),
+                m.updateAsync(key, io.pragh.store.Mutators.SET, bytes("two")),
+                m.updateAsync(key, io.pragh.store.Mutators.APPEND, bytes("+three")))).get(60, TimeUnit.SECONDS);
+            assertEquals("served", m.submit(() -> "served").get(60, TimeUnit.SECONDS),
+                "the worker serves the next request while the key's first update is still unlogged");
+            assertEquals(2, m.store().deferredUpdates().deferred() - deferredBefore,
+                "the second update waited for the first, the third lined up behind it");
+            hold.release();
+            first.get(60, TimeUnit.SECONDS);
+            for (var u : updates) {
+                u.get(60, TimeUnit.SECONDS); // acknowledged, none given up on
+            }
+            assertArrayEquals(bytes("two+three"), c.machine(t.origin).get(key), "in the order the worker made them");
         }
     }
 

@@ -4,6 +4,7 @@ import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.AdjacencySegments;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.gremlin.structure.SegmentedLists;
 import io.pragh.store.ValueView;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
@@ -77,13 +78,18 @@ final class SegmentBatch {
 
     /** Reads every noted segment in one batch and adds its neighbours to {@code next}. */
     void expandInto(final GraphStore store, final Frontier next) {
+        if (size == 0) {
+            return; // only heads without segments (a list a sealer holds, or let go before its first seal)
+        }
         store.getAllViews(keys, size, (s, segment) -> {
             if (segment == null) {
                 return;
             }
             final DirectBuffer buffer = segment.buffer();
             final int at = segment.offset();
-            for (int j = 0, n = Adjacency.countOfLength(segment.length()); j < n; j++) {
+            // the segment's stamp, when it has one, is its first entry and no neighbour (SegmentStamp)
+            for (int j = SegmentedLists.bodyFrom(segment), n = Adjacency.countOfLength(segment.length());
+                 j < n; j++) {
                 final int entry = at + j * Adjacency.ENTRY_BYTES;
                 if (removed[s] == null || !removed[s].contains(buffer.getLong(entry + 8, ByteOrder.LITTLE_ENDIAN))) {
                     next.add(buffer.getLong(entry, ByteOrder.LITTLE_ENDIAN), bulks[s]);
@@ -94,15 +100,19 @@ final class SegmentBatch {
 
     /** Reads every noted segment in one batch: {@code sum(bulk * entries)}, removed edges not counted. */
     long countEdges(final GraphStore store) {
+        if (size == 0) {
+            return 0;
+        }
         final long[] count = {0};
         store.getAllViews(keys, size, (s, segment) -> {
             if (segment == null) {
                 return;
             }
             final int n = Adjacency.countOfLength(segment.length());
-            long live = n;
+            final int from = SegmentedLists.bodyFrom(segment);
+            long live = n - from;
             if (removed[s] != null) {
-                for (int j = 0; j < n; j++) {
+                for (int j = from; j < n; j++) {
                     final int entry = segment.offset() + j * Adjacency.ENTRY_BYTES + 8;
                     live -= removed[s].contains(segment.buffer().getLong(entry, ByteOrder.LITTLE_ENDIAN)) ? 1 : 0;
                 }

@@ -15,9 +15,10 @@ package io.pragh.gremlin.storage;
  *   +--------------------------------+----------------------------+---------------------------------+
  *   tag SEGMENT    payload = slot of a sealed segment, in seal order: its key is GraphKeys.segment(vid, slot)
  *   tag TOMBSTONE  payload = number of an edge removed from a sealed segment (readers skip it there)
- *   tag SEALING    payload = token of the one writer sealing this list now
+ *   tag SEALING    payload = token of the one writer sealing this list now or last, with its lease (SealLease)
  *
- *   a sealed segment (value under GraphKeys.segment(vid, slot)): body entries only, exactly as an ordinary list
+ *   a sealed segment (value under GraphKeys.segment(vid, slot)): a STAMP head entry naming the token that wrote it
+ *   (SegmentStamp; absent in segments a bulk load wrote), then body entries exactly as an ordinary list
  *   the slot record (value under GraphKeys.segmentSlots(vid)): one i64 tag per slot, slot = index + 1,
  *   tag = kind:8 | label:16 | ordinal:32, so every list of the vertex has slots of its own
  * </pre>
@@ -31,12 +32,19 @@ package io.pragh.gremlin.storage;
 public final class AdjacencySegments {
     /** Sealed segments of this many entries (1 MiB); a tail longer than it is sealed. */
     public static final int DEFAULT_SEGMENT_ENTRIES = 1 << 16;
+    /**
+     * The longest segment: its write is one logged mutator argument (token and entries), which the write-ahead log
+     * takes up to 64 MiB, so 4M - 1 entries of 16 bytes.
+     */
+    public static final int MAX_SEGMENT_ENTRIES = (64 << 20) / Adjacency.ENTRY_BYTES - 1;
     /** Slots a vertex can give its segments (the label field of a key). */
     public static final int MAX_SLOTS = GraphKeys.MAX_LABEL;
 
     public static final int SEGMENT = 1;
     public static final int TOMBSTONE = 2;
     public static final int SEALING = 3;
+    /** The head entry of a sealed segment: the token that wrote it ({@link SegmentStamp}). */
+    public static final int STAMP = 4;
     private static final long HEAD = Long.MIN_VALUE;
 
     private AdjacencySegments() {
@@ -165,31 +173,19 @@ public final class AdjacencySegments {
         return -1;
     }
 
-    /** SEAL_BEGIN, argument {@code token:i64}: takes the list for one sealer, unless another one has it. */
-    static byte[] sealBegin(final byte[] cur, final byte[] arg) {
-        if (cur == null || hasTag(cur, SEALING)) {
-            return cur;
-        }
-        final byte[] out = new byte[cur.length + Adjacency.ENTRY_BYTES];
-        final int h = headEntries(cur) * Adjacency.ENTRY_BYTES;
-        System.arraycopy(cur, 0, out, 0, h);
-        putHead(out, h, SEALING, ByteReader.longAt(arg, 0));
-        System.arraycopy(cur, h, out, h + Adjacency.ENTRY_BYTES, cur.length - h);
-        return out;
-    }
-
     /**
      * SEAL_COMMIT, argument {@code token:i64, slot:i64, entries:i64, checksum:i64}: when this token holds the list
      * and its first {@code entries} body entries still hash to {@code checksum} (no removal ran since the sealer
      * copied them into the segment at {@code slot}), they leave the tail and the slot joins the head; the token is
-     * let go either way (slot 0: only let go).
+     * let go either way (slot 0: only let go). A token that lost the list to a takeover ({@link SealLease}) changes
+     * nothing: the taker's own seal of those entries, or its none, stands.
      */
     static byte[] sealCommit(final byte[] cur, final byte[] arg) {
         final long token = ByteReader.longAt(arg, 0);
         final long slot = ByteReader.longAt(arg, 8);
         final int entries = (int) ByteReader.longAt(arg, 16);
         final long checksum = ByteReader.longAt(arg, 24);
-        if (cur == null || !holds(cur, token)) {
+        if (cur == null || !SealLease.holds(cur, token)) {
             return cur;
         }
         final int h = headEntries(cur);
@@ -207,9 +203,7 @@ public final class AdjacencySegments {
             w.putBytes(entry);
         }
         for (int i = 0; i < h; i++) {
-            if (tag(Adjacency.neighbour(cur, i)) != SEALING) {
-                w.putBytes(cur, i * Adjacency.ENTRY_BYTES, Adjacency.ENTRY_BYTES);
-            }
+            putKept(w, cur, i, true);
             if (commit && i == lastSegment) {
                 putHead(entry, 0, SEGMENT, slot);
                 w.putBytes(entry);
@@ -226,7 +220,7 @@ public final class AdjacencySegments {
      */
     static byte[] compactCommit(final byte[] cur, final byte[] arg) {
         final long token = ByteReader.longAt(arg, 0);
-        if (cur == null || !holds(cur, token)) {
+        if (cur == null || !SealLease.holds(cur, token)) {
             return cur;
         }
         final java.util.Set<Long> applied = new java.util.HashSet<>();
@@ -237,22 +231,21 @@ public final class AdjacencySegments {
         final int h = headEntries(cur);
         for (int i = 0; i < h; i++) {
             final int tag = tag(Adjacency.neighbour(cur, i));
-            final long payload = payload(Adjacency.edgeId(cur, i));
-            if (tag != SEALING && !(tag == TOMBSTONE && applied.contains(payload))) {
-                w.putBytes(cur, i * Adjacency.ENTRY_BYTES, Adjacency.ENTRY_BYTES);
-            }
+            putKept(w, cur, i, !(tag == TOMBSTONE && applied.contains(payload(Adjacency.edgeId(cur, i)))));
         }
         w.putBytes(cur, h * Adjacency.ENTRY_BYTES, cur.length - h * Adjacency.ENTRY_BYTES);
         return w.toByteArray();
     }
 
-    private static boolean holds(final byte[] list, final long token) {
-        for (int i = 0, h = headEntries(list); i < h; i++) {
-            if (tag(Adjacency.neighbour(list, i)) == SEALING && payload(Adjacency.edgeId(list, i)) == token) {
-                return true;
-            }
+    /** Copies head entry {@code i} if {@code kept}; the SEALING entry always, as released (it keeps the last token). */
+    private static void putKept(final ByteWriter w, final byte[] cur, final int i, final boolean kept) {
+        if (tag(Adjacency.neighbour(cur, i)) == SEALING) {
+            final byte[] released = new byte[Adjacency.ENTRY_BYTES];
+            SealLease.putReleased(released, 0, cur, i);
+            w.putBytes(released);
+        } else if (kept) {
+            w.putBytes(cur, i * Adjacency.ENTRY_BYTES, Adjacency.ENTRY_BYTES);
         }
-        return false;
     }
 
     /** Whether the list's head has an entry of {@code tag}. */
@@ -265,10 +258,9 @@ public final class AdjacencySegments {
         return false;
     }
 
-    /** The token of the writer sealing the list, or 0 when none is. */
+    /** The token of the writer sealing the list, or 0 when none is ({@link SealLease#holder}). */
     public static long sealingToken(final byte[] list) {
-        final long[] tokens = payloads(list, SEALING);
-        return tokens.length == 0 ? 0 : tokens[0];
+        return SealLease.holder(list);
     }
 
     /** SEGMENT_SLOT, argument {@code tag:i64}: gives the tag a slot in the vertex's slot record, once. */

@@ -30,7 +30,10 @@ public final class GraphMutations {
     public static final int DICTIONARY = 35;
     /** Claims a block of ids from, or advances, the shared {@link IdBlocks} counter. */
     public static final int ID_BLOCKS = 36;
-    /** Takes a list for one sealer ({@link AdjacencySegments#sealBegin}); argument {@code token:i64}. */
+    /**
+     * Takes a list for one sealer, or over from one whose lease ran out ({@link SealLease#begin}); argument
+     * {@code token:i64, now:i64, leaseMillis:i64}.
+     */
     public static final int SEAL_BEGIN = 37;
     /** Moves a tail's first entries into a sealed segment ({@link AdjacencySegments#sealCommit}). */
     public static final int SEAL_COMMIT = 38;
@@ -38,18 +41,23 @@ public final class GraphMutations {
     public static final int SEGMENT_SLOT = 39;
     /** Drops tombstones a compaction applied to the sealed segments ({@link AdjacencySegments#compactCommit}). */
     public static final int COMPACT_COMMIT = 40;
+    /**
+     * Writes a sealed segment stamped with its writer's token, unless a later holder of the list wrote it
+     * ({@link SegmentStamp#write}); argument {@code token:i64} then the entries. (41..43 are {@link ViewRecords}'.)
+     */
+    public static final int SEGMENT_WRITE = FIRST_ID + 12;
 
     /** Every provider mutator, by id, for registration: {@code ids()[i]} runs {@code updates()[i]}. */
     public static int[] ids() {
         return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES, DICTIONARY, ID_BLOCKS, SEAL_BEGIN, SEAL_COMMIT,
-            SEGMENT_SLOT, COMPACT_COMMIT, ViewRecords.BITS, ViewRecords.CATALOG, ViewRecords.PROPERTY};
+            SEGMENT_SLOT, COMPACT_COMMIT, ViewRecords.BITS, ViewRecords.CATALOG, ViewRecords.PROPERTY, SEGMENT_WRITE};
     }
 
     public static RecordUpdate[] updates() {
         return new RecordUpdate[] {AdjacencySegments::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties,
-            DictionaryRecord::add, IdBlocks::apply, AdjacencySegments::sealBegin, AdjacencySegments::sealCommit,
+            DictionaryRecord::add, IdBlocks::apply, SealLease::begin, AdjacencySegments::sealCommit,
             AdjacencySegments::claimSlot, AdjacencySegments::compactCommit, ViewRecords::applyBits,
-            ViewRecords::applyCatalog, ViewRecords::applyProperty};
+            ViewRecords::applyCatalog, ViewRecords::applyProperty, SegmentStamp::write};
     }
 
     private GraphMutations() {

@@ -1,7 +1,9 @@
 /**
  * How a property graph is laid out as byte values under Pragh keys: the key scheme ({@link GraphKeys}), the codec
  * of property values ({@link ValueCodec}), the vertex record, adjacency lists, edge property records and the edge
- * index, the sealed segments of supernodes' lists ({@link AdjacencySegments}), the name dictionary, and the
+ * index, the sealed segments of supernodes' lists ({@link AdjacencySegments}) with the lease a sealer holds a list
+ * by ({@link SealLease}) and the stamp that fences a segment against a sealer that lost the list ({@link
+ * SegmentStamp}), the name dictionary, and the
  * read-modify-write functions ({@link GraphMutations}) that the store runs at a value's host so that concurrent
  * writers never lose each other's edges or properties.
  *

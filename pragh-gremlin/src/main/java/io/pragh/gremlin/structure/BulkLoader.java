@@ -76,7 +76,7 @@ public final class BulkLoader implements AutoCloseable {
         this.store = store;
         this.elements = elements;
         this.batchEdges = batchEdges;
-        this.sealer = new SegmentSealer(store, SegmentSealer.segmentEntries(graph));
+        this.sealer = SegmentSealer.of(graph, store);
     }
 
     /**

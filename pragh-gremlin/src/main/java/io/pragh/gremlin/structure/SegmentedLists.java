@@ -4,6 +4,8 @@ import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.AdjacencySegments;
 import io.pragh.gremlin.storage.ByteWriter;
 import io.pragh.gremlin.storage.GraphKeys;
+import io.pragh.gremlin.storage.SegmentStamp;
+import io.pragh.store.ValueView;
 import java.nio.ByteOrder;
 import org.agrona.collections.LongHashSet;
 
@@ -29,8 +31,15 @@ public final class SegmentedLists {
         final byte[][] lists = new byte[keys.length][];
         store.getAll(keys, keys.length, (i, value) -> lists[i] = value);
         int segmented = 0;
-        for (final byte[] list : lists) {
-            segmented += AdjacencySegments.headEntries(list) == 0 ? 0 : AdjacencySegments.slots(list).length;
+        for (int k = 0; k < keys.length; k++) {
+            final int h = AdjacencySegments.headEntries(lists[k]);
+            final int slots = h == 0 ? 0 : AdjacencySegments.slots(lists[k]).length;
+            if (h > 0 && slots == 0) {
+                // a head without segments (a sealer holds the list, or let it go): only the body is the list
+                lists[k] = Adjacency.count(lists[k]) == h ? null
+                    : java.util.Arrays.copyOfRange(lists[k], h * Adjacency.ENTRY_BYTES, lists[k].length);
+            }
+            segmented += slots;
         }
         if (segmented == 0) {
             return lists;
@@ -69,7 +78,7 @@ public final class SegmentedLists {
         final ByteWriter w = new ByteWriter((int) bytes);
         for (int i = from; i < from + count; i++) {
             final byte[] segment = segments[i];
-            for (int e = 0, n = Adjacency.count(segment); e < n; e++) {
+            for (int e = SegmentStamp.bodyFrom(segment), n = Adjacency.count(segment); e < n; e++) {
                 if (removed == null || !removed.contains(Adjacency.edgeId(segment, e))) {
                     w.putBytes(segment, e * Adjacency.ENTRY_BYTES, Adjacency.ENTRY_BYTES);
                 }
@@ -116,7 +125,8 @@ public final class SegmentedLists {
         }
         final long[] found = {-1};
         store.getAllViews(keys, keys.length, (s, segment) -> {
-            for (int i = 0, n = segment == null ? 0 : segment.length() / Adjacency.ENTRY_BYTES; i < n; i++) {
+            final int from = bodyFrom(segment);
+            for (int i = from, n = segment == null ? 0 : segment.length() / Adjacency.ENTRY_BYTES; i < n; i++) {
                 final int at = segment.offset() + i * Adjacency.ENTRY_BYTES;
                 if (segment.buffer().getLong(at + 8, ByteOrder.LITTLE_ENDIAN) == edgeNumber) {
                     found[0] = segment.buffer().getLong(at, ByteOrder.LITTLE_ENDIAN);
@@ -124,6 +134,18 @@ public final class SegmentedLists {
             }
         });
         return found[0];
+    }
+
+    /** The first body entry of a segment read as a view: 1 after its stamp ({@link SegmentStamp}), else 0. */
+    public static int bodyFrom(final ValueView segment) {
+        return segment == null || segment.length() < Adjacency.ENTRY_BYTES ? 0
+            : SegmentStamp.bodyFrom(segment.buffer().getLong(segment.offset(), ByteOrder.LITTLE_ENDIAN), segment.length());
+    }
+
+    /** The token that wrote a segment read as a view, or 0 (none, no stamp). */
+    public static long stampOf(final ValueView segment) {
+        return bodyFrom(segment) == 0 ? 0
+            : AdjacencySegments.payload(segment.buffer().getLong(segment.offset() + 8, ByteOrder.LITTLE_ENDIAN));
     }
 
     /** Deletes a vertex's sealed segments and its slot record, after its lists were deleted. */

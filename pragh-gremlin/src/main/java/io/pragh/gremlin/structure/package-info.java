@@ -6,7 +6,8 @@
  * What the graph does with edges (add, find by id, list, remove) is {@code Edges}; what an edge id names is {@code
  * EdgeIds} (compact ids that locate an edge from its out-vertex, or supplied ones through an index record); a
  * supernode's list is read whole by {@code SegmentedLists} and sealed into segments as it grows by {@code
- * SegmentSealer} (the format: {@code storage.AdjacencySegments}).
+ * SegmentSealer}, which also takes a list over from a sealer whose lease ran out and reclaims what it left (the
+ * format: {@code storage.AdjacencySegments}, {@code storage.SealLease}, {@code storage.SegmentStamp}).
  *
  * <p>May depend on {@code io.pragh.gremlin.storage}, pragh-core's store and TinkerPop's gremlin-core.
  */

@@ -1,10 +1,7 @@
 package io.pragh.gremlin.distributed;
 
-import io.pragh.embedded.OffHeapUse;
-import io.pragh.gremlin.storage.NameDictionary;
-import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.gremlin.structure.ForwardingGraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
-import io.pragh.gremlin.structure.UpdateBatch;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
 
@@ -13,8 +10,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.function.LongConsumer;
 
 /**
  * PraghGraphs over {@value #MACHINES} server machines in this JVM on the TCP fabric, for the TinkerPop suites: each
@@ -86,83 +81,12 @@ public final class InJvmClusterPool {
     }
 
     /** A cluster's store that gives the cluster back when closed; every other call goes to the store as it is. */
-    private static final class Returned implements GraphStore {
+    private static final class Returned extends ForwardingGraphStore {
         private final InJvmCluster cluster;
-        private final ClusterGraphStore store;
 
         Returned(final InJvmCluster cluster, final ClusterGraphStore store) {
+            super(store);
             this.cluster = cluster;
-            this.store = store;
-        }
-
-        @Override
-        public byte[] get(final long key) {
-            return store.get(key);
-        }
-
-        @Override
-        public void getAll(final long[] keys, final int count, final IndexedValues visitor) {
-            store.getAll(keys, count, visitor);
-        }
-
-        @Override
-        public void getAllViews(final long[] keys, final int count, final IndexedViews visitor) {
-            store.getAllViews(keys, count, visitor);
-        }
-
-        @Override
-        public boolean contains(final long key) {
-            return store.contains(key);
-        }
-
-        @Override
-        public void put(final long key, final byte[] value) {
-            store.put(key, value);
-        }
-
-        @Override
-        public void append(final long key, final byte[] bytes) {
-            store.append(key, bytes);
-        }
-
-        @Override
-        public void update(final long key, final int mutatorId, final byte[] argument) {
-            store.update(key, mutatorId, argument);
-        }
-
-        @Override
-        public void updateAll(final UpdateBatch batch) {
-            store.updateAll(batch);
-        }
-
-        @Override
-        public void delete(final long key) {
-            store.delete(key);
-        }
-
-        @Override
-        public void forEachKey(final int kind, final LongConsumer action) {
-            store.forEachKey(kind, action);
-        }
-
-        @Override
-        public <T> T callOnHome(final long key, final Callable<T> work) {
-            return store.callOnHome(key, work);
-        }
-
-        @Override
-        public NameDictionary names() {
-            return store.names();
-        }
-
-        @Override
-        public OffHeapUse offHeapUse() {
-            return store.offHeapUse();
-        }
-
-        @Override
-        public int machines() {
-            return store.machines();
         }
 
         @Override

@@ -1,8 +1,6 @@
 package io.pragh.gremlin.structure;
 
-import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.storage.GraphKeys;
-import io.pragh.gremlin.storage.NameDictionary;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.structure.Direction;
 import org.apache.tinkerpop.gremlin.structure.Edge;
@@ -12,9 +10,7 @@ import org.apache.tinkerpop.gremlin.util.iterator.IteratorUtils;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -113,12 +109,11 @@ class CompactEdgeIdsTest {
     }
 
     /** A store that counts the reads a graph makes. */
-    private static final class CountingStore implements GraphStore {
+    private static final class CountingStore extends ForwardingGraphStore {
         final AtomicInteger reads = new AtomicInteger();
-        private final GraphStore store;
 
         CountingStore(final GraphStore store) {
-            this.store = store;
+            super(store);
         }
 
         @Override
@@ -143,61 +138,6 @@ class CompactEdgeIdsTest {
         public boolean contains(final long key) {
             reads.incrementAndGet();
             return store.contains(key);
-        }
-
-        @Override
-        public void put(final long key, final byte[] value) {
-            store.put(key, value);
-        }
-
-        @Override
-        public void append(final long key, final byte[] bytes) {
-            store.append(key, bytes);
-        }
-
-        @Override
-        public void update(final long key, final int mutatorId, final byte[] argument) {
-            store.update(key, mutatorId, argument);
-        }
-
-        @Override
-        public void updateAll(final UpdateBatch batch) {
-            store.updateAll(batch);
-        }
-
-        @Override
-        public void delete(final long key) {
-            store.delete(key);
-        }
-
-        @Override
-        public void forEachKey(final int kind, final LongConsumer action) {
-            store.forEachKey(kind, action);
-        }
-
-        @Override
-        public <T> T callOnHome(final long key, final Callable<T> work) {
-            return store.callOnHome(key, work);
-        }
-
-        @Override
-        public NameDictionary names() {
-            return store.names();
-        }
-
-        @Override
-        public OffHeapUse offHeapUse() {
-            return store.offHeapUse();
-        }
-
-        @Override
-        public int machines() {
-            return store.machines();
-        }
-
-        @Override
-        public void close() {
-            store.close();
         }
     }
 }

@@ -24,8 +24,8 @@ import java.util.Optional;
  */
 final class LoadCommand {
     /** The command line of {@code cluster load}. */
-    record Options(int threads, int seconds, int keys, int valueBytes, int pipeline, boolean gremlin,
-                   EdgeLoad.Settings edges) {
+    record Options(int threads, int seconds, int warmupSeconds, int keys, int valueBytes, int pipeline,
+                   boolean gremlin, EdgeLoad.Settings edges) {
     }
 
     private LoadCommand() {
@@ -35,6 +35,7 @@ final class LoadCommand {
     static Options parse(Map<String, String> flags) {
         int threads = ClusterCommand.parseInt("--threads", flags.getOrDefault("--threads", "4"));
         int seconds = ClusterCommand.parseInt("--seconds", flags.getOrDefault("--seconds", "10"));
+        int warmup = ClusterCommand.parseInt("--warmup-seconds", flags.getOrDefault("--warmup-seconds", "3"));
         int keys = ClusterCommand.parseInt("--keys", flags.getOrDefault("--keys", "10000"));
         int bytes = ClusterCommand.parseInt("--value-bytes", flags.getOrDefault("--value-bytes", "64"));
         int pipeline = ClusterCommand.parseInt("--pipeline", flags.getOrDefault("--pipeline", "1"));
@@ -45,13 +46,13 @@ final class LoadCommand {
         for (String n : flags.getOrDefault("--edges-per-request", "1,64").split(",", -1)) {
             perRequest.add(ClusterCommand.parseInt("--edges-per-request (a comma-separated list)", n.trim()));
         }
-        for (String f : new String[] {"--threads", "--seconds", "--keys", "--value-bytes", "--pipeline", "--gremlin",
+        for (String f : new String[] {"--threads", "--seconds", "--warmup-seconds", "--keys", "--value-bytes", "--pipeline", "--gremlin",
             "--vertices", "--gremlin-in-flight", "--edges-per-request"}) {
             flags.remove(f);
         }
-        if (threads < 1 || seconds < 1 || keys < 1 || bytes < 0 || pipeline < 1) {
+        if (threads < 1 || seconds < 1 || keys < 1 || bytes < 0 || pipeline < 1 || warmup < 0) {
             throw new IllegalArgumentException("load needs --threads, --seconds, --keys, --pipeline >= 1"
-                + " and --value-bytes >= 0");
+                + " and --value-bytes, --warmup-seconds >= 0");
         }
         if (!gremlin.equals("on") && !gremlin.equals("off")) {
             throw new IllegalArgumentException("--gremlin takes on or off, got '" + gremlin + "'");
@@ -60,12 +61,20 @@ final class LoadCommand {
             throw new IllegalArgumentException("load needs --vertices, --gremlin-in-flight and every"
                 + " --edges-per-request >= 1");
         }
-        return new Options(threads, seconds, keys, bytes, pipeline, gremlin.equals("on"),
+        return new Options(threads, seconds, warmup, keys, bytes, pipeline, gremlin.equals("on"),
             new EdgeLoad.Settings(seconds, vertices, inFlight, perRequest));
     }
 
     /** Runs the load; 1 when the edges the cluster counts afterwards do not match what it acknowledged. */
     static int run(Options o, LocalCluster c, PrintStream out, PrintStream err) throws InterruptedException {
+        if (o.warmupSeconds() > 0) {
+            // The same load, not counted: the first seconds of a fresh client and fresh servers run interpreted code
+            // and fill the JIT's queues, which is not what a steady writer sees.
+            WriteLoad.Result w = WriteLoad.run(c, o.threads(), o.warmupSeconds(), o.keys(), o.valueBytes(),
+                o.pipeline());
+            out.printf("pragh: warm-up of %d s (not counted): %d acknowledged PUTs%n", o.warmupSeconds(),
+                w.acknowledged());
+        }
         WriteLoad.Result r = WriteLoad.run(c, o.threads(), o.seconds(), o.keys(), o.valueBytes(), o.pipeline());
         out.printf("pragh: %d acknowledged PUTs of %d bytes in %.1f s: %.0f PUT/s with %d client threads,"
                 + " %d PUTs in flight each (sync %s; %d retryable failures)%n", r.acknowledged(), o.valueBytes(),

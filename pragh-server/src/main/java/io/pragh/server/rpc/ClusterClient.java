@@ -51,41 +51,66 @@ public final class ClusterClient implements AutoCloseable {
     }
 
     /**
-     * PUTs every key with its value at its home, pipelined on each machine's connection ({@link MachineClient#putAll},
-     * at most {@code window} unanswered per machine); returns once all are acknowledged, or throws the first refusal
-     * once every machine answered.
+     * PUTs every key with its value at its home, pipelined on every home's connection at once (at most
+     * {@code window} unanswered per machine): all machines work on their share together, each connection's requests
+     * sent and its answers read in turn. Returns once all are acknowledged; throws the first refusal once every
+     * machine answered (or its connection broke: retryable).
+     *
+     * <pre>{@code
+     * client.putAll(keys, values, 256);
+     * }</pre>
      */
     public void putAll(long[] keys, byte[][] values, int window) {
         int[] counts = new int[machines.length];
         for (long key : keys) {
             counts[home(key)]++;
         }
-        long[][] byHomeKeys = new long[machines.length][];
-        byte[][][] byHomeValues = new byte[machines.length][][];
+        int[][] byHome = new int[machines.length][];
         for (int m = 0; m < machines.length; m++) {
-            byHomeKeys[m] = new long[counts[m]];
-            byHomeValues[m] = new byte[counts[m]][];
+            byHome[m] = new int[counts[m]];
             counts[m] = 0;
         }
         for (int i = 0; i < keys.length; i++) {
             int m = home(keys[i]);
-            byHomeKeys[m][counts[m]] = keys[i];
-            byHomeValues[m][counts[m]++] = values[i];
+            byHome[m][counts[m]++] = i;
         }
-        ClientException first = null;
-        for (int m = 0; m < machines.length; m++) {
-            if (counts[m] > 0) {
-                try {
-                    machines[m].putAll(byHomeKeys[m], byHomeValues[m], 0, counts[m], window);
-                } catch (ClientException e) {
-                    if (first == null) {
-                        first = e;
+        MachineConnection.Run[] runs = new MachineConnection.Run[machines.length];
+        int locked = 0;
+        try {
+            // In machine order, so that two clients stepping runs over the same connections cannot deadlock.
+            for (; locked < machines.length; locked++) {
+                machines[locked].connection().lock().lock();
+            }
+            for (int m = 0; m < machines.length; m++) {
+                if (counts[m] > 0) {
+                    int[] mine = byHome[m];
+                    runs[m] = machines[m].putRun(i -> keys[mine[i]], i -> values[mine[i]], counts[m], window);
+                }
+            }
+            boolean pending = true;
+            while (pending) {
+                pending = false;
+                for (MachineConnection.Run r : runs) {
+                    if (r != null) {
+                        r.send();
+                    }
+                }
+                for (MachineConnection.Run r : runs) {
+                    if (r != null) {
+                        r.read();
+                        pending |= !r.done();
                     }
                 }
             }
+        } finally {
+            while (locked > 0) {
+                machines[--locked].connection().lock().unlock();
+            }
         }
-        if (first != null) {
-            throw first;
+        for (MachineConnection.Run r : runs) {
+            if (r != null) {
+                r.throwIfFailed();
+            }
         }
     }
 

@@ -85,6 +85,16 @@ public final class MachineClient implements AutoCloseable {
         connection.pipeline("PUT", i -> putRequest(keys[from + i], values[from + i]), count, window);
     }
 
+    /** A pipelined run of {@code count} PUTs for a caller that steps it with the connection's lock held. */
+    MachineConnection.Run putRun(java.util.function.IntToLongFunction key, java.util.function.IntFunction<byte[]> value,
+                                 int count, int window) {
+        return connection.new Run("PUT", i -> putRequest(key.applyAsLong(i), value.apply(i)), count, window);
+    }
+
+    MachineConnection connection() {
+        return connection;
+    }
+
     /** The key's value, or null when it has none. */
     public byte[] get(long key) {
         UnsafeBuffer b = call(keyed(ClientProtocol.GET, key), true);

@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntFunction;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -34,6 +35,8 @@ final class MachineConnection implements AutoCloseable {
     private final int timeoutMillis;
     private final ClusterSecret secret;
     private final ClusterTls tls;
+    /** One caller at a time: held for a whole call, pipelined run or close. */
+    private final ReentrantLock lock = new ReentrantLock();
     private Socket socket;
     private DataInputStream in;
     private DataOutputStream out;
@@ -55,7 +58,16 @@ final class MachineConnection implements AutoCloseable {
      * Sends one request and returns the body of an OK answer (null for ABSENT when {@code absentOk}), waiting
      * {@code waitMillis} past the timeout for a request that waits by design; {@code op} names it in errors.
      */
-    synchronized UnsafeBuffer call(String op, byte[] request, boolean absentOk, long waitMillis) {
+    UnsafeBuffer call(String op, byte[] request, boolean absentOk, long waitMillis) {
+        lock.lock();
+        try {
+            return callLocked(op, request, absentOk, waitMillis);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private UnsafeBuffer callLocked(String op, byte[] request, boolean absentOk, long waitMillis) {
         byte[] answer;
         try {
             connect();
@@ -99,37 +111,107 @@ final class MachineConnection implements AutoCloseable {
      * {@code window} unanswered at a time, so the round trips overlap. Every answer is read even when some are
      * refused (the connection stays usable); the first refusal is thrown once all are in.
      */
-    synchronized void pipeline(String op, IntFunction<byte[]> request, int count, int window) {
-        if (window < 1) {
-            throw new IllegalArgumentException("window must be >= 1, got " + window);
-        }
-        ClientException refused = null;
-        int sent = 0;
-        int answered = 0;
+    void pipeline(String op, IntFunction<byte[]> request, int count, int window) {
+        lock.lock();
         try {
-            connect();
-            while (answered < count) {
+            Run run = new Run(op, request, count, window);
+            while (!run.done()) {
+                run.send();
+                run.read();
+            }
+            run.throwIfFailed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The lock a caller holds while it steps a {@link Run} of this connection itself: taken in machine order by a
+     * cluster client that steps one run per machine at once, so two such clients cannot deadlock.
+     */
+    ReentrantLock lock() {
+        return lock;
+    }
+
+    /**
+     * One pipelined run of requests on this connection, stepped by its caller with the connection's {@link #lock}
+     * held: {@link #send} what the window allows, then {@link #read} answers down to half a window, until
+     * {@link #done}. {@link #pipeline} steps one run to its end; {@code ClusterClient} steps one run per machine in
+     * turn, so that every machine has requests in flight at once rather than one machine after another.
+     */
+    final class Run {
+        private final String op;
+        private final IntFunction<byte[]> request;
+        private final int count;
+        private final int window;
+        private int sent;
+        private int answered;
+        private ClientException failure;
+        private boolean broken;
+
+        Run(String op, IntFunction<byte[]> request, int count, int window) {
+            if (window < 1) {
+                throw new IllegalArgumentException("window must be >= 1, got " + window);
+            }
+            this.op = op;
+            this.request = request;
+            this.count = count;
+            this.window = window;
+        }
+
+        /** Every answer is in, or the connection broke (the rest are then not sent). */
+        boolean done() {
+            return answered == count || broken;
+        }
+
+        /** Sends requests while fewer than a window are unanswered, then flushes. */
+        void send() {
+            if (done()) {
+                return;
+            }
+            try {
+                connect();
                 while (sent < count && sent - answered < window) {
-                    send(request.apply(sent));
+                    MachineConnection.this.send(request.apply(sent));
                     sent++;
                 }
                 out.flush();
-                // Read half a window before sending more, so that sending and reading alternate in large steps.
-                do {
+            } catch (IOException e) {
+                broke(e);
+            }
+        }
+
+        /**
+         * Reads answers until at most half a window is unanswered (all of them once every request is sent), so that
+         * sending and reading alternate in large steps.
+         */
+        void read() {
+            try {
+                while (!broken && answered < sent && (sent == count || sent - answered > window / 2)) {
                     byte[] answer = frame();
-                    if (answer[0] != ClientProtocol.OK && refused == null) {
-                        refused = refusal(op, answer);
+                    if (answer[0] != ClientProtocol.OK && failure == null) {
+                        failure = refusal(op, answer);
                     }
                     answered++;
-                } while (answered < sent && sent - answered > window / 2);
+                }
+            } catch (IOException e) {
+                broke(e);
             }
-        } catch (IOException e) {
-            disconnect();
-            throw new ClientException(op + " to " + name + " failed after " + answered + " of " + count
-                + " pipelined " + op + "s were acknowledged: " + reason(e) + "; retry once the machine is back", true, e);
         }
-        if (refused != null) {
-            throw refused;
+
+        /** The first refusal, or the broken connection (retryable): thrown once the run is done. */
+        void throwIfFailed() {
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        private void broke(IOException e) {
+            disconnect();
+            broken = true;
+            failure = new ClientException(op + " to " + name + " failed after " + answered + " of " + count
+                + " pipelined " + op + "s were acknowledged: " + reason(e) + "; retry once the machine is back", true,
+                e);
         }
     }
 
@@ -236,7 +318,12 @@ final class MachineConnection implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        disconnect();
+    public void close() {
+        lock.lock();
+        try {
+            disconnect();
+        } finally {
+            lock.unlock();
+        }
     }
 }

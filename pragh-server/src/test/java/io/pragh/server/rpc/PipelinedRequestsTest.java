@@ -108,4 +108,57 @@ class PipelinedRequestsTest {
             assertEquals(null, client.get(key(17)));
         }
     }
+
+    @Test
+    void aClusterWidePutAllPipelinesOnEveryHomeAtOnceAndARefusalFailsOnlyItself() throws Exception {
+        LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(3)
+            .withGremlinPortBase(LocalCluster.Settings.NO_GREMLIN));
+        ServerNode[] nodes = new ServerNode[3];
+        try {
+            for (int i = 0; i < nodes.length; i++) {
+                nodes[i] = ServerNode.start(local.config(), i);
+            }
+            try (ClusterClient client = local.client(10_000)) {
+                int n = 3_000;
+                long[] keys = new long[n];
+                byte[][] values = new byte[n][];
+                int[] perHome = new int[3];
+                for (int i = 0; i < n; i++) {
+                    keys[i] = key(i % 300); // ten PUTs to each key, spread over the three homes
+                    values[i] = value(i);
+                    perHome[client.home(keys[i])]++;
+                }
+                for (int m = 0; m < 3; m++) {
+                    assertTrue(perHome[m] > 0, "the keys reach every home, " + m + " too");
+                }
+                client.putAll(keys, values, 16); // a window far below each home's share: many steps per machine
+                for (int k = 0; k < 300; k++) {
+                    assertArrayEquals(value(2_700 + k), client.get(key(k)), "the last PUT sent to key " + k + " wins");
+                }
+
+                byte[][] oneTooLarge = values.clone();
+                int bad = 1_234;
+                oneTooLarge[bad] = new byte[2 << 20]; // larger than the small cluster's 1 MiB chunks
+                for (int i = 0; i < n; i++) {
+                    if (i != bad) {
+                        oneTooLarge[i] = value(-i);
+                    }
+                }
+                ClientException e = assertThrows(ClientException.class, () -> client.putAll(keys, oneTooLarge, 16));
+                assertTrue(e.getMessage().contains("larger than a value region chunk"), e.getMessage());
+                for (int k = 0; k < 300; k++) {
+                    int last = 2_700 + k;
+                    assertArrayEquals(value(-last), client.get(key(k)), "every other PUT landed, key " + k);
+                }
+                client.put(key(1), value(1)); // and every connection is still usable
+                assertArrayEquals(value(1), client.get(key(1)));
+            }
+        } finally {
+            for (ServerNode node : nodes) {
+                if (node != null) {
+                    node.close();
+                }
+            }
+        }
+    }
 }
