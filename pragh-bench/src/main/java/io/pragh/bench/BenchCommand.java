@@ -28,6 +28,7 @@ import java.util.Arrays;
  * ./pragh bench keys
  * ./pragh bench footprint --scale 16
  * ./pragh bench soak --minutes 2
+ * ./pragh bench farmem --scale 14 --out target/farmem
  * ./pragh bench janusgraph -f 1 -wi 5 -w 2 -i 5 -r 2
  * }</pre>
  */
@@ -52,6 +53,8 @@ public final class BenchCommand {
         out.println("  footprint [--scale N] [--batch E]  bytes per edge of a property-less RMAT graph in PraghGraph (heap + off-heap)");
         out.println("  rmat-edges --out FILE [--scale N] [--edge-factor F] [--seed S] [--edges MAX]");
         out.println("                         an RMAT graph's directed edges as an edge list, for ./pragh load");
+        out.println("  farmem [flags]         BFS and PageRank over far memory (Fargraph): all-local, tiering with chunked");
+        out.println("                         READs, on-demand reads, at far ratios 0..0.95, and a chunk-size sweep");
         out.println("  soak [--minutes N]     chaos workload under every fault, its histories checked for");
         out.println("                         linearizability; exit status 1 on a violation (--help lists the flags)");
         out.println("  janusgraph [--scale N] [--dir DIR] [jmh opts]");
@@ -98,6 +101,9 @@ public final class BenchCommand {
             }
             case "janusgraph" -> {
                 return JanusGraphComparison.run(rest, System.out, System.err);
+            }
+            case "farmem" -> {
+                return io.pragh.bench.farmem.FarmemBench.run(rest, System.out, System.err);
             }
             case "soak" -> {
                 return SoakCommand.run(rest, System.out, System.err);

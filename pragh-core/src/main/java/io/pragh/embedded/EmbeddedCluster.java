@@ -3,7 +3,6 @@ package io.pragh.embedded;
 import io.pragh.address.Address;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.monitor.MonitorConfig;
-import io.pragh.durability.Durability;
 import io.pragh.durability.SyncPolicy;
 import java.nio.file.Path;
 import io.pragh.fabric.Deployment;
@@ -12,7 +11,6 @@ import io.pragh.fabric.FabricChoice;
 import io.pragh.fabric.FabricKind;
 import io.pragh.fabric.FabricProviders;
 import io.pragh.fabric.FabricSpec;
-import io.pragh.fabric.MachineMemory;
 import io.pragh.fabric.FabricStats;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.fabric.inprocess.InProcessFabricProvider;
@@ -24,6 +22,9 @@ import io.pragh.store.Mutators;
 import io.pragh.store.ReplicaSettings;
 import io.pragh.store.StoreConfig;
 import io.pragh.store.ValueMutator;
+import io.pragh.tier.MachineRole;
+import io.pragh.tier.Tiering;
+import io.pragh.tier.TieringConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -65,52 +66,35 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final Placement placement;
     private final AdjacencyLists graph;
     private final MigrationControl migrationControl;
+    private final int computeMachines;
+    private final Tiering tiering;
 
     private EmbeddedCluster(Builder b) {
-        Address.checkMachineCount(b.machines);
-        this.fabrics = new Fabric[b.machines];
+        int total = b.machines + b.memoryNodes;
+        Address.checkMachineCount(total);
+        this.computeMachines = b.machines;
+        this.fabrics = new Fabric[total];
         if (b.fabricPerMachine == null) {
             // Through the providers, as a server opens its fabric: one rule decides, and names what is missing.
             FabricChoice choice = FabricProviders.load(EmbeddedCluster.class.getClassLoader())
                 .choose(FabricKind.IN_PROCESS, Deployment.EMBEDDED);
-            Arrays.fill(fabrics, choice.provider().create(FabricSpec.embedded(b.machines).withSetting(
+            Arrays.fill(fabrics, choice.provider().create(FabricSpec.embedded(total).withSetting(
                 InProcessFabricProvider.RemoteLatency.class,
                 new InProcessFabricProvider.RemoteLatency(b.remoteLatencyNs))));
         }
-        this.placement = b.placement != null ? b.placement : Placement.hashed(b.machines);
-        this.machines = new Machine[b.machines];
+        // Memory nodes home no key: hash placement over the compute machines only.
+        this.placement = b.placement != null ? b.placement
+            : b.memoryNodes == 0 ? Placement.hashed(b.machines)
+            : Placement.hashedOver(java.util.stream.IntStream.range(0, b.machines).toArray());
+        this.machines = new Machine[total];
         boolean pin = b.pin != null ? b.pin : WorkerPool.pinningPays(b.machines * b.workersPerMachine);
         try {
-            for (int i = 0; i < b.machines; i++) {
+            for (int i = 0; i < total; i++) {
                 if (b.fabricPerMachine != null) {
                     fabrics[i] = Objects.requireNonNull(b.fabricPerMachine.apply(i),
                         "fabricPerMachine returned no fabric for machine " + i);
                 }
-                Fabric fabric = fabrics[i];
-                MachineStore store = new MachineStore(i, b.machines, b.config, placement, b.mutators);
-                store.replication().configure(b.replicas);
-                Durability durability = null;
-                try {
-                    if (b.dataDirectory != null) {
-                        durability = Durability.open(b.dataDirectory.resolve("machine-" + i), b.syncPolicy,
-                            b.snapshotEveryMillis, store);
-                    }
-                    store.attach(fabric);
-                } catch (RuntimeException e) {
-                    if (durability != null) {
-                        durability.close();
-                    }
-                    store.close();
-                    throw e;
-                }
-                machines[i] = new Machine(store, durability, b.workersPerMachine, pin, b.operationTimeoutMillis);
-                if (b.pretouch) {
-                    MachineMemory memory = store.memory();
-                    memory.keys().pretouch();
-                    memory.values().pretouch();
-                    memory.reclaim().pretouch();
-                    store.cache().pretouch();
-                }
+                machines[i] = MachineAssembly.assemble(b, i, total, fabrics[i], placement, pin);
             }
         } catch (RuntimeException | Error e) {
             close();
@@ -123,6 +107,23 @@ public final class EmbeddedCluster implements AutoCloseable {
         } else {
             this.migrationControl = null;
         }
+        this.tiering = b.tiering == null ? null : FarMemory.startTiering(this, b.tiering, migrationControl);
+    }
+
+    /** The far-memory tier's duty, or null when the cluster was built without {@link Builder#tiering}. */
+    public Tiering tiering() {
+        return tiering;
+    }
+
+    /** Compute machines: ids {@code 0..computeMachineCount()-1}; memory nodes follow them. */
+    public int computeMachineCount() {
+        return computeMachines;
+    }
+
+    /** Whether machine {@code id} computes (homes keys, runs queries) or is a memory node (hosts values only). */
+    public MachineRole role(int id) {
+        machine(id); // range check with the usual message
+        return id < computeMachines ? MachineRole.COMPUTE : MachineRole.MEMORY;
     }
 
     /** The automatic migration control plane, or null when the cluster was built without one. */
@@ -223,6 +224,9 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (tiering != null) {
+            tiering.close();
+        }
         if (migrationControl != null) {
             migrationControl.close();
         }
@@ -261,22 +265,57 @@ public final class EmbeddedCluster implements AutoCloseable {
      * fabric's default emulated latency, pinning when the host has a core for every worker.
      */
     public static final class Builder {
-        private int machines = 4;
-        private int workersPerMachine = 2;
-        private StoreConfig config = StoreConfig.defaults();
+        int machines = 4;
+        int workersPerMachine = 2;
+        StoreConfig config = StoreConfig.defaults();
         private long remoteLatencyNs = InProcessFabric.DEFAULT_REMOTE_LATENCY_NS;
-        private Boolean pin;
-        private long operationTimeoutMillis = 30_000;
-        private final Mutators mutators = Mutators.withBuiltins();
+        Boolean pin;
+        long operationTimeoutMillis = 30_000;
+        final Mutators mutators = Mutators.withBuiltins();
         private Placement placement;
-        private Path dataDirectory;
-        private SyncPolicy syncPolicy = SyncPolicy.BATCH;
-        private long snapshotEveryMillis = 60_000;
+        Path dataDirectory;
+        SyncPolicy syncPolicy = SyncPolicy.BATCH;
+        long snapshotEveryMillis = 60_000;
         private MonitorConfig monitorConfig;
         private CoordinatorConfig coordinatorConfig;
         private IntFunction<? extends Fabric> fabricPerMachine;
-        private boolean pretouch;
-        private ReplicaSettings replicas = ReplicaSettings.OFF;
+        ReplicaSettings replicas = ReplicaSettings.OFF;
+        boolean pretouch;
+        private int memoryNodes;
+        private long memoryNodeValueBytes = -1;
+        private TieringConfig tiering;
+
+        /**
+         * Adds {@code n} memory nodes after the compute machines ({@link #machines}): they home no key and run no
+         * query, and hold the values the far-memory tier moves out ({@link #tiering}). Each has
+         * {@code valueBytes} of value region (-1: as much as a compute machine).
+         */
+        public Builder memoryNodes(int n, long valueBytes) {
+            if (n < 0) {
+                throw new IllegalArgumentException("memoryNodes must be >= 0, got " + n);
+            }
+            this.memoryNodes = n;
+            this.memoryNodeValueBytes = valueBytes;
+            return this;
+        }
+
+        /**
+         * Runs the far-memory tier: every compute machine keeps at most {@link TieringConfig#localBudgetBytes} of
+         * values local, cold ones going to the memory nodes first (needs {@link #memoryNodes}).
+         *
+         * <pre>{@code
+         * EmbeddedCluster.builder().machines(2).memoryNodes(1, 1L << 30)
+         *     .tiering(TieringConfig.defaults().withLocalBudgetBytes(64L << 20)).build();
+         * }</pre>
+         */
+        public Builder tiering(TieringConfig config) {
+            this.tiering = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        StoreConfig memoryNodeConfig() {
+            return memoryNodeValueBytes < 0 ? config : config.withValueBytes(memoryNodeValueBytes);
+        }
 
         /**
          * Attaches machine {@code i} to {@code factory.apply(i)} instead of one in-process fabric shared by all, e.g. a
@@ -406,6 +445,9 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
 
         public EmbeddedCluster build() {
+            if (tiering != null && memoryNodes == 0) {
+                throw new IllegalArgumentException("tiering needs memory nodes to move values to: set memoryNodes");
+            }
             return new EmbeddedCluster(this);
         }
     }

@@ -21,4 +21,21 @@ public interface Placement {
         }
         return key -> (int) Long.remainderUnsigned(Hashing.mix(KeyLayout.vid(key)), machines);
     }
+
+    /**
+     * Hash placement over some machines only: the homes are {@code homes[hash % homes.length]}, so machines left out
+     * (memory nodes, which host values but run no queries) home no key. With {@code homes = 0..n-1} it is
+     * {@link #hashed}{@code (n)}.
+     *
+     * <pre>{@code
+     * Placement p = Placement.hashedOver(new int[] {0, 1});   // machines 2 and 3 are memory nodes
+     * }</pre>
+     */
+    static Placement hashedOver(int[] homes) {
+        if (homes.length < 1) {
+            throw new IllegalArgumentException("hash placement needs at least one home machine, got none");
+        }
+        int[] copy = homes.clone();
+        return key -> copy[(int) Long.remainderUnsigned(Hashing.mix(KeyLayout.vid(key)), copy.length)];
+    }
 }

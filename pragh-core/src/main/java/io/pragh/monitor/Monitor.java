@@ -48,6 +48,13 @@ public final class Monitor implements AccessObserver {
     /** Remote accesses go to the table when asked, or when there is no cache whose counters could hold them. */
     private final boolean remoteInTable;
     private final AccessTable table = new AccessTable();
+    /**
+     * Accesses to the values this machine homes or holds, for the far-memory tier ({@code io.pragh.tier}): off until
+     * {@link #countHeldValues} (a table entry per value read is the cost the paper's monitor avoids), and decayed by
+     * the tier's rounds ({@link #decayHeld}), not by this monitor's intervals.
+     */
+    private final AccessTable held = new AccessTable();
+    private volatile boolean countHeld;
     /** Keys tracked on the coordinator's request; replaced whole (copy on write) so that readers never lock. */
     private volatile LongHashSet tracked = new LongHashSet();
     /** Keys already reported instantly in this interval. */
@@ -87,6 +94,27 @@ public final class Monitor implements AccessObserver {
         if ((home != machine && remoteInTable) || tracked.contains(key)) {
             table.record(key, host);
         }
+        if (countHeld && (home == machine || host == machine)) {
+            held.record(key, host);
+        }
+    }
+
+    /**
+     * Counts from now on every GET on this machine of a value it homes (wherever the value lives, a memory node
+     * included) or holds, as the far-memory tier needs to tell hot values from warm and cold ones.
+     */
+    public void countHeldValues() {
+        countHeld = true;
+    }
+
+    /** Decayed accesses to a value this machine homes or holds, since {@link #countHeldValues}: 0 when never read. */
+    public long heldAccesses(long key) {
+        return held.count(key);
+    }
+
+    /** Halves every held-value count, dropping those that reach zero: the tier's round ends. */
+    public void decayHeld() {
+        held.decay(k -> false);
     }
 
     /** Counts local accesses to {@code key} until {@link #untrack}: the coordinator needs this machine's rate. */

@@ -50,11 +50,11 @@ class ReadmeExampleTest {
             "README.md must contain the example of ReadmeExampleTest verbatim (modulo indentation)");
     }
 
-    private static String between(String s, String a, String b) {
+    static String between(String s, String a, String b) {
         return s.substring(s.indexOf(a) + a.length(), s.indexOf(b));
     }
 
-    private static String normalize(String s) {
+    static String normalize(String s) {
         StringBuilder out = new StringBuilder();
         for (String line : s.split("\n")) {
             String t = line.strip();

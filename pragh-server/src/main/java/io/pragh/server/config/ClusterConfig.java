@@ -12,6 +12,7 @@ import io.pragh.fabric.tcp.ClusterSecret;
 import io.pragh.fabric.tcp.ClusterTls;
 import io.pragh.fabric.tcp.TcpFabricOptions;
 import io.pragh.store.StoreConfig;
+import io.pragh.tier.MachineRole;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -105,6 +106,10 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                 + " hash is): a server extension supplies it, so name that extension under extensions (for the"
                 + " benchmark's shard placement: extensions: [bench])");
         }
+        if (!placement.isHash() && machines.stream().anyMatch(m -> m.role() == MachineRole.MEMORY)) {
+            throw new ConfigException(source, "placement.kind", "placement '" + placement.kind() + "' cannot run"
+                + " with memory nodes (role: memory): only hash placement leaves them without keys");
+        }
         if (!placement.isHash() && membership.enabled()) {
             throw new ConfigException(source, "placement.kind", "placement '" + placement.kind() + "' cannot run"
                 + " with a membership section: crash recovery assumes a key's home never changes, which only hash"
@@ -187,8 +192,24 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                 claim(endpoints, m.host(), m.clientPort(), n.keyPath("clientPort"), source);
             }
         }
-        // A traversal is routed to its start vertex's home Gremlin port: every machine serves one, or none does.
-        for (int i = 1; i < byId.length; i++) {
+        // Memory nodes home no key: they come after every compute machine, so hash placement over the first ids
+        // is the same on servers and clients, whoever computes it.
+        int compute = 0;
+        while (compute < byId.length && byId[compute].role() == MachineRole.COMPUTE) {
+            compute++;
+        }
+        for (int i = compute; i < byId.length; i++) {
+            if (byId[i].role() != MachineRole.MEMORY) {
+                throw new ConfigException(source, "machines", "memory nodes take the highest ids, after every"
+                    + " compute machine: machine " + i + " is a compute machine after memory node " + compute);
+            }
+        }
+        if (compute == 0) {
+            throw new ConfigException(source, "machines", "a cluster needs at least one compute machine (role:"
+                + " compute, the default), got only memory nodes");
+        }
+        // A traversal is routed to its start vertex's home Gremlin port: every compute machine serves one, or none.
+        for (int i = 1; i < compute; i++) {
             if ((byId[i].gremlinPort() == MachineConfig.NO_GREMLIN_PORT)
                 != (byId[0].gremlinPort() == MachineConfig.NO_GREMLIN_PORT)) {
                 int without = byId[i].gremlinPort() == MachineConfig.NO_GREMLIN_PORT ? i : 0;
@@ -259,6 +280,11 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
             };
             throw n.error(at, e.getMessage());
         }
+    }
+
+    /** Machines that home keys and run queries: ids {@code 0..computeMachineCount()-1}; memory nodes follow. */
+    public int computeMachineCount() {
+        return (int) machines.stream().filter(m -> m.role() == MachineRole.COMPUTE).count();
     }
 
     public int machineCount() {

@@ -8,7 +8,7 @@
  * nothing here starts anything.
  */
 @MayDependOn({"com.fasterxml.jackson..", "io.pragh", "io.pragh.address", "io.pragh.durability", "io.pragh.fabric",
-    "io.pragh.fabric.tcp", "io.pragh.monitor", "io.pragh.reclaim", "io.pragh.store"})
+    "io.pragh.fabric.tcp", "io.pragh.monitor", "io.pragh.reclaim", "io.pragh.store", "io.pragh.tier"})
 package io.pragh.server.config;
 
 import io.pragh.MayDependOn;

@@ -7,7 +7,7 @@
  */
 @MayDependOn({"io.micrometer..", "io.netty..", "io.pragh.cache", "io.pragh.embedded", "io.pragh.fabric",
     "io.pragh.keys", "io.pragh.memory", "io.pragh.migration", "io.pragh.reclaim", "io.pragh.store",
-    "io.pragh.values"})
+    "io.pragh.tier", "io.pragh.values"})
 package io.pragh.server.metrics;
 
 import io.pragh.MayDependOn;

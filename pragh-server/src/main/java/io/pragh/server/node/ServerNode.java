@@ -120,8 +120,9 @@ public final class ServerNode implements AutoCloseable {
         // Only the extensions the cluster file names: one merely on the class path adds nothing.
         ServerExtensions extensions = ServerExtensions.load(config.extensions(), ServerNode.class.getClassLoader());
         extensions.registerMutators(mutators);
-        MachineStore store = new MachineStore(id, n, config.storeConfig(), extensions.placement(config.placement(), n),
-            mutators);
+        // Keys are homed on the compute machines only (ids 0..c-1); memory nodes host values moved to them.
+        MachineStore store = new MachineStore(id, n, config.storeConfig(),
+            extensions.placement(config.placement(), config.computeMachineCount()), mutators);
         Durability durability = null;
         Fabric fabric = null;
         Machine machine = null;

@@ -87,6 +87,23 @@ class ClusterConfigTest {
     }
 
     @Test
+    void aMemoryNodeTakesTheHighestIdsAndNoQueryPorts() {
+        String withMemory = MINIMAL.replace("gremlinPort: 8183}", "gremlinPort: 8183}\n  - {id: 2, host: 127.0.0.1,"
+            + " fabricPort: 7402, role: memory}");
+        ClusterConfig c = parse(withMemory);
+        assertEquals(io.pragh.tier.MachineRole.MEMORY, c.machine(2).role());
+        assertEquals(io.pragh.tier.MachineRole.COMPUTE, c.machine(0).role(), "compute is the default role");
+        assertEquals(2, c.computeMachineCount());
+        assertEquals(3, c.machineCount());
+        refused(withMemory.replace("role: memory", "role: storage"), "machines[2].role",
+            "unknown machine role 'storage': expected compute or memory");
+        refused(withMemory.replace("fabricPort: 7402, role: memory", "fabricPort: 7402, gremlinPort: 8184, role: memory"),
+            "machines[2].gremlinPort", "a memory node runs no queries");
+        refused(MINIMAL.replace("fabricPort: 7400, gremlinPort: 8182}", "fabricPort: 7400, role: memory}"),
+            "machines", "memory nodes take the highest ids");
+    }
+
+    @Test
     void clientPortIsOptionalAndClaimsItsPort() {
         ClusterConfig c = parse(MINIMAL);
         assertEquals(MachineConfig.NO_CLIENT_PORT, c.machine(0).clientPort(), "no client port unless given");
@@ -199,7 +216,7 @@ class ClusterConfigTest {
     @Test
     void anUnknownKeyIsRefusedWithTheKeysThatExist() {
         refused(MINIMAL.replace("fabricPort: 7401", "fabricPrt: 7401"), "machines[1].fabricPrt",
-            "unknown key (known keys here: id, host, fabricPort, gremlinPort, clientPort)");
+            "unknown key (known keys here: id, host, fabricPort, gremlinPort, clientPort, role)");
         refused(MINIMAL + "polcy: {migration: eager}\n", "polcy", "unknown key");
         refused(MINIMAL + "leases: {cache: 1s, reclam: 2s}\n", "leases.reclam", "unknown key");
         refused(MINIMAL + "fabric: {kind: tcp, threads: 4}\n", "fabric.threads", "known keys here: kind,");

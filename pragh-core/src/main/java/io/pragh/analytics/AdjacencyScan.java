@@ -1,0 +1,262 @@
+package io.pragh.analytics;
+
+import io.pragh.address.Address;
+import io.pragh.fabric.OpBatch;
+import io.pragh.fabric.Region;
+import io.pragh.keys.KeyLayout;
+import io.pragh.memory.ChunkedRegion;
+import io.pragh.store.MachineStore;
+import io.pragh.store.ValueView;
+import io.pragh.values.ValueRecord;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.function.LongPredicate;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One compute machine's scan of the out-lists of one label that it homes: local values are read where they lie
+ * (a header check, no copy), in address order; values on other machines are either gathered, sorted by host and
+ * offset, coalesced into READs of up to {@link ScanOptions#chunkBytes} and read {@link ScanOptions#depth} at a time
+ * with the next batch in flight while the current one is visited, or read one GET at a time
+ * ({@link ScanOptions.FarReads#ON_DEMAND}).
+ * A copied record whose header no longer matches its address (it moved or changed meanwhile) is read again by GET.
+ *
+ * <p>Not thread-safe: one scan per thread; run it on a worker of its machine (GETs use that thread's session).
+ *
+ * <pre>{@code
+ * AdjacencyScan scan = new AdjacencyScan(machine.store(), ScanOptions.defaults());
+ * scan.scan(0, vid -> true, (vid, buf, off, len) -> edges[0] += len / 8);
+ * }</pre>
+ */
+public final class AdjacencyScan {
+    /** Receives one adjacency list: {@code length / 8} neighbour ids at {@code offset} of {@code buffer}. */
+    @FunctionalInterface
+    public interface Visitor {
+        void visit(long vid, DirectBuffer buffer, int offset, int length);
+    }
+
+    private final MachineStore store;
+    private final ScanOptions options;
+    private final int regionChunkBytes;
+    private final UnsafeBuffer[][] buffers;
+    private OpBatch[] batches;
+    /** Values gathered by the current scan (local ones and those to read in chunks); sorted through {@link #order}. */
+    private long[] gatheredKeys = new long[256];
+    private long[] gatheredAddresses = new long[256];
+    private int gathered;
+    private long[] order = new long[0];
+    /** Chunks: first and end (exclusive) index into {@link #order}, host, region offset, length. */
+    private int[] chunkFirst = new int[64];
+    private int[] chunkEnd = new int[64];
+    private int chunkCount;
+    private long farReads;
+
+    public AdjacencyScan(MachineStore store, ScanOptions options) {
+        this.store = store;
+        this.options = options;
+        this.regionChunkBytes = store.config().chunkBytes();
+        this.buffers = new UnsafeBuffer[2][options.depth()];
+        if (options.mode() == ScanOptions.FarReads.CHUNKED) {
+            for (UnsafeBuffer[] set : buffers) {
+                for (int i = 0; i < set.length; i++) {
+                    set[i] = new UnsafeBuffer(ByteBuffer.allocateDirect(options.chunkBytes()));
+                }
+            }
+        }
+    }
+
+    /** One-sided READs of other machines' memory this scan issued so far (chunks, or one per value on demand). */
+    public long farReads() {
+        return farReads;
+    }
+
+    /** Visits the out-list of {@code label} of every vertex homed here that {@code wanted} accepts. */
+    public void scan(int label, LongPredicate wanted, Visitor visitor) {
+        gathered = 0;
+        int self = store.id();
+        store.keys().forEach((key, address, slot) -> {
+            if (KeyLayout.kind(key) != KeyLayout.OUT || KeyLayout.label(key) != label || Address.isNone(address)
+                || Address.isTombstone(address) || !wanted.test(KeyLayout.vid(key))) {
+                return;
+            }
+            int host = Address.host(address, self);
+            if (host == self || (options.mode() == ScanOptions.FarReads.CHUNKED
+                && Address.byteSize(address) <= options.chunkBytes())) {
+                gather(key, address); // local ones too: visited in address order, not the key region's hash order
+            } else {
+                onDemand(key, visitor);
+            }
+        });
+        if (gathered > 0) {
+            readGathered(visitor);
+        }
+    }
+
+    /** A local value where it lies: a header check, no copy. */
+    private void visitLocal(int i, Visitor visitor) {
+        ChunkedRegion local = store.values().region();
+        long address = gatheredAddresses[i];
+        long offset = Address.byteOffset(address);
+        UnsafeBuffer chunk = local.chunkFor(offset);
+        int at = local.indexInChunk(offset);
+        // Acquire: the bytes below the length this header states were written before it (ValueRecord).
+        long header = chunk.getLongVolatile(at);
+        if (ValueRecord.isValid(chunk, at, address, gatheredKeys[i]) && !ValueRecord.isInvalidationPending(header)) {
+            visitor.visit(KeyLayout.vid(gatheredKeys[i]), chunk, at + ValueRecord.HEADER_BYTES,
+                ValueRecord.payloadLengthOf(header));
+        } else {
+            onDemand(gatheredKeys[i], visitor);
+        }
+    }
+
+    private void onDemand(long key, Visitor visitor) {
+        ValueView v = store.session().get(key);
+        if (Address.host(store.session().address(), store.session().home()) != store.id()) {
+            farReads++;
+        }
+        if (v != null) {
+            visitor.visit(KeyLayout.vid(key), v.buffer(), v.offset(), v.length());
+        }
+    }
+
+    private void gather(long key, long address) {
+        if (gathered == gatheredKeys.length) {
+            gatheredKeys = Arrays.copyOf(gatheredKeys, gathered * 2);
+            gatheredAddresses = Arrays.copyOf(gatheredAddresses, gathered * 2);
+        }
+        gatheredKeys[gathered] = key;
+        gatheredAddresses[gathered++] = address;
+    }
+
+    private int host(int i) {
+        return Address.host(gatheredAddresses[i], store.id());
+    }
+
+    private long offset(int i) {
+        return Address.byteOffset(gatheredAddresses[i]);
+    }
+
+    private void readGathered(Visitor visitor) {
+        // One primitive sort: host above offset units above the index (20 bits); larger scans sort indices instead.
+        if (order.length < gathered) {
+            order = new long[gathered];
+        }
+        long[] packed = new long[gathered];
+        for (int i = 0; i < gathered; i++) {
+            packed[i] = ((long) host(i) << 56) | (Address.offsetUnits(gatheredAddresses[i]) << 20) | (i & 0xFFFFF);
+        }
+        if (gathered > 0xFFFFF) {
+            sortByHostAndOffset();
+        } else {
+            Arrays.sort(packed, 0, gathered);
+            for (int i = 0; i < gathered; i++) {
+                order[i] = packed[i] & 0xFFFFF;
+            }
+        }
+        // Sorted by host, then offset: this machine's own values are visited in place, in address order (the
+        // sequential access a chunked copy gets), and only the others go on to be chunked.
+        int remote = 0;
+        for (int k = 0; k < gathered; k++) {
+            int i = (int) order[k];
+            if (host(i) == store.id()) {
+                visitLocal(i, visitor);
+            } else {
+                order[remote++] = i;
+            }
+        }
+        if (remote == 0) {
+            return;
+        }
+        buildChunks(remote);
+        if (batches == null) {
+            batches = new OpBatch[] {store.endpoint().newBatch(options.depth()), store.endpoint().newBatch(options.depth())};
+        }
+        int groups = (chunkCount + options.depth() - 1) / options.depth();
+        post(0, 0);
+        for (int g = 0; g < groups; g++) {
+            if (g + 1 < groups) {
+                post(g + 1, (g + 1) & 1); // prefetch: the next batch travels while this one is visited
+            }
+            OpBatch batch = batches[g & 1];
+            batch.awaitAll();
+            int first = g * options.depth();
+            for (int c = first; c < Math.min(chunkCount, first + options.depth()); c++) {
+                visitChunk(c, buffers[g & 1][c - first], visitor);
+            }
+            batch.clear();
+        }
+    }
+
+    /** More far values than the packed sort can index: an index sort by (host, offset). */
+    private void sortByHostAndOffset() {
+        Integer[] idx = new Integer[gathered];
+        for (int i = 0; i < gathered; i++) {
+            idx[i] = i;
+        }
+        Arrays.sort(idx, (a, b) -> host(a) != host(b) ? Integer.compare(host(a), host(b))
+            : Long.compare(offset(a), offset(b)));
+        for (int i = 0; i < gathered; i++) {
+            order[i] = idx[i];
+        }
+    }
+
+    /**
+     * Coalesces the first {@code count} sorted values (all on other machines) into READs of at most chunkBytes, never
+     * across a region chunk or a host.
+     */
+    private void buildChunks(int count) {
+        chunkCount = 0;
+        int i = 0;
+        while (i < count) {
+            int first = (int) order[i];
+            long start = offset(first);
+            int end = i + 1;
+            while (end < count) {
+                int next = (int) order[end];
+                long stop = offset(next) + Address.byteSize(gatheredAddresses[next]);
+                if (host(next) != host(first) || stop - start > options.chunkBytes()
+                    || (start / regionChunkBytes) != ((stop - 1) / regionChunkBytes)) {
+                    break;
+                }
+                end++;
+            }
+            if (chunkCount == chunkFirst.length) {
+                chunkFirst = Arrays.copyOf(chunkFirst, chunkCount * 2);
+                chunkEnd = Arrays.copyOf(chunkEnd, chunkCount * 2);
+            }
+            chunkFirst[chunkCount] = i;
+            chunkEnd[chunkCount++] = end;
+            i = end;
+        }
+    }
+
+    private void post(int group, int set) {
+        OpBatch batch = batches[set];
+        int first = group * options.depth();
+        for (int c = first; c < Math.min(chunkCount, first + options.depth()); c++) {
+            int head = (int) order[chunkFirst[c]];
+            int tail = (int) order[chunkEnd[c] - 1];
+            long start = offset(head);
+            int length = (int) (offset(tail) + Address.byteSize(gatheredAddresses[tail]) - start);
+            batch.read(host(head), Region.VALUES, start, buffers[set][c - first], 0, length);
+            farReads++;
+        }
+        batch.post();
+    }
+
+    private void visitChunk(int c, UnsafeBuffer chunk, Visitor visitor) {
+        long start = offset((int) order[chunkFirst[c]]);
+        for (int k = chunkFirst[c]; k < chunkEnd[c]; k++) {
+            int i = (int) order[k];
+            int at = (int) (offset(i) - start);
+            long header = chunk.getLong(at);
+            if (ValueRecord.isValid(chunk, at, gatheredAddresses[i], gatheredKeys[i]) && !ValueRecord.isInvalidationPending(header)) {
+                visitor.visit(KeyLayout.vid(gatheredKeys[i]), chunk, at + ValueRecord.HEADER_BYTES,
+                    ValueRecord.payloadLengthOf(header));
+            } else {
+                onDemand(gatheredKeys[i], visitor); // moved or changed since its address was read
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.pragh.analytics;
+
+import io.pragh.PraghException;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongArrayList;
+import org.agrona.collections.LongHashSet;
+
+/**
+ * BFS and PageRank over a whole embedded cluster's graph (the out-lists of one label): every compute machine scans
+ * the lists it homes on one of its workers ({@link AdjacencyScan}), so far values are read as the options say and
+ * local ones in place; the caller's thread merges what the machines found between steps.
+ *
+ * <pre>{@code
+ * GraphAnalytics a = new GraphAnalytics(cluster, ScanOptions.defaults());
+ * Long2LongHashMap levels = a.bfs(1, 0);              // vertex -> hops from vertex 1
+ * PageRank.Result ranks = a.pageRank(0, 10, 0.85);   // vertex -> rank after 10 iterations
+ * }</pre>
+ */
+public final class GraphAnalytics {
+    private final EmbeddedCluster cluster;
+    private final ScanOptions options;
+    /** One scan per compute machine, used only on that machine's worker, one step at a time. */
+    private final AdjacencyScan[] scans;
+
+    public GraphAnalytics(EmbeddedCluster cluster, ScanOptions options) {
+        this.cluster = cluster;
+        this.options = options;
+        this.scans = new AdjacencyScan[cluster.computeMachineCount()];
+    }
+
+    public ScanOptions options() {
+        return options;
+    }
+
+    /** Far READs every scan issued so far. */
+    public long farReads() {
+        long sum = 0;
+        for (AdjacencyScan s : scans) {
+            sum += s == null ? 0 : s.farReads();
+        }
+        return sum;
+    }
+
+    /**
+     * Level-synchronous BFS from {@code source} along {@code label}: every level, each compute machine reads the
+     * out-lists of the frontier's vertices it homes. Returns every vertex reached with its distance in hops.
+     */
+    public Long2LongHashMap bfs(long source, int label) {
+        Long2LongHashMap level = new Long2LongHashMap(-1);
+        level.put(source, 0);
+        LongHashSet frontier = new LongHashSet();
+        frontier.add(source);
+        for (long depth = 1; !frontier.isEmpty(); depth++) {
+            LongHashSet current = frontier;
+            // The map is only read while the machines scan, and written here between levels.
+            List<LongArrayList> found = onEveryComputeMachine(scan -> {
+                LongArrayList next = new LongArrayList();
+                scan.scan(label, current::contains, (vid, buf, off, len) -> {
+                    for (int i = 0; i + 8 <= len; i += 8) {
+                        long n = buf.getLong(off + i);
+                        if (!level.containsKey(n)) {
+                            next.addLong(n);
+                        }
+                    }
+                });
+                return next;
+            });
+            frontier = new LongHashSet();
+            for (LongArrayList next : found) {
+                for (int i = 0; i < next.size(); i++) {
+                    long n = next.getLong(i);
+                    if (!level.containsKey(n)) {
+                        level.put(n, depth);
+                        frontier.add(n);
+                    }
+                }
+            }
+        }
+        return level;
+    }
+
+    /**
+     * PageRank along {@code label} over every vertex with an out-list or named in one, {@code iterations} rounds of
+     * {@code r' = (1 - d) / N + d * (sum over in-neighbours u of r(u) / outdegree(u) + dangling mass / N)}, from
+     * {@code 1 / N}.
+     */
+    public PageRank.Result pageRank(int label, int iterations, double damping) {
+        return new PageRank(this, label).run(iterations, damping);
+    }
+
+    /** Runs {@code step} with each compute machine's scan on that machine's worker and returns what each gave. */
+    <T> List<T> onEveryComputeMachine(Function<AdjacencyScan, T> step) {
+        List<CompletableFuture<T>> futures = new ArrayList<>();
+        for (int m = 0; m < scans.length; m++) {
+            int id = m;
+            Machine machine = cluster.machine(m);
+            futures.add(machine.submit(() -> {
+                if (scans[id] == null) {
+                    scans[id] = new AdjacencyScan(machine.store(), options);
+                }
+                return step.apply(scans[id]);
+            }));
+        }
+        List<T> out = new ArrayList<>();
+        for (CompletableFuture<T> f : futures) {
+            try {
+                out.add(f.get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new PraghException("analytics step was interrupted");
+            } catch (ExecutionException e) {
+                throw new PraghException("analytics step failed on a machine: " + e.getCause(), e.getCause());
+            }
+        }
+        return out;
+    }
+}
