@@ -48,7 +48,6 @@ class ReplicaPlacementTest {
             c.machine(1).put(key, second);
             assertArrayEquals(second, c.machine(1).get(key), "the replica was invalidated before the PUT's ack");
             assertArrayEquals(second, c.machine(2).get(key), "the replica was invalidated before the PUT's ack");
-            assertTrue(c.machine(0).store().replication().registry().invalidated() >= 2);
         }
     }
 
