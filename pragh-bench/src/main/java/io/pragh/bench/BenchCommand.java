@@ -27,6 +27,7 @@ import java.util.Arrays;
  * ./pragh bench scope-sweep --machines 4 --scale 16 --scopes 10,12,14
  * ./pragh bench keys
  * ./pragh bench footprint --scale 16
+ * ./pragh bench views --out target/views
  * ./pragh bench soak --minutes 2
  * ./pragh bench farmem --scale 14 --out target/farmem
  * ./pragh bench janusgraph -f 1 -wi 5 -w 2 -i 5 -r 2
@@ -49,6 +50,10 @@ public final class BenchCommand {
         out.println("  mechanisms [flags]     eager vs deferred migration throughput timeline (Fig. 14)");
         out.println("  dynamic [flags]        timeline as the scope of start vertices moves (Fig. 15)");
         out.println("  jmh [regex] [jmh opts] JMH microbenchmarks (e.g. 'jmh GetLatency -f 1 -wi 2 -i 3'; -h for JMH's options)");
+        out.println("  views [flags]          Concerto's road-traffic case: view event handler latency vs a polling client");
+        out.println("                         (JSON and PNG; --help lists the flags)");
+        out.println("  kcore [--scale S --k K --machines N --out FILE]  k-core time of an RMAT graph, checked against a");
+        out.println("                         plain in-memory peeling");
         out.println("  keys [key counts]      bytes per key the key region costs");
         out.println("  footprint [--scale N] [--batch E]  bytes per edge of a property-less RMAT graph in PraghGraph (heap + off-heap)");
         out.println("  rmat-edges --out FILE [--scale N] [--edge-factor F] [--seed S] [--edges MAX]");
@@ -107,6 +112,12 @@ public final class BenchCommand {
             }
             case "soak" -> {
                 return SoakCommand.run(rest, System.out, System.err);
+            }
+            case "kcore" -> {
+                return io.pragh.bench.views.KCoreBench.run(rest, System.out, System.err);
+            }
+            case "views" -> {
+                return io.pragh.bench.views.ViewsBench.run(rest, System.out, System.err);
             }
             case "footprint" -> {
                 return GraphFootprint.run(rest, System.out, System.err);

@@ -7,7 +7,7 @@
  */
 @MayDependOn({"io.pragh.bench.farmem", "io.pragh.bench.footprint", "io.pragh.bench.paper", "io.pragh.bench.pushdown", "io.pragh.bench.rdf",
     "io.pragh.bench.soak", "io.pragh.bench.traversal", "io.pragh.bench.traversal.scenarios",
-    "io.pragh.bench.workload", "org.openjdk.jmh.."})
+    "io.pragh.bench.views", "io.pragh.bench.workload", "org.openjdk.jmh.."})
 package io.pragh.bench;
 
 import io.pragh.MayDependOn;

@@ -221,10 +221,7 @@ public final class MachineStore implements AutoCloseable {
         endpoint.send(target, message, offset, length);
     }
 
-    /**
-     * Messages this store sent while handling another or acknowledging an update that the fabric refused (a peer
-     * unreachable): lost, as the protocol allows; the operations waiting for them time out.
-     */
+    /** Messages the fabric refused (a peer unreachable): lost, as the protocol allows; their waiters time out. */
     public long refusedSends() {
         return router.refusedSends();
     }
@@ -242,6 +239,11 @@ public final class MachineStore implements AutoCloseable {
     /** The observer installed now, or null: whoever installs another for a while puts this one back after. */
     public AccessObserver accessObserver() {
         return accessObserver;
+    }
+
+    /** Installs (or, with null, removes) the observer of this machine's committed updates ({@link CommitObserver}). */
+    public void setCommitObserver(CommitObserver observer) {
+        acks.setCommitObserver(observer);
     }
 
     /** Updates this machine forwarded to the value's host because the value had migrated (check-and-forward). */

@@ -43,6 +43,8 @@ final class UpdateAcknowledgements {
      * word, which ended resend chains and left records pending for good (the durable soak under partitions).
      */
     private volatile DutyExecutor resends;
+    /** Volatile: installed while serving; null (the usual case) costs one load per acknowledged update. */
+    private volatile CommitObserver commitObserver;
 
     UpdateAcknowledgements(MachineStore store) {
         this.store = store;
@@ -61,6 +63,18 @@ final class UpdateAcknowledgements {
         DutyExecutor r = resends;
         if (r != null) {
             r.close();
+        }
+    }
+
+    void setCommitObserver(CommitObserver observer) {
+        this.commitObserver = observer;
+    }
+
+    private void committed(long key, long version, int mutatorId, DirectBuffer arg, int argOff, int argLen,
+                           int length) {
+        CommitObserver observer = commitObserver;
+        if (observer != null) {
+            observer.onCommit(key, version, mutatorId, arg, argOff, argLen, length == ValueMutator.DELETE);
         }
     }
 
@@ -106,6 +120,7 @@ final class UpdateAcknowledgements {
                  int argOff, int argLen, long fresh, int length) {
         UpdateLog log = updateLog;
         if (log == null) {
+            committed(key, version, mutatorId, arg, argOff, argLen, length);
             complete(origin, request, null);
         } else if (home == id) {
             logThenSettle(log, id, origin, request, key, version, mutatorId, arg, argOff, argLen, fresh, length);
@@ -148,9 +163,20 @@ final class UpdateAcknowledgements {
                                int mutatorId, DirectBuffer arg, int argOff, int argLen, long fresh, int length) {
         CompletableFuture<Void> logged = new CompletableFuture<>();
         long logRequest = register(logged);
+        // The argument is the delivering message's buffer, reused once this returns: the observer gets a copy.
+        UnsafeBuffer argCopy = null;
+        if (commitObserver != null) {
+            byte[] copy = new byte[argLen];
+            arg.getBytes(argOff, copy);
+            argCopy = new UnsafeBuffer(copy);
+        }
+        UnsafeBuffer observed = argCopy;
         logged.whenComplete((ok, refused) -> {
             settleIfOpen(host, key, fresh, length, refused instanceof HostUnavailableException);
             if (refused == null) {
+                if (observed != null) {
+                    committed(key, version, mutatorId, observed, 0, observed.capacity(), length);
+                }
                 complete(origin, request, null);
             } else if (refused instanceof HostUnavailableException) {
                 completeRetryable(origin, request, refused.getMessage());

@@ -250,6 +250,11 @@ public final class ClusterGraphStore implements GraphStore {
     }
 
     @Override
+    public List<io.pragh.store.MachineStore> localMachines() {
+        return List.of(machine.store());
+    }
+
+    @Override
     public int machines() {
         return machine.store().machineCount();
     }

@@ -3,6 +3,8 @@ package io.pragh.gremlin.server;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.apache.tinkerpop.gremlin.server.channel.WebSocketChannelizer;
@@ -53,6 +55,28 @@ public final class PraghChannelizer extends WebSocketChannelizer {
         // Next to the encoder: every response, a frame-limit error included, is cleaned just before it is framed.
         pipeline.addAfter(RESPONSE_ENCODER, "pragh-client-errors", clientErrors);
         pipeline.addLast("pragh-upgrade", new Upgrade(settings.maxContentLength, settings.idleConnectionTimeout));
+    }
+
+    /**
+     * Drops a client's pong before the authenticator and authorizer see it: they take only requests and close the
+     * connection on anything else, so a client answering the server's keep-alive ping was cut off after
+     * {@code keepAliveInterval} of silence (a streamed subscription to a quiet view, {@code pragh.subscribe}). The
+     * idle monitor, earlier in the pipeline, has counted the pong as the client's sign of life by then.
+     */
+    @Override
+    public void finalize(final ChannelPipeline pipeline) {
+        super.finalize(pipeline);
+        for (final String name : new String[] {PIPELINE_AUTHENTICATOR, PIPELINE_AUTHORIZER}) {
+            if (pipeline.get(name) != null) {
+                pipeline.addBefore(name, "pragh-pong", new SimpleChannelInboundHandler<PongWebSocketFrame>() {
+                    @Override
+                    protected void channelRead0(final ChannelHandlerContext ctx, final PongWebSocketFrame pong) {
+                        // released by SimpleChannelInboundHandler: nothing more to do with it
+                    }
+                });
+                return;
+            }
+        }
     }
 
     /** Closes a connection not upgraded in time; once upgraded, puts the request frame guard in place. */

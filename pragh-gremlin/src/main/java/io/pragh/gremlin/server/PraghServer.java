@@ -1,6 +1,8 @@
 package io.pragh.gremlin.server;
 
+import io.pragh.gremlin.events.ViewEvents;
 import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.gremlin.view.PraghViews;
 import org.apache.tinkerpop.gremlin.server.GremlinServer;
 import org.apache.tinkerpop.gremlin.server.Settings;
 import org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1;
@@ -21,7 +23,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@code g} bound by {@link PraghGraphManager}, the {@code gremlin-lang} script engine (plus Groovy only when
  * allowed), every request vetted by {@link SafeAuthorizer}, errors told without Java internals
  * ({@link ClientErrors}), optional logins ({@link PasswordFileAuthenticator}), and a
- * per-request evaluation timeout. Closing it stops the server and then the graph.
+ * per-request evaluation timeout; views' events stream to remote subscribers ({@code g.call("pragh.subscribe", ...)},
+ * see {@link ViewEvents}). Closing it stops the server and then the graph.
  *
  * <p>Example: {@code try (PraghServer s = PraghServer.start(graph, options)) { ... }}
  */
@@ -37,22 +40,25 @@ public final class PraghServer implements AutoCloseable {
     private static final ReadWriteLock START_STOP = new ReentrantReadWriteLock();
     private final GremlinServer server;
     private final PraghGraph graph;
+    private final ViewEvents events;
 
-    private PraghServer(final GremlinServer server, final PraghGraph graph) {
+    private PraghServer(final GremlinServer server, final PraghGraph graph, final ViewEvents events) {
         this.server = server;
         this.graph = graph;
+        this.events = events;
     }
 
     /** Starts serving {@code graph}; returns once the port is bound. */
     public static PraghServer start(final PraghGraph graph, final ServeOptions options) throws Exception {
         final String handOver = "graph-" + HANDOVERS.incrementAndGet();
         PraghGraphManager.handOver(handOver, graph); // before the server exists: its constructor builds the manager
+        final ViewEvents events = ViewEvents.of(PraghViews.of(graph));
         final Settings settings = settings(options, handOver);
         START_STOP.writeLock().lock();
         try {
             final GremlinServer server = new GremlinServer(settings);
             server.start().get(60, TimeUnit.SECONDS);
-            return new PraghServer(server, graph);
+            return new PraghServer(server, graph, events);
         } finally {
             START_STOP.writeLock().unlock();
         }
@@ -120,6 +126,7 @@ public final class PraghServer implements AutoCloseable {
                 START_STOP.readLock().unlock();
             }
         } finally {
+            events.close();
             graph.close();
         }
     }

@@ -24,8 +24,8 @@ import java.util.TreeSet;
  *   <li>{@code io()}, reading or writing: refused, or with {@code --allow-io DIR} confined to that directory
  *       ({@link IoDirectory}) and to the graphson, gryo and graphml formats (a reader or writer named by class, or
  *       an io registry, would load code by name);</li>
- *   <li>{@code call()}: only Pragh's own read-only services ({@value StatsService#NAME}, {@value #ROUTING_SERVICE})
- *       and the listing of services;</li>
+ *   <li>{@code call()}: only Pragh's own read-only services ({@value StatsService#NAME}, {@value #ROUTING_SERVICE},
+ *       {@value #SUBSCRIBE_SERVICE}) and the listing of services;</li>
  *   <li>lambdas: refused unless Groovy is allowed ({@code --allow-groovy}, which admits any code anyway);</li>
  *   <li>{@code withComputer()} and {@code program()}: refused, Pragh has no graph computer and a vertex program
  *       is code;</li>
@@ -39,7 +39,10 @@ import java.util.TreeSet;
 public final class StepPolicy {
     /** {@code g.call("pragh.routing")} of a cluster machine (io.pragh.gremlin.distributed's RoutingService). */
     public static final String ROUTING_SERVICE = "pragh.routing";
-    private static final Set<String> SERVICES = Set.of(StatsService.NAME, ROUTING_SERVICE, Service.DirectoryService.NAME);
+    /** {@code g.call("pragh.subscribe", [view: ...])}: a stream of a view's events (io.pragh.gremlin.events). */
+    public static final String SUBSCRIBE_SERVICE = "pragh.subscribe";
+    private static final Set<String> SERVICES = Set.of(StatsService.NAME, ROUTING_SERVICE, SUBSCRIBE_SERVICE,
+        Service.DirectoryService.NAME);
     private static final Set<Class<?>> DECORATIONS = Set.of(ConnectiveStrategy.class, ElementIdStrategy.class,
         OptionsStrategy.class, PartitionStrategy.class, SeedStrategy.class, SubgraphStrategy.class,
         ReferenceElementStrategy.class);
@@ -92,7 +95,8 @@ public final class StepPolicy {
     public void service(final String service) throws AuthorizationException {
         if (service != null && !SERVICES.contains(service)) {
             throw new AuthorizationException("call('" + service + "') is refused by this server: only Pragh's"
-                + " read-only services are served (" + StatsService.NAME + ", " + ROUTING_SERVICE + "; call() lists"
+                + " read-only services are served (" + StatsService.NAME + ", " + ROUTING_SERVICE + ", "
+                + SUBSCRIBE_SERVICE + "; call() lists"
                 + " them)");
         }
     }

@@ -45,4 +45,14 @@ public final class VertexOps {
     public static byte[] removeMeta(final long propertyId, final int key) {
         return new ByteWriter(11).putByte(REMOVE_META).putLong(propertyId).putShort(key).toByteArray();
     }
+
+    /** The property an {@link #add} argument sets (for events that name it), or null for any other operation. */
+    public static PropertyField added(final byte[] arg) {
+        final ByteReader r = new ByteReader(arg);
+        if (arg.length == 0 || r.getByte() != ADD) {
+            return null;
+        }
+        r.getByte(); // cardinality
+        return PropertyField.read(r);
+    }
 }

@@ -220,6 +220,15 @@ public final class EmbeddedGraphStore implements GraphStore {
     }
 
     @Override
+    public java.util.List<io.pragh.store.MachineStore> localMachines() {
+        final java.util.List<io.pragh.store.MachineStore> out = new java.util.ArrayList<>();
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            out.add(cluster.machine(m).store());
+        }
+        return out;
+    }
+
+    @Override
     public int machines() {
         return cluster.machineCount();
     }

@@ -92,6 +92,14 @@ public interface GraphStore extends AutoCloseable {
      */
     OffHeapUse offHeapUse();
 
+    /**
+     * The stores of the machines this process runs (every machine of an embedded cluster, this process's own in a
+     * multi-process one): where per-machine observers, such as view event taps, are installed.
+     */
+    default java.util.List<io.pragh.store.MachineStore> localMachines() {
+        return java.util.List.of();
+    }
+
     /** Number of machines behind this store. */
     int machines();
 

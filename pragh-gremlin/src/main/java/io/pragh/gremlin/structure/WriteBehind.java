@@ -152,6 +152,11 @@ final class WriteBehind {
         }
 
         @Override
+        public java.util.List<io.pragh.store.MachineStore> localMachines() {
+            return backing.localMachines();
+        }
+
+        @Override
         public int machines() {
             return backing.machines();
         }

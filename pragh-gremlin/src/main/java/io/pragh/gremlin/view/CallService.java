@@ -27,6 +27,14 @@ public abstract class CallService<R> implements Service.ServiceFactory<Object, R
     /** The answers of one call with {@code params} (empty when the call had none). */
     protected abstract List<R> answers(Map<?, ?> params);
 
+    /**
+     * The answers of one call as they come: by default {@link #answers}, all at once; a service that streams (its
+     * answers arrive over time, as events do) returns an iterator whose {@code hasNext} waits for the next one.
+     */
+    protected java.util.Iterator<R> stream(final Map<?, ?> params) {
+        return answers(params).iterator();
+    }
+
     @Override
     public final String getName() {
         return name;
@@ -52,7 +60,7 @@ public abstract class CallService<R> implements Service.ServiceFactory<Object, R
 
     @Override
     public final CloseableIterator<R> execute(final ServiceCallContext ctx, final Map params) {
-        return CloseableIterator.of(answers(params == null ? Map.of() : params).iterator());
+        return CloseableIterator.of(stream(params == null ? Map.of() : params));
     }
 
     @Override

@@ -84,6 +84,11 @@ public abstract class ForwardingGraphStore implements GraphStore {
     }
 
     @Override
+    public java.util.List<io.pragh.store.MachineStore> localMachines() {
+        return store.localMachines();
+    }
+
+    @Override
     public int machines() {
         return store.machines();
     }

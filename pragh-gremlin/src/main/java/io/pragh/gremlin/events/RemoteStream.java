@@ -1,0 +1,39 @@
+package io.pragh.gremlin.events;
+
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The events of one view on their way to one remote subscriber ({@code pragh.subscribe}): a bounded queue the lanes
+ * fill (full: the event is dropped and counted, as on the lanes, so a slow client never stalls a lane) and the
+ * serving thread drains into the response stream. Lives while the subscriber's request streams.
+ */
+final class RemoteStream {
+    final String view;
+    final int kinds;
+    private final ArrayBlockingQueue<Map<String, Object>> queue;
+    private final LongAdder dropped = new LongAdder();
+
+    RemoteStream(final String view, final int kinds, final int capacity) {
+        this.view = view;
+        this.kinds = kinds;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+    }
+
+    void offer(final ViewEvent e) {
+        if (!queue.offer(e.toMap())) {
+            dropped.increment();
+        }
+    }
+
+    /** The next event, or null when none came within {@code millis}. */
+    Map<String, Object> poll(final long millis) throws InterruptedException {
+        return queue.poll(millis, TimeUnit.MILLISECONDS);
+    }
+
+    long dropped() {
+        return dropped.sum();
+    }
+}

@@ -1,0 +1,294 @@
+package io.pragh.gremlin.events;
+
+import io.pragh.gremlin.events.Subscriptions.Subscription;
+import io.pragh.gremlin.storage.GraphKeys;
+import io.pragh.gremlin.storage.PropertyField;
+import io.pragh.gremlin.storage.VertexOps;
+import io.pragh.gremlin.storage.ViewRecords;
+import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.gremlin.structure.PraghGraph;
+import io.pragh.gremlin.view.PraghViews;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Event handlers on views (Concerto's): a named <em>subscription</em> says which view and which {@link EventKind}s;
+ * it is durable (kept in the store, logged and recovered with the views). Handler code is Java handed to a
+ * subscription in this process ({@link #handle}); after a restart the subscriptions are back and the embedder
+ * hands its handlers to them again. Remote clients receive a view's events as a stream ({@code pragh.subscribe}).
+ *
+ * <p>Delivery: each committed update of a member (and, when subscribed, each GET of one) becomes one event, tapped
+ * where it committed and handled on this process's event pool ({@link EventLanes}), never on a request's thread;
+ * one vertex's events are handled one at a time in the order they committed on its machine. Membership is looked
+ * up when the event is handled (one GET of the record homed with the vertex): an update of a vertex that is in no
+ * subscribed view is never delivered. So membership is as of handling, not as of commit: an update committed just
+ * before its vertex joins a view may be delivered to it, one committed just before it leaves may not. (The lookup
+ * cannot run at commit: the committing thread may be a fabric delivery thread that must never wait on a read.) A full lane drops and counts ({@link #dropped}); see {@link EventLanes} for
+ * why. Bulk loads (the loader's direct installs) are not events.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * ViewEvents events = ViewEvents.of(views);
+ * events.subscribe("speeds", "paloAlto", EventKind.PROPERTY_UPDATE);
+ * events.handle("speeds", (ViewHandler.PropertyUpdate) e -> System.out.println(e.vid() + " " + e.value()));
+ * }</pre>
+ */
+public final class ViewEvents implements AutoCloseable {
+    /** Lanes of the event pool (system property {@code pragh.events.lanes}, default 2). */
+    public static final int LANES = Integer.getInteger("pragh.events.lanes", 2);
+    /** Capacity of each lane's queue (system property {@code pragh.events.queue}, default 65,536). */
+    public static final int QUEUE = Integer.getInteger("pragh.events.queue", 65_536);
+    private static final Logger LOG = LoggerFactory.getLogger(ViewEvents.class);
+    private static final Map<PraghGraph, ViewEvents> OPEN = new ConcurrentHashMap<>();
+
+    /** One place events go: a subscription's handlers or a remote stream, with its view's bit. */
+    private static final class Target {
+        final String view;
+        final long viewMask;
+        final int kinds;
+        final ViewHandler[] handlers;
+        final RemoteStream stream;
+
+        Target(final String view, final long viewMask, final int kinds, final ViewHandler[] handlers,
+               final RemoteStream stream) {
+            this.view = view;
+            this.viewMask = viewMask;
+            this.kinds = kinds;
+            this.handlers = handlers;
+            this.stream = stream;
+        }
+    }
+
+    private final PraghViews views;
+    private final GraphStore store;
+    private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private final Map<String, List<ViewHandler>> handlers = new ConcurrentHashMap<>();
+    private final List<RemoteStream> streams = new CopyOnWriteArrayList<>();
+    private final EventLanes lanes;
+    private final EventTaps taps;
+    private final LongAdder delivered = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    /** Rebuilt on every change of subscriptions, handlers or streams; read once per event by the lanes. */
+    private volatile Target[] targets = new Target[0];
+    /** Remote streams whose events are tapped: set once the taps want their kinds, so a caller may write then. */
+    private volatile int streamsTapped;
+
+    private ViewEvents(final PraghViews views, final int lanes, final int queue) {
+        this.views = views;
+        this.store = views.graph().store();
+        this.subscriptions.putAll(Subscriptions.load(store));
+        this.lanes = new EventLanes(lanes, queue, this::dispatch);
+        this.taps = new EventTaps(store.localMachines(), this.lanes::offer);
+        views.graph().getServiceRegistry().registerService(new SubscribeService(this));
+        rebuild();
+    }
+
+    /**
+     * The event handlers of {@code views}' graph in this process (one per graph: a second call answers the first's
+     * while it is open), with the stored subscriptions loaded and the {@code pragh.subscribe} service registered.
+     */
+    public static ViewEvents of(final PraghViews views) {
+        return OPEN.computeIfAbsent(views.graph(), g -> new ViewEvents(views, LANES, QUEUE));
+    }
+
+    public PraghViews views() {
+        return views;
+    }
+
+    /**
+     * Subscribes {@code name} to {@code kinds} of view {@code view} (replacing what {@code name} listened to), durably.
+     * The view must exist; at least one kind is needed.
+     */
+    public void subscribe(final String name, final String view, final EventKind... kinds) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("a subscription needs a non-empty name");
+        }
+        if (kinds.length == 0) {
+            throw new IllegalArgumentException("subscription '" + name + "' needs at least one event kind: "
+                + Arrays.toString(EventKind.values()));
+        }
+        views.id(view); // an error naming the view when there is none
+        final Subscription s = new Subscription(view, Set.of(kinds));
+        Subscriptions.put(store, name, s);
+        subscriptions.put(name, s);
+        rebuild();
+    }
+
+    /** Ends subscription {@code name} durably, and forgets its handlers here. */
+    public void unsubscribe(final String name) {
+        Subscriptions.remove(store, name);
+        subscriptions.remove(name);
+        handlers.remove(name);
+        rebuild();
+    }
+
+    /** The subscriptions stored now: name to the view they listen to. */
+    public Map<String, String> subscriptions() {
+        final Map<String, String> out = new java.util.TreeMap<>();
+        subscriptions.forEach((n, s) -> out.put(n, s.view));
+        return out;
+    }
+
+    /** The kinds subscription {@code name} listens to. */
+    public Set<EventKind> kinds(final String name) {
+        return Set.copyOf(subscription(name).kinds);
+    }
+
+    /**
+     * Runs {@code handler} for the events of subscription {@code name} in this process; it must implement the
+     * interface of at least one kind the subscription listens to.
+     */
+    public void handle(final String name, final ViewHandler handler) {
+        final Subscription s = subscription(name);
+        if (s.kinds.stream().noneMatch(handler::takes)) {
+            throw new IllegalArgumentException("the handler given to subscription '" + name + "' implements no"
+                + " ViewHandler interface of the kinds it listens to, " + s.kinds);
+        }
+        handlers.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(handler);
+        rebuild();
+    }
+
+    /** Events handed to a handler or a remote stream so far (one per target they reached). */
+    public long delivered() {
+        return delivered.sum();
+    }
+
+    /** Events dropped because a lane was full. */
+    public long dropped() {
+        return lanes.dropped();
+    }
+
+    /** Handler calls that threw. */
+    public long failures() {
+        return failures.sum();
+    }
+
+    /**
+     * Waits until every event of an update acknowledged before this call has been handled (at most {@code millis});
+     * returns whether it was. An update's event is queued before its writer is acknowledged, so after a write
+     * returns and a flush, its handlers have run.
+     */
+    public boolean flush(final long millis) throws InterruptedException {
+        return lanes.flush(millis);
+    }
+
+    RemoteStream open(final String view, final Set<EventKind> kinds, final int capacity) {
+        views.id(view);
+        final RemoteStream s = new RemoteStream(view, new Subscription(view, kinds).mask(), capacity);
+        streams.add(s);
+        rebuild();
+        return s;
+    }
+
+    void close(final RemoteStream s) {
+        streams.remove(s);
+        rebuild();
+    }
+
+    /** Remote streams open now whose events are tapped (an update committed from now on reaches them). */
+    public int remoteSubscribers() {
+        return streamsTapped;
+    }
+
+    private Subscription subscription(final String name) {
+        final Subscription s = subscriptions.get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("no subscription '" + name + "': subscriptions are "
+                + subscriptions.keySet());
+        }
+        return s;
+    }
+
+    private synchronized void rebuild() {
+        final Map<String, Integer> ids = views.names();
+        final List<Target> out = new ArrayList<>();
+        int wanted = 0;
+        for (final Map.Entry<String, Subscription> e : subscriptions.entrySet()) {
+            final Integer view = ids.get(e.getValue().view);
+            final List<ViewHandler> hs = handlers.getOrDefault(e.getKey(), List.of());
+            if (view != null && !hs.isEmpty()) {
+                out.add(new Target(e.getValue().view, 1L << view, e.getValue().mask(),
+                    hs.toArray(new ViewHandler[0]), null));
+                wanted |= e.getValue().mask();
+            }
+        }
+        for (final RemoteStream s : streams) {
+            final Integer view = ids.get(s.view);
+            if (view != null) {
+                out.add(new Target(s.view, 1L << view, s.kinds, new ViewHandler[0], s));
+                wanted |= s.kinds;
+            }
+        }
+        // Targets first, then the taps: an event tapped from now on finds the target it was tapped for.
+        targets = out.toArray(new Target[0]);
+        taps.want(wanted);
+        streamsTapped = streams.size();
+    }
+
+    /** On a lane: finds the views the vertex is in now and hands the event to every target that wants it. */
+    private void dispatch(final RawEvent r) {
+        try {
+            final Target[] ts = targets;
+            if (ts.length == 0) {
+                return;
+            }
+            long bits = ViewRecords.bits(store.get(ViewRecords.members(r.vid)));
+            if (bits != 0 && r.other >= 0) {
+                bits &= ViewRecords.bits(store.get(ViewRecords.members(r.other)));
+            }
+            if (bits == 0) {
+                return;
+            }
+            String property = null;
+            Object value = null;
+            if (r.kind == EventKind.PROPERTY_UPDATE && GraphKeys.kind(r.key) == GraphKeys.VERTEX) {
+                final PropertyField f = VertexOps.added(r.arg);
+                if (f != null) {
+                    property = store.names().name(f.key);
+                    value = f.value();
+                }
+            }
+            for (final Target t : ts) {
+                if ((bits & t.viewMask) == 0 || (t.kinds & r.kind.bit()) == 0) {
+                    continue;
+                }
+                final ViewEvent e = new ViewEvent(r.kind, t.view, r.vid, r.key, r.version, property, value, r.nanos,
+                    views);
+                for (final ViewHandler h : t.handlers) {
+                    if (h.takes(r.kind)) {
+                        try {
+                            h.deliver(e);
+                        } catch (RuntimeException failed) {
+                            failures.increment();
+                            LOG.warn("a handler of view '{}' failed on {}", t.view, e, failed);
+                        }
+                    }
+                }
+                if (t.stream != null) {
+                    t.stream.offer(e);
+                }
+                delivered.increment();
+            }
+        } catch (RuntimeException unexpected) {
+            failures.increment(); // e.g. the store closing under the lane: the lane goes on
+            LOG.debug("a view event could not be delivered", unexpected);
+        }
+    }
+
+    /** Stops tapping and handling (queued events are dropped); subscriptions stay stored. */
+    @Override
+    public void close() {
+        OPEN.remove(views.graph(), this);
+        taps.close();
+        lanes.close();
+    }
+}
