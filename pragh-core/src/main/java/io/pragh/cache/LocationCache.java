@@ -167,6 +167,37 @@ public final class LocationCache implements AutoCloseable {
         }
     }
 
+    /**
+     * The access counter of {@code key}'s entry if it holds {@code address}, else -1; counts nothing. For the owner of
+     * an entry it placed (a read replica's holder deciding whether it is still read).
+     */
+    public long accesses(long key, long address) {
+        if (sets == null) {
+            return -1;
+        }
+        int set = setOf(key);
+        while (true) {
+            long seq = sets.getLongVolatile(set);
+            if ((seq & 1) != 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            long count = -1;
+            for (int w = 0; w < WAYS; w++) {
+                int way = set + WAYS_OFFSET + w * WAY_BYTES;
+                if (sets.getLong(way + KEY) == key && sets.getLong(way + ADDRESS) == address) {
+                    count = sets.getLong(way + COUNT);
+                    break;
+                }
+            }
+            // Seqlock reader side, as in lookup.
+            VarHandle.acquireFence();
+            if (sets.getLongVolatile(set) == seq) {
+                return count;
+            }
+        }
+    }
+
     /** Inserts or refreshes the address of {@code key}, stamped {@code nowMillis}. */
     public void insert(long key, long address, long slotOffset, long nowMillis) {
         if (sets == null) {

@@ -19,6 +19,7 @@ import io.pragh.reclaim.Leases;
 import io.pragh.runtime.WorkerPool;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
+import io.pragh.store.ReplicaSettings;
 import io.pragh.store.StoreConfig;
 import io.pragh.store.ValueMutator;
 import io.pragh.tier.MachineRole;
@@ -278,6 +279,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private MonitorConfig monitorConfig;
         private CoordinatorConfig coordinatorConfig;
         private IntFunction<? extends Fabric> fabricPerMachine;
+        ReplicaSettings replicas = ReplicaSettings.OFF;
         boolean pretouch;
         private int memoryNodes;
         private long memoryNodeValueBytes = -1;
@@ -396,6 +398,12 @@ public final class EmbeddedCluster implements AutoCloseable {
 
         public Builder leases(long cacheMillis, long reclaimMillis) {
             config = config.withLeases(new Leases(cacheMillis, reclaimMillis));
+            return this;
+        }
+
+        /** Read replicas of contended values (docs/replicas.md): bytes each machine may hold, and their lease. */
+        public Builder replicas(long bytesPerMachine, long leaseMillis) {
+            replicas = new ReplicaSettings(bytesPerMachine, leaseMillis);
             return this;
         }
 

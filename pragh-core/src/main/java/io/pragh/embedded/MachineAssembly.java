@@ -23,6 +23,7 @@ final class MachineAssembly {
         boolean memoryNode = i >= b.machines;
         MachineStore store = new MachineStore(i, total, memoryNode ? b.memoryNodeConfig() : b.config, placement,
             b.mutators);
+        store.replication().configure(b.replicas);
         Durability durability = null;
         try {
             if (b.dataDirectory != null) {

@@ -4,6 +4,7 @@ import io.pragh.coordinator.Coordinator;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.coordinator.DecisionLog;
 import io.pragh.coordinator.Decisions;
+import io.pragh.coordinator.ReplicaPolicy;
 import io.pragh.fabric.FabricStats;
 import io.pragh.migration.Migrator;
 import io.pragh.monitor.Monitor;
@@ -31,6 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class MigrationControl implements AutoCloseable {
     private static final long INSTANT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Replicas offered to one machine per interval at most ({@link ReplicaPolicy}). */
+    private static final int REPLICAS_PER_MACHINE = 16_384;
 
     private final EmbeddedCluster cluster;
     private final Monitor[] monitors;
@@ -43,6 +46,9 @@ public final class MigrationControl implements AutoCloseable {
     private FabricStats.Snapshot statsAtInterval = FabricStats.Snapshot.ZERO;
     private long bytesAtStart;
     private DutyThread automatic;
+    /** Replicas chosen at the last interval's end, placed once its migrations are done (see {@link #reapFinished}). */
+    private List<ReplicaPolicy.Choice> replicasToPlace = List.of();
+    private long replicasOffered;
 
     public MigrationControl(EmbeddedCluster cluster, MonitorConfig monitorConfig, CoordinatorConfig coordinatorConfig) {
         this.cluster = cluster;
@@ -125,6 +131,12 @@ public final class MigrationControl implements AutoCloseable {
         }
         Decisions d = coordinator.endInterval(reports);
         apply(d);
+        if (cluster.machine(0).store().replication().settings().enabled()) {
+            // Placed once this interval's migrations are done: a replica of a source about to move would make its
+            // migration wait out the replica lease.
+            replicasToPlace = ReplicaPolicy.choose(reports, cluster.placement(), cluster.machineCount(), d,
+                REPLICAS_PER_MACHINE);
+        }
         decisionLog.add(d);
         FabricStats.Snapshot stats = cluster.stats();
         FabricStats.Snapshot interval = stats.minus(statsAtInterval);
@@ -163,6 +175,23 @@ public final class MigrationControl implements AutoCloseable {
     }
 
     private synchronized void reapFinished() {
+        reapMigrations();
+        if (inFlight.isEmpty() && !replicasToPlace.isEmpty()) {
+            for (ReplicaPolicy.Choice c : replicasToPlace) {
+                if (cluster.machine(c.machine()).store().replication().replicas().place(c.key(), c.readsPerSecond())) {
+                    replicasOffered++;
+                }
+            }
+            replicasToPlace = List.of();
+        }
+    }
+
+    /** Replicas placed (or kept) on the policy's offer since this control started. */
+    public synchronized long replicasPlaced() {
+        return replicasOffered;
+    }
+
+    private void reapMigrations() {
         inFlight.removeIf(f -> {
             if (!f.isDone()) {
                 return false;

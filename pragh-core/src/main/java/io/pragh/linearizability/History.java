@@ -70,6 +70,10 @@ public final class History {
             add(Operation.migrate(client, key, target, invoke, response));
         }
 
+        public void replicate(long key, int target, long invoke, long response) {
+            add(Operation.replicate(client, key, target, invoke, response));
+        }
+
         /** An operation that failed or never answered: it may or may not have taken effect. */
         public void failed(Operation.Kind kind, long key, byte[] input, int target, long invoke, Throwable error) {
             add(Operation.failed(client, kind, key, input, target, invoke, String.valueOf(error)));

@@ -40,7 +40,9 @@ public record Operation(int client, long key, Kind kind, long invoke, long respo
         /** Reads the value. */
         GET,
         /** Moves the value between machines: no effect a client can see, recorded for context. */
-        MIGRATE;
+        MIGRATE,
+        /** Places a read replica of the value on a machine: no effect a client can see, recorded for context. */
+        REPLICATE;
 
         /** Whether it changes the value. */
         public boolean writes() {
@@ -77,6 +79,10 @@ public record Operation(int client, long key, Kind kind, long invoke, long respo
 
     public static Operation migrate(int client, long key, int target, long invoke, long response) {
         return new Operation(client, key, Kind.MIGRATE, invoke, response, null, null, target, null);
+    }
+
+    public static Operation replicate(int client, long key, int target, long invoke, long response) {
+        return new Operation(client, key, Kind.REPLICATE, invoke, response, null, null, target, null);
     }
 
     /** An operation that failed or never answered: outcome unknown. */
@@ -128,7 +134,7 @@ public record Operation(int client, long key, Kind kind, long invoke, long respo
                     b.append(" -> ").append(output == null ? "no value" : format.describe(output));
                 }
             }
-            case MIGRATE -> b.append(" to machine ").append(target);
+            case MIGRATE, REPLICATE -> b.append(" to machine ").append(target);
             default -> {
             }
         }

@@ -100,7 +100,7 @@ public final class ValueModel implements Model<ValueModel.State> {
             case PUT -> new State(false, op.input());
             case DELETE -> ABSENT;
             case APPEND -> s.append(op.input());
-            case MIGRATE -> s;
+            case MIGRATE, REPLICATE -> s;
             case GET -> read(s, op.output());
         };
     }

@@ -86,6 +86,7 @@ final class MigrationRound {
     boolean sourceInvalid(int i, OpBatch batch) {
         long witness = batch.casResult(invalidations[i]);
         if (witness == sourceHeaders[i] || !ValueRecord.isLiveAt(witness, addresses[i])) {
+            SourceInvalidation.awaitReplicas(store, ValueRecord.isReplicated(witness), witness != sourceHeaders[i]);
             return true;
         }
         try {
@@ -93,7 +94,9 @@ final class MigrationRound {
             if (outcome == SourceInvalidation.BUSY) {
                 return false; // the settle pass tries again shortly
             }
-            if (outcome == SourceInvalidation.INVALIDATED) {
+            SourceInvalidation.awaitReplicas(store, outcome == SourceInvalidation.INVALIDATED_REPLICATED,
+                outcome == SourceInvalidation.ALREADY_INVALID);
+            if (outcome == SourceInvalidation.INVALIDATED || outcome == SourceInvalidation.INVALIDATED_REPLICATED) {
                 // The ring entry of the batch may have reached the GC while the record was still live, and been
                 // dropped (see Reclaimer): post it again, now that it is invalid.
                 store.reclaimRings().post(sources[i], addresses[i]);

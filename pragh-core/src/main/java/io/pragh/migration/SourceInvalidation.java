@@ -41,6 +41,11 @@ final class SourceInvalidation {
     static final int ALREADY_INVALID = 1;
     /** The source is pending (an update holds it): try again later. */
     static final int BUSY = 2;
+    /**
+     * As {@link #INVALIDATED}, and the source had read replicas ({@link ValueRecord#REPLICATED}): the new record may
+     * settle only once their lease has run out ({@link #awaitReplicas}).
+     */
+    static final int INVALIDATED_REPLICATED = 3;
 
     /** How long a pending source is waited for before the caller is told to come back later. */
     private static final long BUSY_PATIENCE_NANOS = 100_000_000L;
@@ -50,7 +55,7 @@ final class SourceInvalidation {
 
     /**
      * @param header the source's header as last seen (a failed CAS's witness), or 0 to read it
-     * @return {@link #INVALIDATED}, {@link #ALREADY_INVALID} or {@link #BUSY}
+     * @return {@link #INVALIDATED}, {@link #INVALIDATED_REPLICATED}, {@link #ALREADY_INVALID} or {@link #BUSY}
      * @throws io.pragh.fabric.FabricException when the source does not answer (nothing is lost: the next pass
      *     carries and invalidates again)
      */
@@ -84,7 +89,7 @@ final class SourceInvalidation {
             }
             long witness = store.regions().casHeader(source, offset, header, ValueRecord.invalidated(header));
             if (witness == header) {
-                return INVALIDATED;
+                return ValueRecord.isReplicated(header) ? INVALIDATED_REPLICATED : INVALIDATED;
             }
             header = witness;
         }
@@ -120,5 +125,17 @@ final class SourceInvalidation {
         // Release: the carried bytes before the length that covers them; still pending until the caller settles.
         values.putLongVolatile(at, ValueRecord.headerWord(finalLength, newAddress) | ValueRecord.INVALIDATION_PENDING);
         return header;
+    }
+
+    /**
+     * Before a migration's new record settles: if the source it invalidated had read replicas ({@code replicated}),
+     * or nobody knows (the source was found invalid already, perhaps by this migration's own CAS whose reply was
+     * lost), wait until no replica granted before can be read: the host of the source, whose registry lists them,
+     * is not the machine the value moved to, so nobody would invalidate them (docs/replicas.md).
+     */
+    static void awaitReplicas(MachineStore store, boolean replicated, boolean unknown) {
+        if (replicated || (unknown && store.replication().settings().enabled())) {
+            store.replication().registry().awaitLeases();
+        }
     }
 }

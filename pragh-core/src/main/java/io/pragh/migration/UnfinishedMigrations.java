@@ -221,7 +221,9 @@ final class UnfinishedMigrations {
         if (outcome == SourceInvalidation.BUSY) {
             return false;
         }
-        if (outcome == SourceInvalidation.INVALIDATED) {
+        SourceInvalidation.awaitReplicas(store, outcome == SourceInvalidation.INVALIDATED_REPLICATED,
+            outcome == SourceInvalidation.ALREADY_INVALID);
+        if (outcome == SourceInvalidation.INVALIDATED || outcome == SourceInvalidation.INVALIDATED_REPLICATED) {
             try {
                 store.reclaimRings().post(source, e.oldAddress);
             } catch (PraghException ringFullOrSourceGone) {

@@ -49,6 +49,9 @@ final class InPlaceAppend {
             machine.regions().casHeader(machine.id(), Address.byteOffset(address), locked, header);
             throw e;
         }
+        // Still locked, so no replica can be granted meanwhile: none of the old length stays usable once the new one
+        // is published (the published header drops REPLICATED).
+        machine.replication().registry().invalidateReplicas(key);
         long published = ValueRecord.headerWord(length, address)
             | (machine.acks().durable() ? ValueRecord.INVALIDATION_PENDING : 0);
         // Release (the fence, and a volatile CAS; the fence for a loopback CAS through a NIC): whoever reads this

@@ -61,6 +61,7 @@ public final class MachineStore implements AutoCloseable {
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final Incarnations incarnations = new Incarnations();
     private final LongAdder forwardedToHost = new LongAdder();
+    private final Replication replication = new Replication(this);
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
     private Endpoint endpoint;
@@ -98,6 +99,12 @@ public final class MachineStore implements AutoCloseable {
         endpoint = fabric.attach(id, memory(), router::onMessage);
         regions.attach(endpoint);
         reclamation = StoreReclamation.start(this, regions, endpoint);
+        replication.start();
+    }
+
+    /** Read replicas of contended values, both sides (docs/replicas.md); their settings are set before attach. */
+    public Replication replication() {
+        return replication;
     }
 
     public MachineMemory memory() {
@@ -194,10 +201,7 @@ public final class MachineStore implements AutoCloseable {
         acks.complete(origin, request, reason);
     }
 
-    /**
-     * Fails an update that did not take effect, retryably (a {@link HostUnavailableException} at its origin): e.g.
-     * the log refused it because the value it was applied to was lost with its host and has been restored since.
-     */
+    /** Fails retryably an update that did not take effect (its value was lost with its host and restored since). */
     public void refuseRetryably(int origin, long request, String reason) {
         acks.completeRetryable(origin, request, reason);
     }
@@ -263,10 +267,7 @@ public final class MachineStore implements AutoCloseable {
         incarnations.observe(version);
     }
 
-    /**
-     * The newest incarnation this home has started or seen: every version it ever logged has an incarnation at or
-     * below it. A snapshot keeps it, since the versions of keys deleted before the snapshot leave no other trace.
-     */
+    /** The newest incarnation this home started or saw (a snapshot keeps it: deleted keys leave no other trace). */
     public long incarnation() {
         return incarnations.newest();
     }
@@ -282,9 +283,8 @@ public final class MachineStore implements AutoCloseable {
     }
 
     /**
-     * Updates a key cluster-wide: the update goes to the key's home (run here when this is the home) and on to
-     * the value's host. The future completes once the update is acknowledged, exceptionally with the reason when it
-     * was refused.
+     * Updates a key cluster-wide: at the key's home (here when this is the home), then at the value's host. The
+     * future completes once the update is acknowledged, exceptionally with the reason when it was refused.
      */
     public CompletableFuture<Void> update(long key, int mutatorId, DirectBuffer arg, int argOff, int argLen) {
         mutators.get(mutatorId);
@@ -416,6 +416,7 @@ public final class MachineStore implements AutoCloseable {
      */
     public boolean quiesce() {
         beginClose();
+        replication.stop(); // its keeper reads and CASes this store's memory
         boolean quiet = reclamation == null || reclamation.stop(CLOSE_PATIENCE_MILLIS);
         // Its thread settles uncertain CASes against this store's memory: stopped before anything is freed.
         uncertainUpdates.close();

@@ -107,6 +107,7 @@ final class MessageRouter {
             case StoreMessages.ACK -> onAck(from, msg, off, len);
             case StoreMessages.LOG -> onLog(from, msg, off, len);
             case StoreMessages.PRUNE -> onPrune(from, msg, off, len);
+            case ReplicaMessages.REPLICATE, ReplicaMessages.ANSWER -> onReplica(from, msg, off, len);
             default -> {
                 MessageHandler h = type < extensions.length() ? extensions.get(type) : null;
                 if (h == null) {
@@ -162,6 +163,22 @@ final class MessageRouter {
         } else if (store.placement().home(msg.getLong(off + StoreMessages.PRUNE_KEY)) == id
             && Address.isNone(msg.getLong(off + StoreMessages.PRUNE_WORD))) {
             store.keys().prune(msg.getLong(off + StoreMessages.PRUNE_KEY), msg.getLong(off + StoreMessages.PRUNE_WORD));
+        }
+    }
+
+    private void onReplica(int from, DirectBuffer msg, int off, int len) {
+        String problem = ReplicaMessages.check(msg, off, len);
+        if (problem != null) {
+            malformed(from, problem);
+        } else if (msg.getByte(off) == ReplicaMessages.REPLICATE) {
+            store.replication().registry().onRequest(from, msg.getLong(off + ReplicaMessages.KEY),
+                msg.getLong(off + ReplicaMessages.SOURCE), msg.getLong(off + ReplicaMessages.REPLICA),
+                msg.getLong(off + ReplicaMessages.VERSION_WORD), msg.getLong(off + ReplicaMessages.STAMP),
+                msg.getInt(off + ReplicaMessages.LENGTH));
+        } else {
+            store.replication().replicas().onAnswer(msg.getLong(off + ReplicaMessages.KEY),
+                msg.getLong(off + ReplicaMessages.ANSWER_REPLICA), msg.getLong(off + ReplicaMessages.ANSWER_STAMP),
+                msg.getByte(off + ReplicaMessages.GRANTED) == 1);
         }
     }
 

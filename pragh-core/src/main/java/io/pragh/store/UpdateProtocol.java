@@ -393,6 +393,7 @@ final class UpdateProtocol {
             }
             return;
         }
+        machine.replication().registry().invalidateReplicas(key); // before any of this update is readable (replicas.md)
         // Generation-checked (and whatever its lock): if the leak scan took the superseded record meanwhile, it is
         // invalid already and the scan handed it to the GC, so it is not handed over twice.
         boolean invalidatedHere = machine.invalidate(self, address);

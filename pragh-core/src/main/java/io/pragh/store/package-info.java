@@ -8,7 +8,10 @@
  * ({@code StoreRegions}), admission and closing ({@code StoreGate}), update acknowledgement and the LOG/settle path
  * ({@code UpdateAcknowledgements}), message routing ({@code MessageRouter}), the update protocol
  * ({@code UpdateProtocol}), values installed outside it ({@code DirectInstalls}), versions ({@code Incarnations})
- * and the GC thread with its reclaim rings and the leak scan ({@code StoreReclamation}).
+ * and the GC thread with its reclaim rings and the leak scan ({@code StoreReclamation}). Read replicas of contended
+ * values (docs/replicas.md) live here too, beside the update protocol that must invalidate them: the host's
+ * {@link io.pragh.store.ReplicaRegistry}, the holder's {@link io.pragh.store.Replicas} and their
+ * {@link io.pragh.store.Replication}.
  * Depends on the layers below it: address, memory, keys, values, cache, fabric, reclaim, runtime.
  */
 @MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.cache", "io.pragh.fabric", "io.pragh.keys",

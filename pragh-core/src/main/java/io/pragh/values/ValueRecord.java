@@ -11,8 +11,8 @@ import org.agrona.DirectBuffer;
  * Layout of a value record in a value region, 8-byte aligned:
  * <pre>
  *  word 0, the header:
- *    bit 63             32   31   30   29   28   27   26    22 21            8 7          0
- *       | payload length | P  | L  | F  | K  | D  | unused | generation: 14 | class: 8   |
+ *    bit 63             32   31   30   29   28   27   26   25  22 21            8 7          0
+ *       | payload length | P  | L  | F  | K  | D  | R  |unused| generation: 14 | class: 8   |
  *  word 1: owning key (while free: the next free record of the class)
  *  word 2: version base: the version minus the payload length (see "Appends in place" below)
  *  payload: length bytes, then slack up to the size class's capacity
@@ -30,6 +30,9 @@ import org.agrona.DirectBuffer;
  *       it has published its result or given up: updates of one record run one at a time (below). Readers and
  *       migrations do not wait for it.</li>
  *   <li><b>D</b> ({@link #DELETING}): set with P by a DELETE on the record it removes, and cleared with it.</li>
+ *   <li><b>R</b> ({@link #REPLICATED}): the host granted read replicas of this record to other machines
+ *       ({@code io.pragh.store.ReplicaRegistry}, docs/replicas.md); whoever invalidates or replaces the record must
+ *       make them unusable first. Set by CAS only on a live record that is neither pending nor locked.</li>
  * </ul>
  * A reader that fetched a record through an address accepts it only when it is live, its generation and class are the
  * address's, and word 1 is the key it asked for ({@link #isValid}); anything else means the address is stale (the
@@ -120,6 +123,12 @@ public final class ValueRecord {
     public static final long LOCKED = 1L << 28;
     /** Header bit, only with {@link #INVALIDATION_PENDING}: a DELETE removes the record and is not yet settled. */
     public static final long DELETING = 1L << 27;
+    /**
+     * Header bit: read replicas of this record may exist on other machines (set by its host's replica registry).
+     * An update at the host invalidates them before it publishes; a migration that invalidates a source with this bit
+     * waits out the replica lease before its new record settles (docs/replicas.md).
+     */
+    public static final long REPLICATED = 1L << 26;
     /** Header bit: the record holds a value (not invalidated, not free). */
     public static final long LIVE = 1L << 30;
     /** Header bit: the slot is on its class's free list. */
@@ -187,6 +196,10 @@ public final class ValueRecord {
     /** The header a DELETE gives the live record it removes, until it is settled: pending, and marked as deleted. */
     public static long deleting(long headerWord) {
         return headerWord | INVALIDATION_PENDING | DELETING;
+    }
+
+    public static boolean isReplicated(long headerWord) {
+        return (headerWord & REPLICATED) != 0;
     }
 
     public static boolean isDeleting(long headerWord) {

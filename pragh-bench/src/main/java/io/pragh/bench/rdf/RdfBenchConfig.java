@@ -58,6 +58,8 @@ public record RdfBenchConfig(int universities, int machines, List<Mode> modes, P
         check(universities >= 1, "--universities", universities, ">= 1");
         check(machines >= 1, "--machines", machines, ">= 1");
         check(!modes.isEmpty(), "--modes", modes, "at least one mode");
+        check(!modes.contains(Mode.SPLIT_CACHE_REPLICA), "--modes", modes, "of the five paper modes (split-cache-replica"
+            + " runs in bench traversal only)");
         check(remoteLatencyNs >= 0, "--remote-latency-ns", remoteLatencyNs, ">= 0");
         check(cacheMb >= 1 && cacheMb <= 1024, "--cache-mb", cacheMb, "1..1024");
         modes = List.copyOf(modes);

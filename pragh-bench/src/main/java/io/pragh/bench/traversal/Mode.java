@@ -17,7 +17,12 @@ public enum Mode {
     /** Split live migration without a location cache. */
     SPLIT("split"),
     /** Split live migration with the location cache. */
-    SPLIT_CACHE("split-cache");
+    SPLIT_CACHE("split-cache"),
+    /**
+     * Beyond the paper: split-cache plus lease-bounded read replicas of values read from several machines
+     * (docs/replicas.md), past the single-copy floor.
+     */
+    SPLIT_CACHE_REPLICA("split-cache-replica");
 
     private final String reportName;
 
@@ -30,7 +35,17 @@ public enum Mode {
     }
 
     public boolean migrates() {
-        return this == SPLIT || this == SPLIT_CACHE || this == SHARD;
+        return this == SPLIT || this == SPLIT_CACHE || this == SPLIT_CACHE_REPLICA || this == SHARD;
+    }
+
+    /** Whether its machines have a location cache (split-cache and split-cache-replica; ideal never uses one). */
+    public boolean cached() {
+        return this == SPLIT_CACHE || this == SPLIT_CACHE_REPLICA || this == IDEAL;
+    }
+
+    /** Whether it runs split migration's monitors and coordinator. */
+    public boolean split() {
+        return this == SPLIT || this == SPLIT_CACHE || this == SPLIT_CACHE_REPLICA;
     }
 
     public static Mode byName(String name) {
@@ -39,6 +54,7 @@ public enum Mode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("mode '" + name + "' is not one of orig, ideal, shard, split, split-cache");
+        throw new IllegalArgumentException("mode '" + name + "' is not one of orig, ideal, shard, split, split-cache,"
+            + " split-cache-replica");
     }
 }

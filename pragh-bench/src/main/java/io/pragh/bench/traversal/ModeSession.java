@@ -105,7 +105,7 @@ public final class ModeSession implements AutoCloseable {
     /** The mode's migration: split's monitoring intervals, shard's tracked interval and move; else nothing. */
     public Moved migrate() throws Exception {
         return switch (mode) {
-            case SPLIT, SPLIT_CACHE -> splitMigration();
+            case SPLIT, SPLIT_CACHE, SPLIT_CACHE_REPLICA -> splitMigration();
             case SHARD -> shardMigration();
             default -> Moved.NOTHING;
         };
@@ -121,6 +121,9 @@ public final class ModeSession implements AutoCloseable {
         FabricStats.Snapshot s0 = cluster.stats();
         long m0 = System.nanoTime();
         phase("measurement", config.durationSeconds());
+        if (mode == Mode.SPLIT_CACHE_REPLICA && automatic != null) {
+            out.printf(Locale.ROOT, "%s %s%n", tag, automatic.replicaSummary());
+        }
         double seconds = (System.nanoTime() - m0) / 1e9;
         FabricStats.Snapshot s1 = cluster.stats();
         Histogram h = w.latencies().getIntervalHistogram();
@@ -138,7 +141,7 @@ public final class ModeSession implements AutoCloseable {
      * (and, in this JVM, on instant reports), until the session closes.
      */
     public SplitMigration startAutomaticMigration() {
-        if (mode != Mode.SPLIT && mode != Mode.SPLIT_CACHE) {
+        if (!mode.split()) {
             throw new IllegalStateException(mode.reportName() + " does not migrate by itself");
         }
         if (automatic != null) {
@@ -171,6 +174,9 @@ public final class ModeSession implements AutoCloseable {
             long moved = control.awaitMigrations(120_000) - before;
             out.printf(Locale.ROOT, "%s migration: %d values moved in %.2f s while queries ran (%d bytes in all)%n",
                 tag, moved, (System.nanoTime() - t0) / 1e9, control.migratedBytes());
+            if (mode == Mode.SPLIT_CACHE_REPLICA) {
+                out.printf(Locale.ROOT, "%s read replicas placed or kept so far: %d%n", tag, control.replicasPlaced());
+            }
             event("migration " + i + " done: " + moved + " values moved");
             clients.check();
         }

@@ -61,7 +61,8 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "  --fanout N              neighbours read per vertex per hop (default 100)",
         "  --get-ratio R           share of two-hop GETs, rest are edge PUTs (default 0.95; 0.5 for the update-heavy mix)",
         "  --dist zipf|uniform     start-vertex distribution (default zipf, theta 0.99)",
-        "  --modes LIST            comma-separated of orig,ideal,shard,split,split-cache (default all five)",
+        "  --modes LIST            comma-separated of orig,ideal,shard,split,split-cache (default all five), and",
+        "                          split-cache-replica (split-cache plus read replicas, docs/replicas.md; in-process only)",
         "  --duration SECONDS      measurement phase (default 10)",
         "  --warmup SECONDS        warm-up phase (default 2)",
         "  --interval SECONDS      monitoring interval before migration (default 2; the paper's is 10)",
@@ -105,6 +106,8 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         check(cacheMb >= 1 && cacheMb <= 1024, "--cache-mb", cacheMb, "1..1024");
         check(minRate >= 0, "--min-rate", minRate, ">= 0 (0: the relative policy)");
         check(INPROCESS.equals(fabric) || TCP.equals(fabric), "--fabric", fabric, INPROCESS + " or " + TCP);
+        check(!(TCP.equals(fabric) && modes.contains(Mode.SPLIT_CACHE_REPLICA)), "--modes", modes,
+            "without split-cache-replica with --fabric tcp (server processes do not place read replicas yet)");
         modes = List.copyOf(modes);
     }
 

@@ -56,9 +56,9 @@ public final class TraversalReport {
     public void printTable(PrintStream out) {
         ModeResult orig = results.get(Mode.ORIG);
         ModeResult ideal = results.get(Mode.IDEAL);
-        out.printf("%-12s %12s %8s %8s %9s %9s %9s %9s %9s %9s %8s%n", "mode", "q/s", "x orig", "% ideal",
+        out.printf("%-19s %12s %8s %8s %9s %9s %9s %9s %9s %9s %8s%n", "mode", "q/s", "x orig", "% ideal",
             "p50 ms", "p99 ms", "p999 ms", "remote %", "migrated", "mig. %", "fwd puts");
-        results.forEach((mode, r) -> out.printf("%-12s %12.0f %8s %8s %9.3f %9.3f %9.3f %9.2f %9d %9.3f %8d%n",
+        results.forEach((mode, r) -> out.printf("%-19s %12.0f %8s %8s %9.3f %9.3f %9.3f %9.2f %9d %9.3f %8d%n",
             mode.reportName(), r.throughputQps(),
             orig == null ? "-" : String.format("%.2f", r.throughputQps() / orig.throughputQps()),
             ideal == null ? "-" : String.format("%.1f", 100 * r.throughputQps() / ideal.throughputQps()),

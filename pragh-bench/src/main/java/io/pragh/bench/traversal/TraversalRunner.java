@@ -131,10 +131,12 @@ public final class TraversalRunner {
         long maxKeys = sharded ? totalKeys : Arrays.stream(keys).max().orElse(0);
         long maxBytes = sharded ? total : Arrays.stream(bytes).max().orElse(0) + total / machines;
         long valueBytes = Math.max(StoreConfig.DEFAULT_CHUNK_BYTES >> 10, maxBytes + CHURN_BYTES);
-        return new ClusterSpec(machines, maxKeys + maxKeys / 4 + 1024, valueBytes,
-            mode == Mode.SPLIT_CACHE || mode == Mode.IDEAL ? (long) config.cacheMb() << 20 : 0,
+        return new ClusterSpec(machines, maxKeys + maxKeys / 4 + 1024,
+            valueBytes + (mode == Mode.SPLIT_CACHE_REPLICA ? ClusterSpec.DEFAULT_REPLICA_BYTES : 0),
+            mode.cached() ? (long) config.cacheMb() << 20 : 0,
             sharded ? ShardPlacement.DEFAULT_SHARDS_PER_MACHINE : ClusterSpec.HASHED, config.remoteLatencyNs(),
-            Math.max(1, (long) (config.intervalSeconds() * 1000)), config.minRate(), config.mechanism());
+            Math.max(1, (long) (config.intervalSeconds() * 1000)), config.minRate(), config.mechanism(),
+            mode == Mode.SPLIT_CACHE_REPLICA ? ClusterSpec.DEFAULT_REPLICA_BYTES : 0);
     }
 
     /** The value of {@code v}'s adjacency list as loaded, one long per neighbour. */

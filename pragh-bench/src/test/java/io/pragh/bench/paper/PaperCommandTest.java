@@ -52,6 +52,8 @@ class PaperCommandTest {
             assertTrue(fig10.get("measured").get("modes").get(mode).get("throughput_qps").asDouble() > 0, mode);
             assertTrue(fig10.get("paper").has(mode), mode);
         }
+        // Beyond the paper's five: measured beside them, with no paper number.
+        assertTrue(fig10.get("measured").get("modes").get("split-cache-replica").get("throughput_qps").asDouble() > 0);
         JsonNode table1 = json.readTree(outDir.resolve("table1.json").toFile());
         assertEquals(0.856, table1.get("paper").get("shard_after").get("data_migration_rate").asDouble());
         assertEquals(0.0, table1.get("measured").get("ideal").get("remote_access_rate").asDouble());

@@ -55,7 +55,7 @@ class TraversalReportTest {
             names.add(m.reportName());
             assertEquals(m, Mode.byName(m.reportName()));
         }
-        assertEquals(List.of("orig", "ideal", "shard", "split", "split-cache"), names);
+        assertEquals(List.of("orig", "ideal", "shard", "split", "split-cache", "split-cache-replica"), names);
     }
 
     @Test

@@ -39,4 +39,30 @@ class TraversalRunnerTest {
         assertTrue(cached.puts() > 0 && cached.puts() < cached.queries());
         assertTrue(log.contains("[split-cache] measurement") && log.contains("migration:"), log);
     }
+
+    /** split-cache-replica runs the split phases and reports its replicas after migrating. */
+    @Test
+    void splitCacheReplicaMigratesAndReportsItsReplicas() throws Exception {
+        TraversalConfig c = TraversalConfig.parse("--machines", "3", "--scale", "9", "--scope", "64",
+            "--fanout", "20", "--duration", "0.5", "--warmup", "0.2", "--interval", "0.5", "--remote-latency-ns", "0",
+            "--threads", "2", "--cache-mb", "1");
+        AdjacencyGraph g = new RmatGenerator(c.scale(), RmatGenerator.EDGE_FACTOR, c.seed()).generate();
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        TraversalRunner runner = new TraversalRunner(c, g, new PrintStream(progress, true, StandardCharsets.UTF_8));
+        ModeResult replica = runner.run(Mode.SPLIT_CACHE_REPLICA);
+        String log = progress.toString(StandardCharsets.UTF_8);
+        assertTrue(replica.queries() > 0 && replica.migratedKeys() > 0, log);
+        // How many are placed depends on how many keys the interval saw read from several machines, i.e. on the
+        // host's speed: ReplicaPlacementTest (pragh-core) pins placement itself; here the mode's report lines.
+        assertTrue(log.contains("[split-cache-replica] read replicas placed or kept so far: "), log);
+        assertTrue(log.contains("[split-cache-replica] read replicas held "), log);
+    }
+
+    @Test
+    void splitCacheReplicaIsRefusedOverServerProcessesNamingWhy() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> TraversalConfig.parse("--fabric", "tcp", "--modes", "split-cache,split-cache-replica"));
+        assertTrue(e.getMessage().contains("split-cache-replica") && e.getMessage().contains("--fabric tcp"),
+            e.getMessage());
+    }
 }

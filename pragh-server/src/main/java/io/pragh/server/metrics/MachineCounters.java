@@ -87,6 +87,20 @@ public final class MachineCounters {
         return store.forwardedUpdates();
     }
 
+    /** Bytes of this machine's value region that read replicas of values hosted elsewhere take (docs/replicas.md). */
+    public long replicaBytes() {
+        return store.replication().replicas().bytes();
+    }
+
+    public long replicasHeld() {
+        return store.replication().replicas().count();
+    }
+
+    /** Replicas of values hosted here that updates invalidated on their holders. */
+    public long replicasInvalidated() {
+        return store.replication().registry().invalidated();
+    }
+
     /** Bytes of live value records here: values homed here and values migrated here (size-class rounded). */
     public long valueBytesHosted() {
         return store.values().liveBytes();
@@ -147,6 +161,9 @@ public final class MachineCounters {
         m.put("keysHomed", keysHomed());
         m.put("keyRegionSlots", keyRegionSlots());
         m.put("valueBytesHosted", valueBytesHosted());
+        m.put("replicaBytes", replicaBytes());
+        m.put("replicasHeld", replicasHeld());
+        m.put("replicasInvalidated", replicasInvalidated());
         m.put("valueRegionBytes", valueRegionCapacityBytes());
         m.put("reclaimBacklogBytes", reclaimBacklogBytes());
         m.put("offHeapReservedBytes", offHeapReservedBytes());

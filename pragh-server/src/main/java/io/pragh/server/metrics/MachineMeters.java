@@ -62,6 +62,12 @@ public final class MachineMeters {
             machine, c, MachineCounters::forwardedPuts);
         gauge(registry, "pragh.values.hosted.bytes", "Bytes of live value records on this machine (homed or"
             + " migrated here)", machine, c, MachineCounters::valueBytesHosted);
+        gauge(registry, "pragh.replicas.bytes", "Bytes of read replicas this machine holds of values hosted elsewhere"
+            + " (bounded per machine)", machine, c, MachineCounters::replicaBytes);
+        gauge(registry, "pragh.replicas.held", "Read replicas this machine holds", machine, c,
+            MachineCounters::replicasHeld);
+        counter(registry, "pragh.replicas.invalidated", "Replicas of values hosted here that updates invalidated",
+            machine, c, MachineCounters::replicasInvalidated);
         gauge(registry, "pragh.value.region.bytes", "Size of this machine's value region", machine, c,
             MachineCounters::valueRegionCapacityBytes);
         gauge(registry, "pragh.offheap.reserved.bytes", "Off-heap bytes this machine's regions reserve (keys, values,"

@@ -13,6 +13,7 @@ import io.pragh.fabric.FabricStats;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
 import io.pragh.monitor.MonitorConfig;
+import io.pragh.store.Replicas;
 import java.util.function.Function;
 
 /**
@@ -52,6 +53,9 @@ public final class EmbeddedBenchCluster implements BenchCluster {
             .pinThreads(false).keysPerMachine(spec.keysPerMachine()).valueBytesPerMachine(spec.valueBytes())
             .remoteLatencyNs(spec.remoteLatencyNs()).cacheBytes(spec.cacheBytes()).pretouch(true)
             .mutator(CappedAppend.ID, new CappedAppend());
+        if (spec.replicaBytes() > 0) {
+            b.replicas(spec.replicas().bytesPerMachine(), spec.replicas().leaseMillis());
+        }
         if (shards != null) {
             b.placement(shards);
         }
@@ -174,6 +178,27 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         @Override
         public long migratedKeys() {
             return control.migratedKeys();
+        }
+
+        @Override
+        public long replicasPlaced() {
+            return control.replicasPlaced();
+        }
+
+        @Override
+        public String replicaSummary() {
+            long[] sum = new long[9];
+            for (int m = 0; m < cluster.machineCount(); m++) {
+                Replicas r = cluster.machine(m).store().replication().replicas();
+                long[] one = {r.count(), r.bytes(), r.placed(), r.renewed(), r.refused(), r.invalidated(), r.expired(),
+                    r.writeHot(), r.overBudget()};
+                for (int i = 0; i < sum.length; i++) {
+                    sum[i] += one[i];
+                }
+            }
+            return String.format(java.util.Locale.ROOT, "read replicas held %d (%d bytes); placed %d, renewed %d, refused"
+                + " %d, invalidated by writes %d, expired unread %d, write-hot %d, over budget %d", sum[0], sum[1],
+                sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8]);
         }
 
         @Override

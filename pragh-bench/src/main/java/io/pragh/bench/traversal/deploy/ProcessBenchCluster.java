@@ -135,6 +135,10 @@ public final class ProcessBenchCluster implements BenchCluster {
 
     /** The cluster file's settings for {@code spec}: sizes, cache, the manual split policy, the placement. */
     static LocalCluster.Settings settings(ClusterSpec spec) {
+        if (spec.replicaBytes() > 0) {
+            throw new IllegalArgumentException("read replicas (split-cache-replica) run on the in-process fabric only:"
+                + " server processes do not place them yet");
+        }
         String interval = spec.intervalMillis() + "ms";
         LocalCluster.Settings s = LocalCluster.Settings.defaults(spec.machines())
             .withGremlinPortBase(LocalCluster.Settings.NO_GREMLIN)

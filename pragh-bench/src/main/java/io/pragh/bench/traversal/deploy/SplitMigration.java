@@ -33,6 +33,16 @@ public interface SplitMigration extends AutoCloseable {
     /** Bytes read by migrations since {@link #start}. */
     long migratedBytes();
 
+    /** Read replicas placed (or kept) on the replica policy's offers since {@link #start}; 0 without replicas. */
+    default long replicasPlaced() {
+        return 0;
+    }
+
+    /** Where the read replicas stand now (held, bytes, renewals, invalidations, drops); empty without replicas. */
+    default String replicaSummary() {
+        return "";
+    }
+
     /** Starts monitoring, and migration at the end of every interval without the caller's help. */
     void startAutomatic();
 

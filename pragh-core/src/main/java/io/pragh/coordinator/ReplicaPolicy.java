@@ -1,0 +1,77 @@
+package io.pragh.coordinator;
+
+import io.pragh.keys.Placement;
+import io.pragh.monitor.KeyRate;
+import io.pragh.monitor.MonitorReport;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which read replicas to place after an interval (docs/replicas.md): a value read from several machines is local to
+ * at most one of them after migration (the single-copy floor), so each other machine that read it in the interval is
+ * offered a replica, hottest first, up to a number per machine. The key's home is never offered one (its GETs read
+ * its own key region, not the cache), nor the target of a migration of the key approved in the same interval. Whether
+ * a replica is then placed and kept (its memory budget, and its reads weighed against the writes of its value) is the
+ * holder's decision ({@code io.pragh.store.Replicas}).
+ *
+ * <pre>{@code
+ * for (ReplicaPolicy.Choice c : ReplicaPolicy.choose(reports, placement, machines, decisions, 4096)) {
+ *     cluster.machine(c.machine()).store().replication().replicas().place(c.key(), c.readsPerSecond());
+ * }
+ * }</pre>
+ */
+public final class ReplicaPolicy {
+    /** A replica of {@code key}'s value offered to {@code machine}, which read it {@code readsPerSecond}. */
+    public record Choice(long key, int machine, double readsPerSecond) {
+    }
+
+    private ReplicaPolicy() {
+    }
+
+    /**
+     * @param reports    the interval's monitor reports, one per machine
+     * @param placement  the keys' homes
+     * @param machines   machines of the cluster
+     * @param decided    the coordinator's decisions of the same interval (their targets get no replica)
+     * @param perMachine at most this many replicas offered to one machine per interval
+     */
+    public static List<Choice> choose(List<MonitorReport> reports, Placement placement, int machines,
+                                      Decisions decided, int perMachine) {
+        Map<Long, List<Choice>> readers = new HashMap<>();
+        for (MonitorReport r : reports) {
+            for (KeyRate k : r.keys()) {
+                if (k.rate() > 0 && placement.home(k.key()) != r.machine()) {
+                    readers.computeIfAbsent(k.key(), x -> new ArrayList<>())
+                        .add(new Choice(k.key(), r.machine(), k.rate()));
+                }
+            }
+        }
+        Map<Long, Integer> targets = new HashMap<>();
+        for (Decisions.Approval a : decided.approvals()) {
+            targets.put(a.key(), a.target());
+        }
+        List<Choice> offered = new ArrayList<>();
+        for (List<Choice> byMachine : readers.values()) {
+            if (byMachine.size() < 2) {
+                continue; // read from one machine only: migration makes it local there
+            }
+            for (Choice c : byMachine) {
+                if (targets.getOrDefault(c.key(), -1) != c.machine()) {
+                    offered.add(c);
+                }
+            }
+        }
+        offered.sort(Comparator.comparingDouble(Choice::readsPerSecond).reversed());
+        int[] count = new int[machines];
+        List<Choice> chosen = new ArrayList<>();
+        for (Choice c : offered) {
+            if (count[c.machine()]++ < perMachine) {
+                chosen.add(c);
+            }
+        }
+        return chosen;
+    }
+}

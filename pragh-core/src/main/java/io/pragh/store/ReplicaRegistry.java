@@ -1,0 +1,188 @@
+package io.pragh.store;
+
+import io.pragh.PraghException;
+import io.pragh.address.Address;
+import io.pragh.memory.ChunkedRegion;
+import io.pragh.reclaim.Leases;
+import io.pragh.values.ValueRecord;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The host's side of read replicas (docs/replicas.md): which machines hold a copy of a record hosted here, granted
+ * on their request, and the writers' duty to make those copies unusable before an update becomes visible.
+ *
+ * <p>The orderings that keep GET linearizable per key:
+ * <ol>
+ *   <li>A grant adds the requester to the key's entry (under this object's lock), then CASes the record's header
+ *       from a live, unlocked, settled header of the length and version the requester copied to the same header with
+ *       {@link ValueRecord#REPLICATED}. An update locks the record by CAS from the header it read
+ *       ({@link ValueRecord#LOCKED}): either the grant's CAS came first (the update's lock CAS then reads from it,
+ *       so the update sees the entry) or the grant's CAS fails on the lock and the grant is refused.</li>
+ *   <li>An update that holds the lock calls {@link #invalidateReplicas} before its new value can be read (before the
+ *       new record's pending bit clears, before an append in place publishes its length, before a DELETE
+ *       invalidates the record a tombstone leads readers to): each replica's header is invalidated by a
+ *       generation-checked CAS on its holder (a refused request leaves its entry for the same reason), whose GET then fails its header check and reads the key's word
+ *       afresh. The CAS's winner hands the replica to its holder's GC. A holder that does not answer (or a CAS whose
+ *       outcome is unknown) is waited out: no replica is used past its lease plus the reclaim lease.</li>
+ *   <li>A machine that (re)starts with replicas on waits the same time before its first update becomes visible:
+ *       replicas of its previous life are not in this registry.</li>
+ * </ol>
+ *
+ * <pre>{@code
+ * store.replication().registry().invalidateReplicas(key);   // an update at the host, holding the record's lock
+ * }</pre>
+ */
+public final class ReplicaRegistry {
+    private final MachineStore machine;
+    /** Per key: the replica address (as the home names it) held by each machine, 0 for none. */
+    private final Long2ObjectHashMap<long[]> byKey = new Long2ObjectHashMap<>();
+    /** Keys with replicas: a writer reads it without the lock (see {@link #invalidateReplicas}). */
+    private volatile int keys;
+    private final long startedAtMillis = Leases.nowMillis();
+    private final LongAdder granted = new LongAdder();
+    private final LongAdder refused = new LongAdder();
+    private final LongAdder invalidated = new LongAdder();
+    private final LongAdder leaseWaits = new LongAdder();
+
+    ReplicaRegistry(MachineStore machine) {
+        this.machine = machine;
+    }
+
+    /**
+     * Handles a REPLICATE: grants the copy {@code replica} on {@code from} of the record {@code source} hosted here if
+     * that record is still live, settled, unlocked and of the copied length and version, and answers.
+     */
+    void onRequest(int from, long key, long source, long replica, long versionWord, long stamp, int length) {
+        boolean ok = grant(from, key, source, replica, versionWord, length);
+        (ok ? granted : refused).increment();
+        machine.send(from, ReplicaMessages.answer(key, replica, stamp, ok), 0, ReplicaMessages.ANSWER_BYTES);
+    }
+
+    boolean grant(int from, long key, long source, long replica, long versionWord, int length) {
+        ReplicaSettings settings = machine.replication().settings();
+        int home = machine.placement().home(key);
+        if (!settings.enabled() || machine.acks().durable() || Address.host(source, home) != machine.id()
+            || from == machine.id() || from == home) {
+            return false;
+        }
+        ChunkedRegion region = machine.values().region();
+        long offset = Address.byteOffset(source);
+        UnsafeBuffer chunk = region.chunkFor(offset);
+        int index = region.indexInChunk(offset);
+        add(key, from, replica);
+        // Acquire: the key and version words below are the allocation's that this header names; the CAS re-checks it.
+        long header = region.getLongVolatile(offset);
+        while (ValueRecord.isLiveAt(header, source)
+            && (header & (ValueRecord.INVALIDATION_PENDING | ValueRecord.LOCKED | ValueRecord.DELETING)) == 0
+            && ValueRecord.payloadLengthOf(header) == length
+            && chunk.getLong(index + ValueRecord.KEY_OFFSET) == key
+            && chunk.getLong(index + ValueRecord.VERSION_OFFSET) == versionWord) {
+            // Volatile CAS, after the entry was added under the lock: an update that locks the record later reads
+            // from this CAS and so sees the entry. A CAS from R to R still orders the two.
+            long witness = machine.regions().casHeader(machine.id(), offset, header, header | ValueRecord.REPLICATED);
+            if (witness == header) {
+                return true;
+            }
+            header = witness;
+        }
+        // The entry stays: it may be a renewal of a grant whose lease still runs, and an update holding the lock may
+        // be about to invalidate the replicas it finds here. A copy already invalid only costs that update a CAS.
+        return false;
+    }
+
+    /**
+     * Makes every replica of {@code key} granted here unusable: called by an update at this host that holds the
+     * key's record locked, before its result can be read. Waits out the leases of replicas whose holder does not
+     * answer, and, for a while after this machine started, those of its previous life.
+     */
+    public void invalidateReplicas(long key) {
+        ReplicaSettings settings = machine.replication().settings();
+        if (!settings.enabled()) {
+            return;
+        }
+        long quarantineEnds = startedAtMillis + waitMillis();
+        if (Leases.nowMillis() < quarantineEnds) {
+            sleepUntil(quarantineEnds);
+        }
+        if (keys == 0) {
+            return; // volatile: a grant that took effect before our lock CAS is visible (see the class comment)
+        }
+        long[] holders;
+        synchronized (this) {
+            holders = byKey.remove(key);
+            keys = byKey.size();
+        }
+        if (holders == null) {
+            return;
+        }
+        for (int m = 0; m < holders.length; m++) {
+            if (holders[m] == Address.NONE) {
+                continue;
+            }
+            try {
+                if (machine.regions().invalidate(m, holders[m])) {
+                    invalidated.increment();
+                    machine.reclaimRings().post(m, holders[m]);
+                }
+            } catch (PraghException unreachableOrRingFull) {
+                // The CAS may not have happened: the holder's lease is what makes the copy unusable now. (A full
+                // ring after a won CAS only leaves the memory to its holder's leak scan.)
+                leaseWaits.increment();
+                sleepUntil(Leases.nowMillis() + waitMillis());
+            }
+        }
+    }
+
+    /** How long a replica granted before now may still be read: its lease plus the reclaim lease (a copy in flight). */
+    public long waitMillis() {
+        return machine.replication().settings().leaseMillis() + machine.config().leases().reclaimMillis();
+    }
+
+    /** Waits until no replica granted before now can be read any more (a migration of a replicated source). */
+    public void awaitLeases() {
+        sleepUntil(Leases.nowMillis() + waitMillis());
+    }
+
+    private static void sleepUntil(long deadlineMillis) {
+        long left;
+        while ((left = deadlineMillis - Leases.nowMillis()) > 0) {
+            LockSupport.parkNanos(left * 1_000_000L);
+        }
+    }
+
+    private synchronized void add(long key, int from, long replica) {
+        long[] holders = byKey.get(key);
+        if (holders == null) {
+            holders = new long[machine.machineCount()];
+            byKey.put(key, holders);
+        }
+        holders[from] = replica;
+        keys = byKey.size();
+    }
+
+    /** Keys with replicas granted here and not yet invalidated. */
+    public int replicatedKeys() {
+        return keys;
+    }
+
+    public long granted() {
+        return granted.sum();
+    }
+
+    public long refused() {
+        return refused.sum();
+    }
+
+    /** Replicas invalidated here by updates of their value. */
+    public long invalidated() {
+        return invalidated.sum();
+    }
+
+    /** Updates that waited out a replica's lease because its holder did not answer. */
+    public long leaseWaits() {
+        return leaseWaits.sum();
+    }
+}

@@ -1,0 +1,317 @@
+package io.pragh.store;
+
+import io.pragh.PraghException;
+import io.pragh.address.Address;
+import io.pragh.fabric.Region;
+import io.pragh.reclaim.Leases;
+import io.pragh.values.ValueRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import org.agrona.BufferUtil;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The holder's side of read replicas (docs/replicas.md): lease-bounded read-only copies, in this machine's value
+ * region, of values hosted elsewhere and read here a lot. A granted replica is found through the location cache as a
+ * migrated value is (its address names this machine), so a GET of it is local and goes through the unchanged GET
+ * path and header check: a replica its host invalidated fails the check and the GET reads the key's word afresh.
+ *
+ * <p>Placing one: read the key's word at its home, READ the record, write a local copy, send REPLICATE to the host;
+ * only a grant puts the copy in the location cache, stamped so that the cache lease ends with the replica lease
+ * counted from the request. {@link #upkeep} (the keeper thread) renews replicas still read, and drops those not read,
+ * unanswered, over budget or whose value turned write-hot: a replica is kept only while the reads it saves outweigh
+ * its upkeep, {@link #UPKEEP_WEIGHT} reads per write of its value (each write costs an invalidation, a new copy and a
+ * request). Memory is bounded by {@link ReplicaSettings#bytesPerMachine}.
+ *
+ * <pre>{@code
+ * boolean placed = store.replication().replicas().place(key, readsPerSecond);  // the grant arrives as a message
+ * store.replication().replicas().upkeep();                                     // on the keeper thread, every lease / 4
+ * }</pre>
+ */
+public final class Replicas {
+    /** Reads a replica must save per write of its value to be kept. */
+    public static final double UPKEEP_WEIGHT = 4;
+    /** Writes of a value are remembered this many leases long (the write rate the upkeep rule sees). */
+    private static final int WRITE_MEMORY_LEASES = 20;
+
+    private static final class Replica {
+        long key;
+        long source;
+        long address;
+        long slot;
+        long versionWord;
+        int length;
+        long bytes;
+        long requestStamp;
+        long grantedStamp = -1;
+        long lastCount = -2;
+        double readRate;
+    }
+
+    private final MachineStore machine;
+    private final Long2ObjectHashMap<Replica> held = new Long2ObjectHashMap<>();
+    /** Per key: writes (invalidations of its replica) seen in the last {@link #WRITE_MEMORY_LEASES} leases, and when. */
+    private final Long2LongHashMap writes = new Long2LongHashMap(0);
+    private final Long2LongHashMap writesSince = new Long2LongHashMap(0);
+    private long bytes;
+    private UnsafeBuffer copy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(4096, 64));
+    private final LongAdder placed = new LongAdder();
+    private final LongAdder renewed = new LongAdder();
+    private final LongAdder refused = new LongAdder();
+    private final LongAdder invalidated = new LongAdder();
+    private final LongAdder expired = new LongAdder();
+    private final LongAdder writeHot = new LongAdder();
+    private final LongAdder overBudget = new LongAdder();
+
+    Replicas(MachineStore machine) {
+        this.machine = machine;
+    }
+
+    /**
+     * Places (or keeps) a replica here of {@code key}'s value, read about {@code readsPerSecond} here, unless the
+     * value is here or homed here already, the budget is spent, or the upkeep rule says its writes outweigh the reads.
+     *
+     * @return whether a replica is held or requested now
+     */
+    public synchronized boolean place(long key, double readsPerSecond) {
+        ReplicaSettings settings = machine.replication().settings();
+        int self = machine.id();
+        int home = machine.placement().home(key);
+        if (!settings.enabled() || home == self || machine.acks().durable()) {
+            return false; // the home's GETs read its own key region, never the cache
+        }
+        long now = Leases.nowMillis();
+        Replica r = held.get(key);
+        if (r != null) {
+            if (ValueRecord.isLiveAt(machine.values().region().getLongVolatile(Address.byteOffset(r.address)),
+                r.address)) {
+                r.readRate = readsPerSecond;
+                return true;
+            }
+            forget(r);
+        }
+        if (!worth(key, readsPerSecond, now)) {
+            writeHot.increment();
+            return false;
+        }
+        Session s = machine.session();
+        machine.gate().enter(s.gateStripe);
+        try {
+            return request(s, key, home, readsPerSecond, settings);
+        } catch (PraghException e) {
+            return false; // the host or home did not answer: nothing was placed
+        } finally {
+            machine.gate().exit(s.gateStripe);
+        }
+    }
+
+    private boolean request(Session s, long key, int home, double readsPerSecond, ReplicaSettings settings) {
+        if (!s.lookup(key, false)) {
+            return false;
+        }
+        long source = s.address;
+        int host = Address.host(source, home);
+        if (host == machine.id()) {
+            return false;
+        }
+        int size = (int) Address.byteSize(source);
+        if (copy.capacity() < size) {
+            copy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(Integer.highestOneBit(size) << 1, 64));
+        }
+        machine.endpoint().readRecord(host, Region.VALUES, Address.byteOffset(source), copy, 0, size,
+            ValueRecord.EXTENT);
+        long header = copy.getLong(0);
+        if (!ValueRecord.isValid(copy, 0, source, key)
+            || (header & (ValueRecord.INVALIDATION_PENDING | ValueRecord.LOCKED | ValueRecord.DELETING)) != 0) {
+            return false; // being updated: the host would refuse it anyway
+        }
+        int length = ValueRecord.payloadLengthOf(header);
+        long units = ValueRecord.unitsFor(length);
+        if (bytes + (units << 3) > settings.bytesPerMachine()) {
+            overBudget.increment();
+            return false;
+        }
+        long local = machine.values().allocate(units);
+        // A plain copy: nobody can find it before a grant puts it in the cache (the cache's seqlock release orders it).
+        machine.regions().writeRecord(key, ValueRecord.version(copy, 0, header), local, length, 0,
+            machine.mutators().get(Mutators.SET), copy, 0, 0, copy, ValueRecord.HEADER_BYTES, length);
+        Replica r = new Replica();
+        r.key = key;
+        r.source = source;
+        r.address = Address.at(machine.id(), home, local);
+        r.slot = s.slot;
+        r.versionWord = copy.getLong(ValueRecord.VERSION_OFFSET);
+        r.length = length;
+        r.bytes = units << 3;
+        r.readRate = readsPerSecond;
+        held.put(key, r);
+        bytes += r.bytes;
+        placed.increment();
+        if (!send(r, host)) {
+            drop(r);
+            return false;
+        }
+        return true;
+    }
+
+    /** Sends (again) the request of {@code r}; the lease of its grant counts from now. */
+    private boolean send(Replica r, int host) {
+        r.requestStamp = Leases.nowMillis();
+        try {
+            machine.send(host, ReplicaMessages.replicate(r.key, r.source, r.address, r.versionWord, r.requestStamp,
+                r.length), 0, ReplicaMessages.REPLICATE_BYTES);
+            return true;
+        } catch (PraghException unreachable) {
+            return false;
+        }
+    }
+
+    /** A REPLICA_ANSWER: a grant puts the replica in the cache for the lease of the request it answers. */
+    synchronized void onAnswer(long key, long replica, long stamp, boolean granted) {
+        Replica r = held.get(key);
+        if (r == null || r.address != replica) {
+            return; // dropped meanwhile (invalidated here, so never found again)
+        }
+        if (!granted) {
+            refused.increment();
+            drop(r);
+            return;
+        }
+        if (stamp <= r.grantedStamp) {
+            return;
+        }
+        r.grantedStamp = stamp;
+        long cacheLease = machine.config().leases().cacheMillis();
+        // Stamped back so that the cache lease ends when the replica lease of this request does.
+        machine.cache().insert(key, replica, r.slot, stamp - (cacheLease - machine.replication().settings().leaseMillis()));
+    }
+
+    /**
+     * One round of upkeep: forgets replicas their host invalidated (placing a new copy where it still pays), renews
+     * those read since the last renewal, and drops the rest once their lease ran out.
+     *
+     * @return replicas held after the round
+     */
+    public synchronized int upkeep() {
+        ReplicaSettings settings = machine.replication().settings();
+        long now = Leases.nowMillis();
+        long lease = settings.leaseMillis();
+        List<Replica> all = new ArrayList<>(held.values());
+        for (Replica r : all) {
+            long header = machine.values().region().getLongVolatile(Address.byteOffset(r.address));
+            if (!ValueRecord.isLiveAt(header, r.address)) {
+                invalidated.increment();
+                forget(r);
+                noteWrite(r.key, now, lease);
+                place(r.key, r.readRate);
+            } else if (r.grantedStamp < 0) {
+                if (now - r.requestStamp > 10 * lease) {
+                    drop(r); // request or answer lost
+                }
+            } else if (now - r.requestStamp >= lease / 2) {
+                long count = machine.cache().accesses(r.key, r.address);
+                boolean read = count >= 0 && count != r.lastCount;
+                if (read && worth(r.key, r.readRate, now)
+                    && send(r, Address.host(r.source, machine.placement().home(r.key)))) {
+                    r.lastCount = count;
+                    renewed.increment();
+                } else if (now - r.grantedStamp >= lease) {
+                    if (read) {
+                        writeHot.increment();
+                    } else {
+                        expired.increment();
+                    }
+                    drop(r);
+                }
+            }
+        }
+        return held.size();
+    }
+
+    /** Drops every replica held here (replicas turned off, or the machine leaves). */
+    public synchronized void dropAll() {
+        for (Replica r : new ArrayList<>(held.values())) {
+            drop(r);
+        }
+    }
+
+    private boolean worth(long key, double readsPerSecond, long now) {
+        long lease = Math.max(1, machine.replication().settings().leaseMillis());
+        long since = writesSince.get(key);
+        if (since == 0 || now - since > WRITE_MEMORY_LEASES * lease) {
+            return true;
+        }
+        double writesPerSecond = writes.get(key) * 1000.0 / Math.max(lease, now - since);
+        return readsPerSecond > UPKEEP_WEIGHT * writesPerSecond;
+    }
+
+    private void noteWrite(long key, long now, long lease) {
+        long since = writesSince.get(key);
+        if (since == 0 || now - since > WRITE_MEMORY_LEASES * lease) {
+            writesSince.put(key, now);
+            writes.put(key, 1);
+        } else {
+            writes.put(key, writes.get(key) + 1);
+        }
+    }
+
+    /** Forgets a replica found invalid (its invalidator handed it to the GC). */
+    private void forget(Replica r) {
+        held.remove(r.key);
+        bytes -= r.bytes;
+        machine.cache().invalidate(r.key, r.address);
+    }
+
+    /** Drops a replica still valid: invalidated here (its winner hands it to the GC), then forgotten. */
+    private void drop(Replica r) {
+        forget(r);
+        if (machine.regions().invalidate(machine.id(), r.address)) {
+            machine.reclaimRings().post(machine.id(), r.address);
+        }
+    }
+
+    /** Replicas held here now. */
+    public synchronized int count() {
+        return held.size();
+    }
+
+    /** Value-region bytes the replicas held here take (at most {@link ReplicaSettings#bytesPerMachine}). */
+    public synchronized long bytes() {
+        return bytes;
+    }
+
+    public long placed() {
+        return placed.sum();
+    }
+
+    public long renewed() {
+        return renewed.sum();
+    }
+
+    public long refused() {
+        return refused.sum();
+    }
+
+    /** Replicas found invalidated by a write of their value at its host. */
+    public long invalidated() {
+        return invalidated.sum();
+    }
+
+    /** Replicas dropped because nobody read them within their lease. */
+    public long expired() {
+        return expired.sum();
+    }
+
+    /** Replicas not placed or not kept because their value's writes outweighed the reads they saved. */
+    public long writeHot() {
+        return writeHot.sum();
+    }
+
+    /** Replicas not placed because the budget was spent. */
+    public long overBudget() {
+        return overBudget.sum();
+    }
+}

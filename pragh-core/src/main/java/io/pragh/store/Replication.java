@@ -1,0 +1,69 @@
+package io.pragh.store;
+
+/**
+ * Read replicas of contended values on one machine (docs/replicas.md): their settings, the host's side (the
+ * {@link ReplicaRegistry} of replicas granted of values hosted here), the holder's side (the {@link Replicas} held
+ * here of values hosted elsewhere) and the keeper thread that renews and drops those. Off unless
+ * {@link #configure} turned it on before the machine attached to its fabric.
+ *
+ * <pre>{@code
+ * store.replication().configure(new ReplicaSettings(64L << 20, 200));   // before store.attach(fabric)
+ * store.replication().replicas().place(key, readsPerSecond);
+ * }</pre>
+ */
+public final class Replication {
+    private final MachineStore machine;
+    private final ReplicaRegistry registry;
+    private final Replicas replicas;
+    private volatile ReplicaSettings settings = ReplicaSettings.OFF;
+    private ReplicaKeeper keeper;
+
+    Replication(MachineStore machine) {
+        this.machine = machine;
+        this.registry = new ReplicaRegistry(machine);
+        this.replicas = new Replicas(machine);
+    }
+
+    /**
+     * Turns replicas on (or off) for this machine, before it attaches; every machine of a cluster alike. A lease
+     * longer than the cache lease is refused (the holder's cache entry carries the lease).
+     */
+    public void configure(ReplicaSettings s) {
+        if (machine.endpoint() != null) {
+            throw new IllegalStateException("machine " + machine.id() + ": replica settings are set before attach");
+        }
+        if (s.enabled() && s.leaseMillis() > machine.config().leases().cacheMillis()) {
+            throw new IllegalArgumentException("replica lease " + s.leaseMillis() + " ms exceeds the cache lease of "
+                + machine.config().leases().cacheMillis() + " ms");
+        }
+        this.settings = s;
+    }
+
+    public ReplicaSettings settings() {
+        return settings;
+    }
+
+    /** The replicas granted of values hosted here. */
+    public ReplicaRegistry registry() {
+        return registry;
+    }
+
+    /** The replicas held here of values hosted elsewhere. */
+    public Replicas replicas() {
+        return replicas;
+    }
+
+    synchronized void start() {
+        if (settings.enabled() && keeper == null) {
+            keeper = new ReplicaKeeper(machine);
+            keeper.start();
+        }
+    }
+
+    synchronized void stop() {
+        if (keeper != null) {
+            keeper.close();
+            keeper = null;
+        }
+    }
+}

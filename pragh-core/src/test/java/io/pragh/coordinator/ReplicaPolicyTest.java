@@ -1,0 +1,40 @@
+package io.pragh.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.pragh.keys.Placement;
+import io.pragh.monitor.KeyRate;
+import io.pragh.monitor.MonitorReport;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReplicaPolicyTest {
+    /** Every key is homed on machine 0 here. */
+    private static final Placement HOME_ZERO = key -> 0;
+
+    private static MonitorReport report(int machine, KeyRate... keys) {
+        return new MonitorReport(machine, false, List.of(keys));
+    }
+
+    @Test
+    void offersReplicasOnlyOfKeysReadFromSeveralMachinesAndNeverToTheHomeOrTheMigrationTarget() {
+        List<MonitorReport> reports = List.of(
+            report(0, new KeyRate(7, 0, 900, false)),                                  // the home: never offered
+            report(1, new KeyRate(7, 0, 500, false), new KeyRate(8, 0, 800, false)),   // 8: read here only
+            report(2, new KeyRate(7, 0, 300, false)),
+            report(3, new KeyRate(7, 0, 100, false)));
+        Decisions d = new Decisions(List.of(new Decisions.Approval(7, 0, 1, 500, 0)), List.of(), List.of());
+        List<ReplicaPolicy.Choice> chosen = ReplicaPolicy.choose(reports, HOME_ZERO, 4, d, 10);
+        assertEquals(List.of(new ReplicaPolicy.Choice(7, 2, 300), new ReplicaPolicy.Choice(7, 3, 100)), chosen);
+    }
+
+    @Test
+    void offersTheHottestKeysFirstWithinTheBudgetOfEachMachine() {
+        List<MonitorReport> reports = List.of(
+            report(1, new KeyRate(1, 0, 10, false), new KeyRate(2, 0, 30, false), new KeyRate(3, 0, 20, false)),
+            report(2, new KeyRate(1, 0, 10, false), new KeyRate(2, 0, 30, false), new KeyRate(3, 0, 20, false)));
+        List<ReplicaPolicy.Choice> chosen = ReplicaPolicy.choose(reports, HOME_ZERO, 3, Decisions.NONE, 2);
+        assertEquals(4, chosen.size());
+        assertEquals(List.of(2L, 2L, 3L, 3L), chosen.stream().map(ReplicaPolicy.Choice::key).toList());
+    }
+}

@@ -1,0 +1,69 @@
+package io.pragh.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.coordinator.CoordinatorConfig;
+import io.pragh.keys.KeyLayout;
+import io.pragh.monitor.MonitorConfig;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A value read equally from two machines other than its home is not migrated (neither wins) but gets a read replica
+ * on each: their GETs become local, and a PUT at its host invalidates the replicas before it is acknowledged.
+ */
+class ReplicaPlacementTest {
+    private static final long PATIENCE_NANOS = 10_000_000_000L;
+
+    @Test
+    void aValueReadFromTwoMachinesGetsReplicasThatMakeReadsLocalUntilItIsWritten() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).pinThreads(false)
+            .keysPerMachine(1_000).cacheBytes(64 << 10).remoteLatencyNs(0).replicas(1 << 20, 1_000).build();
+             MigrationControl control = new MigrationControl(c, MonitorConfig.defaults(),
+                 CoordinatorConfig.defaults())) {
+            long key = keyHomedAt(c, 0);
+            byte[] first = "first".getBytes(StandardCharsets.UTF_8);
+            c.machine(0).put(key, first);
+            control.start();
+            for (int i = 0; i < 50; i++) {
+                c.machine(1).get(key);
+                c.machine(2).get(key);
+            }
+            control.endInterval();
+            control.awaitMigrations(10_000);
+            assertEquals(0, control.migratedKeys(), "two machines wanting it equally: not migrated");
+            assertEquals(2, control.replicasPlaced(), "a replica offered to each reader");
+            for (int m = 1; m <= 2; m++) {
+                Machine reader = c.machine(m);
+                long deadline = System.nanoTime() + PATIENCE_NANOS;
+                // The grant arrives as a message: wait until a GET no longer goes remote.
+                while (remoteOpsOfGet(reader, key, first) > 0) {
+                    assertTrue(System.nanoTime() < deadline, "machine " + m + "'s GETs never became local");
+                    Thread.sleep(5);
+                }
+            }
+            byte[] second = "second".getBytes(StandardCharsets.UTF_8);
+            c.machine(1).put(key, second);
+            assertArrayEquals(second, c.machine(1).get(key), "the replica was invalidated before the PUT's ack");
+            assertArrayEquals(second, c.machine(2).get(key), "the replica was invalidated before the PUT's ack");
+        }
+    }
+
+    /** Remote operations of one GET on {@code m}, which must return {@code expected}. */
+    private static long remoteOpsOfGet(Machine m, long key, byte[] expected) {
+        long before = m.stats().snapshot().remoteOps();
+        assertArrayEquals(expected, m.get(key));
+        return m.stats().snapshot().remoteOps() - before;
+    }
+
+    private static long keyHomedAt(EmbeddedCluster c, int home) {
+        for (long v = 1; ; v++) {
+            long key = KeyLayout.key(v, 0, KeyLayout.OUT);
+            if (c.home(key) == home) {
+                return key;
+            }
+        }
+    }
+}
