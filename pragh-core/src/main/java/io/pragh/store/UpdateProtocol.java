@@ -56,18 +56,16 @@ final class UpdateProtocol {
     /** Forwards an update may take before it is failed: values do not move that often. */
     static final int MAX_HOPS = 64;
     private static final int MAX_ATTEMPTS = 100_000;
-    private static final long PENDING_PATIENCE_NANOS = 5_000_000_000L;
-    /** How long a wait for a previous update yields before it sleeps: a settle without a log write is that quick. */
-    private static final long YIELD_NANOS = 50_000;
-    private static final long SLEEP_NANOS = 20_000;
     private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
 
     private final MachineStore machine;
     private final InPlaceAppend appends;
+    private final PreviousUpdateWaits waits;
 
     UpdateProtocol(MachineStore machine) {
         this.machine = machine;
         this.appends = new InPlaceAppend(machine);
+        this.waits = new PreviousUpdateWaits(machine);
     }
 
     /**
@@ -162,7 +160,7 @@ final class UpdateProtocol {
 
     /**
      * The key has no value and this is its home: write the first value and claim (or reuse) its slot. A tombstone in
-     * the word is taken over only once its DELETE has invalidated the record it removed ({@link #deleteFinished}):
+     * the word is taken over only once its DELETE has invalidated the record it removed ({@link PreviousUpdateWaits#deleteFinished}):
      * until then the deleter may still need the tombstone to tell that its CAS took effect.
      *
      * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, {@link #DEFERRED}, or
@@ -173,10 +171,10 @@ final class UpdateProtocol {
         if (Address.isTombstone(absent)) {
             // Also before answering a DELETE "nothing changed": on a durable cluster the previous DELETE may not be
             // logged yet, and a restart could still bring the value back.
-            if (!s.mayWait && !deleteFinished(absent)) {
+            if (!s.mayWait && !waits.deleteFinished(absent)) {
                 return DEFERRED; // the LOG that finishes it may be queued behind this very message (Session#mayWait)
             }
-            awaitDeleteFinished(key, absent);
+            waits.awaitDeleteFinished(key, absent);
         }
         int length = mutator.newLength(EMPTY, 0, -1, arg, argOff, argLen);
         if (length == ValueMutator.DELETE) {
@@ -212,41 +210,6 @@ final class UpdateProtocol {
     }
 
     /**
-     * Waits until the DELETE that installed {@code tombstone} has invalidated the record it removed (or that record's
-     * slot holds another allocation): from then on the deleter no longer needs the tombstone.
-     *
-     * @throws InvalidationPendingException (retryable: the insert did not take effect) when that takes too long
-     */
-    private void awaitDeleteFinished(long key, long tombstone) {
-        long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
-        while (!deleteFinished(tombstone)) {
-            if (System.nanoTime() > deadline) {
-                throw new InvalidationPendingException("insert of key " + key + " found its previous DELETE (of the"
-                    + " record on machine " + Address.host(tombstone, machine.id()) + " at offset "
-                    + Address.byteOffset(tombstone) + ") still not finished after "
-                    + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
-            }
-            pause(System.nanoTime() - (deadline - PENDING_PATIENCE_NANOS));
-        }
-    }
-
-    /** One step of waiting that has gone on for {@code waitedNanos}: a yield at first, then a short sleep. */
-    private static void pause(long waitedNanos) {
-        if (waitedNanos < YIELD_NANOS) {
-            Thread.yield();
-        } else {
-            java.util.concurrent.locks.LockSupport.parkNanos(SLEEP_NANOS);
-        }
-    }
-
-    /** Whether the DELETE that installed {@code tombstone} has invalidated the record it removed (or it was reused). */
-    private boolean deleteFinished(long tombstone) {
-        long header = machine.regions().readHeader(Address.host(tombstone, machine.id()),
-            Address.byteOffset(tombstone));
-        return !ValueRecord.isLive(header) || ValueRecord.generationOf(header) != Address.generation(tombstone);
-    }
-
-    /**
      * The value lives here: replace it by CAS on the home's address word.
      *
      * @return the new version (a delete's too), {@link #FORWARDED} (here: lost a race, retry), {@link #HANDED_OFF}
@@ -259,10 +222,10 @@ final class UpdateProtocol {
         long oldOffset = Address.byteOffset(address);
         UnsafeBuffer chunk = values.chunkFor(oldOffset);
         int index = values.indexInChunk(oldOffset);
-        if (!s.mayWait && predecessorPending(address, chunk, index)) {
+        if (!s.mayWait && PreviousUpdateWaits.predecessorPending(address, chunk, index)) {
             return DEFERRED; // what clears it (a LOG's settle, an invalidation) may need this thread (Session#mayWait)
         }
-        long header = awaitPredecessorInvalidated(key, address, chunk, index);
+        long header = PreviousUpdateWaits.awaitPredecessorInvalidated(key, address, chunk, index);
         if (!ValueRecord.isLiveAt(header, address) || chunk.getLong(index + ValueRecord.KEY_OFFSET) != key) {
             s.dropCached(key, address);
             return FORWARDED;
@@ -439,43 +402,6 @@ final class UpdateProtocol {
         if (machine.regions().casHeader(machine.id(), offset, locked, header) != locked) {
             machine.regions().casHeader(machine.id(), offset, ValueRecord.deleting(locked), header);
         }
-    }
-
-    /**
-     * Whether {@link #awaitPredecessorInvalidated} would wait: the record is pending or locked by another update. An
-     * update on any thread but {@link DeferredUpdates}' is deferred instead ({@link Session#mayWait}).
-     */
-    private static boolean predecessorPending(long address, UnsafeBuffer chunk, int index) {
-        long header = chunk.getLongVolatile(index);
-        return (header & (ValueRecord.INVALIDATION_PENDING | ValueRecord.LOCKED)) != 0
-            && ValueRecord.isLiveAt(header, address);
-    }
-
-    /**
-     * The header of the local record at {@code index} once the operation that published it has invalidated the
-     * record it replaced ({@link ValueRecord#INVALIDATION_PENDING}) and no other update holds it
-     * ({@link ValueRecord#LOCKED}); either is one operation's last steps, so this wait is short unless its thread
-     * died or its home stopped answering ({@link UncertainUpdates}). A slot that no longer holds the allocation
-     * {@code address} names is not waited for.
-     */
-    private static long awaitPredecessorInvalidated(long key, long address, UnsafeBuffer chunk, int index) {
-        long header = chunk.getLongVolatile(index);
-        long deadline = 0;
-        while ((header & (ValueRecord.INVALIDATION_PENDING | ValueRecord.LOCKED)) != 0
-            && ValueRecord.isLiveAt(header, address)) {
-            long now = System.nanoTime();
-            if (deadline == 0) {
-                deadline = now + PENDING_PATIENCE_NANOS;
-            } else if (now > deadline) {
-                throw new InvalidationPendingException("update of key " + key + " found its value's previous record"
-                    + " still not invalidated after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
-            }
-            // Yield, not spin: the publisher may be a thread waiting for this core. Past a short while the wait is
-            // for a log write (a disk sync, milliseconds): sleep in short steps rather than take a core meanwhile.
-            pause(now - (deadline - PENDING_PATIENCE_NANOS));
-            header = chunk.getLongVolatile(index);
-        }
-        return header;
     }
 
     private void checkValueLength(long key, int length) {
