@@ -77,6 +77,8 @@ public final class ViewEvents implements AutoCloseable {
     private final EventTaps taps;
     private final LongAdder delivered = new LongAdder();
     private final LongAdder failures = new LongAdder();
+    /** Whether the stored subscriptions have been read ({@link #ensureLoaded}). */
+    private volatile boolean loaded;
     /** Rebuilt on every change of subscriptions, handlers or streams; read once per event by the lanes. */
     private volatile Target[] targets = new Target[0];
     /** Remote streams whose events are tapped: set once the taps want their kinds, so a caller may write then. */
@@ -85,11 +87,30 @@ public final class ViewEvents implements AutoCloseable {
     private ViewEvents(final PraghViews views, final int lanes, final int queue) {
         this.views = views;
         this.store = views.graph().store();
-        this.subscriptions.putAll(Subscriptions.load(store));
         this.lanes = new EventLanes(lanes, queue, this::dispatch);
         this.taps = new EventTaps(store.localMachines(), this.lanes::offer);
         views.graph().getServiceRegistry().registerService(new SubscribeService(this));
-        rebuild();
+        try {
+            ensureLoaded();
+        } catch (RuntimeException e) {
+            // The stored subscriptions and the view catalog may be homed on machines not up yet (a cluster whose
+            // machines start together): read them on first use instead of failing this machine's start.
+            LOG.info("view event subscriptions not read yet ({}); read on first use", e.getMessage());
+        }
+    }
+
+    /** Reads the stored subscriptions once, before anything uses them (see the constructor for why not there). */
+    private void ensureLoaded() {
+        if (loaded) {
+            return;
+        }
+        synchronized (this) {
+            if (!loaded) {
+                Subscriptions.load(store).forEach(subscriptions::putIfAbsent);
+                loaded = true;
+                rebuild();
+            }
+        }
     }
 
     /**
@@ -116,6 +137,7 @@ public final class ViewEvents implements AutoCloseable {
             throw new IllegalArgumentException("subscription '" + name + "' needs at least one event kind: "
                 + Arrays.toString(EventKind.values()));
         }
+        ensureLoaded();
         views.id(view); // an error naming the view when there is none
         final Subscription s = new Subscription(view, Set.of(kinds));
         Subscriptions.put(store, name, s);
@@ -125,6 +147,7 @@ public final class ViewEvents implements AutoCloseable {
 
     /** Ends subscription {@code name} durably, and forgets its handlers here. */
     public void unsubscribe(final String name) {
+        ensureLoaded();
         Subscriptions.remove(store, name);
         subscriptions.remove(name);
         handlers.remove(name);
@@ -133,6 +156,7 @@ public final class ViewEvents implements AutoCloseable {
 
     /** The subscriptions stored now: name to the view they listen to. */
     public Map<String, String> subscriptions() {
+        ensureLoaded();
         final Map<String, String> out = new java.util.TreeMap<>();
         subscriptions.forEach((n, s) -> out.put(n, s.view));
         return out;
@@ -182,6 +206,7 @@ public final class ViewEvents implements AutoCloseable {
     }
 
     RemoteStream open(final String view, final Set<EventKind> kinds, final int capacity) {
+        ensureLoaded();
         views.id(view);
         final RemoteStream s = new RemoteStream(view, new Subscription(view, kinds).mask(), capacity);
         streams.add(s);
@@ -200,6 +225,7 @@ public final class ViewEvents implements AutoCloseable {
     }
 
     private Subscription subscription(final String name) {
+        ensureLoaded();
         final Subscription s = subscriptions.get(name);
         if (s == null) {
             throw new IllegalArgumentException("no subscription '" + name + "': subscriptions are "

@@ -61,26 +61,28 @@ class ClusterLoadThroughGremlinTest {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final int status = ClusterCommand.run(new String[] {"load", "--dir", cluster.directory().toString(),
-            "--seconds", "1", "--threads", "1", "--pipeline", "8", "--keys", "100", "--vertices", "40",
+            "--seconds", "1", "--warmup-seconds", "1", "--threads", "1", "--pipeline", "8", "--keys", "100",
+            "--vertices", "40",
             "--edges-per-request", "1,8", "--gremlin-in-flight", "4"}, new PrintStream(out, true),
             new PrintStream(err, true));
         final String report = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, report + err.toString(StandardCharsets.UTF_8));
         final List<String> lines = report.lines().toList();
-        assertEquals(3, lines.size(), report);
-        assertTrue(lines.get(0).matches("pragh: \\d+ acknowledged PUTs of 64 bytes in .* PUT/s with 1 client threads,"
-            + " 8 PUTs in flight each .*"), lines.get(0));
+        assertEquals(4, lines.size(), report);
+        assertTrue(lines.get(0).matches("pragh: warm-up of 1 s \\(not counted\\): \\d+ acknowledged PUTs"), lines.get(0));
+        assertTrue(lines.get(1).matches("pragh: \\d+ acknowledged PUTs of 64 bytes in .* PUT/s with 1 client threads,"
+            + " 8 PUTs in flight each .*"), lines.get(1));
         long counted = 0;
         for (int i = 0; i < 2; i++) {
-            final Matcher m = EDGE_LINE.matcher(lines.get(1 + i));
-            assertTrue(m.matches(), lines.get(1 + i));
-            assertEquals(i == 0 ? 1 : 8, Integer.parseInt(m.group(1)), lines.get(1 + i));
+            final Matcher m = EDGE_LINE.matcher(lines.get(2 + i));
+            assertTrue(m.matches(), lines.get(2 + i));
+            assertEquals(i == 0 ? 1 : 8, Integer.parseInt(m.group(1)), lines.get(2 + i));
             final long acked = Long.parseLong(m.group(2));
-            assertTrue(acked > 0, "the cluster acknowledged some edges: " + lines.get(1 + i));
+            assertTrue(acked > 0, "the cluster acknowledged some edges: " + lines.get(2 + i));
             final long failed = Long.parseLong(m.group(3));
             final long there = Long.parseLong(m.group(4));
             if (failed == 0) {
-                assertEquals(acked, there, lines.get(1 + i));
+                assertEquals(acked, there, lines.get(2 + i));
             }
             counted += there;
         }
@@ -101,9 +103,10 @@ class ClusterLoadThroughGremlinTest {
     void gremlinOffMeasuresPutsOnly() {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertEquals(0, ClusterCommand.run(new String[] {"load", "--dir", cluster.directory().toString(), "--seconds",
-            "1", "--threads", "1", "--keys", "100", "--gremlin", "off"}, new PrintStream(out, true), System.err));
+            "1", "--warmup-seconds", "0", "--threads", "1", "--keys", "100", "--gremlin", "off"},
+            new PrintStream(out, true), System.err));
         final List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-        assertEquals(1, lines.size(), lines.toString());
+        assertEquals(1, lines.size(), "no warm-up line with --warmup-seconds 0: " + lines);
         assertTrue(lines.get(0).contains("PUT/s"), lines.get(0));
     }
 }

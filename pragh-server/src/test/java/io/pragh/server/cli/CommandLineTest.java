@@ -95,6 +95,8 @@ class CommandLineTest {
     void clusterLoadChecksItsGremlinFlagsBeforeLoading() {
         assertEquals(2, cluster("load", "--dir", dir.toString(), "--gremlin", "maybe"));
         assertTrue(err().contains("--gremlin takes on or off, got 'maybe'"), err());
+        assertEquals(2, cluster("load", "--dir", dir.toString(), "--warmup-seconds", "-1"));
+        assertTrue(err().contains("--warmup-seconds >= 0"), err());
         assertEquals(2, cluster("load", "--dir", dir.toString(), "--edges-per-request", "1,x"));
         assertTrue(err().contains("--edges-per-request (a comma-separated list) must be an integer, got 'x'"), err());
         assertEquals(2, cluster("load", "--dir", dir.toString(), "--edges-per-request", "0"));
