@@ -233,7 +233,7 @@ public final class ClusterCommand {
                    ./pragh cluster kill I --dir DIR         (kill -9 of machine I; the supervisor restarts it)
                    ./pragh cluster restart I --dir DIR      (returns once I recovered and serves)
                    ./pragh cluster stop --dir DIR
-                   ./pragh cluster load --dir DIR [--threads 4] [--seconds 10] [--warmup-seconds 3] [--keys 10000]
+                   ./pragh cluster load --dir DIR [--threads 4] [--seconds 10] [--warmup-seconds 10] [--keys 10000]
                                        [--value-bytes 64] [--pipeline 1]   (PUTs in flight per client thread)
                                        [--gremlin on|off] [--vertices 10000] [--edges-per-request 1,64]
                                        [--gremlin-in-flight 16]   (then edge inserts through the Gremlin ports)""";

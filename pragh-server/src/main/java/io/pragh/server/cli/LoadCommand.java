@@ -35,7 +35,7 @@ final class LoadCommand {
     static Options parse(Map<String, String> flags) {
         int threads = ClusterCommand.parseInt("--threads", flags.getOrDefault("--threads", "4"));
         int seconds = ClusterCommand.parseInt("--seconds", flags.getOrDefault("--seconds", "10"));
-        int warmup = ClusterCommand.parseInt("--warmup-seconds", flags.getOrDefault("--warmup-seconds", "3"));
+        int warmup = ClusterCommand.parseInt("--warmup-seconds", flags.getOrDefault("--warmup-seconds", "10"));
         int keys = ClusterCommand.parseInt("--keys", flags.getOrDefault("--keys", "10000"));
         int bytes = ClusterCommand.parseInt("--value-bytes", flags.getOrDefault("--value-bytes", "64"));
         int pipeline = ClusterCommand.parseInt("--pipeline", flags.getOrDefault("--pipeline", "1"));
@@ -46,7 +46,8 @@ final class LoadCommand {
         for (String n : flags.getOrDefault("--edges-per-request", "1,64").split(",", -1)) {
             perRequest.add(ClusterCommand.parseInt("--edges-per-request (a comma-separated list)", n.trim()));
         }
-        for (String f : new String[] {"--threads", "--seconds", "--warmup-seconds", "--keys", "--value-bytes", "--pipeline", "--gremlin",
+        for (String f : new String[] {"--threads", "--seconds", "--warmup-seconds", "--keys", "--value-bytes",
+            "--pipeline", "--gremlin",
             "--vertices", "--gremlin-in-flight", "--edges-per-request"}) {
             flags.remove(f);
         }
@@ -69,7 +70,8 @@ final class LoadCommand {
     static int run(Options o, LocalCluster c, PrintStream out, PrintStream err) throws InterruptedException {
         if (o.warmupSeconds() > 0) {
             // The same load, not counted: the first seconds of a fresh client and fresh servers run interpreted code
-            // and fill the JIT's queues, which is not what a steady writer sees.
+            // and fill the JIT's queues, which is not what a steady writer sees. On two shared cores the servers'
+            // write path takes some 10 s to settle (3 s of warm-up measured 34-57K PUT/s, 10 s 39-73K, same build).
             WriteLoad.Result w = WriteLoad.run(c, o.threads(), o.warmupSeconds(), o.keys(), o.valueBytes(),
                 o.pipeline());
             out.printf("pragh: warm-up of %d s (not counted): %d acknowledged PUTs%n", o.warmupSeconds(),
