@@ -50,8 +50,23 @@ public final class GraphLoader {
         return load(graph, file, FileLoad.Format.of(file, null));
     }
 
+    /**
+     * Loads {@code file} (its format from {@code format}, or its extension when null) into a graph whose store cannot
+     * count every element (a cluster reached through a client port): returns the edges of an edge list, or -1 for
+     * GraphML and GraphSON, whose additions are then not counted.
+     */
+    public long loadUncounted(final Graph graph, final File file, final String format) throws IOException {
+        final FileLoad.Format f = FileLoad.Format.of(file, format);
+        return f == FileLoad.Format.EDGELIST ? load(graph, file, f) : load(graph, file, f, false);
+    }
+
     /** Loads {@code file} read as {@code format}. */
     long load(final Graph graph, final File file, final FileLoad.Format format) throws IOException {
+        return load(graph, file, format, true);
+    }
+
+    private long load(final Graph graph, final File file, final FileLoad.Format format, final boolean counted)
+            throws IOException {
         if (!file.isFile()) {
             throw new IOException("cannot load " + file + ": no such file");
         }
@@ -59,7 +74,7 @@ public final class GraphLoader {
             return loadEdgeList((PraghGraph) graph, file);
         }
         final ProgressBar bar = new ProgressBar(progress, "loading " + file.getName(), file.length());
-        final long before = count(graph);
+        final long before = counted ? count(graph) : 0;
         try (CountingInput in = new CountingInput(Files.newInputStream(file.toPath()), bar, graph)) {
             if (format == FileLoad.Format.GRAPHSON) {
                 GraphSONReader.build().create().readGraph(in, OriginalIds.view(graph));
@@ -71,8 +86,8 @@ public final class GraphLoader {
                 return edges;
             }
         }
-        final long added = count(graph) - before;
-        bar.finish(added);
+        final long added = counted ? count(graph) - before : -1;
+        bar.finish(Math.max(0, added));
         return added;
     }
 

@@ -21,6 +21,8 @@ import java.util.List;
 public final class LoadCommand {
     static final String USAGE = String.join("\n",
         "usage: ./pragh load FILE [options]",
+        "       ./pragh load FILE --server HOST:PORT (--config cluster.yaml | --dir DIR) [--format F]",
+        "                       into a running cluster instead, through that machine's client port",
         "  FILE                 an edge list ('source target [label]' per line), GraphML (.xml/.graphml) or GraphSON (.json)",
         "  --format F           edgelist, graphml or graphson (default: from FILE's extension; edgelist otherwise)",
         "  --machines N         machines of the embedded Pragh cluster (default 4)",

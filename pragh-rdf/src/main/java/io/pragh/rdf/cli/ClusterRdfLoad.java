@@ -1,6 +1,7 @@
 package io.pragh.rdf.cli;
 
 import io.pragh.gremlin.distributed.ClientPortGraphStore;
+import io.pragh.gremlin.distributed.ClusterFileLoad;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.rdf.load.RdfLoad;
 import io.pragh.rdf.store.RdfStore;
@@ -8,7 +9,6 @@ import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.rpc.MachineClient;
 
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -37,28 +37,13 @@ final class ClusterRdfLoad {
         }
         final var lang = RdfLoad.languageOf(file);
         final ClusterConfig config = ClusterConfig.load(clusterFile);
-        final MachineClient client = new MachineClient(address(server), TIMEOUT_MILLIS, config.secret(), config.tls());
+        final MachineClient client = new MachineClient(ClusterFileLoad.address(server), TIMEOUT_MILLIS, config.secret(),
+            config.tls());
         try (GraphStore store = new ClientPortGraphStore(client)) {
             final PhaseBars bars = new PhaseBars(progress, file.getFileName().toString());
             final RdfLoad.Result r = RdfLoad.into(new RdfStore(store)).progress(bars).load(file, lang);
             bars.finish();
             return r;
         }
-    }
-
-    /** {@code HOST:PORT}, or an error naming what is wrong with it. */
-    static InetSocketAddress address(final String hostPort) {
-        final int colon = hostPort.lastIndexOf(':');
-        try {
-            if (colon > 0) {
-                final int port = Integer.parseInt(hostPort.substring(colon + 1));
-                if (port >= 1 && port <= 65535) {
-                    return new InetSocketAddress(hostPort.substring(0, colon), port);
-                }
-            }
-        } catch (NumberFormatException e) {
-            // Refused below.
-        }
-        throw new IllegalArgumentException("--server " + hostPort + ": expected HOST:PORT, a machine's client port");
     }
 }

@@ -117,7 +117,7 @@ public final class RdfCommand {
             throw new IllegalArgumentException("--config and --dir go with --server HOST:PORT");
         }
         if (server != null) {
-            ClusterRdfLoad.address(server); // a bad HOST:PORT is a bad command line, before the file is read
+            io.pragh.gremlin.distributed.ClusterFileLoad.address(server); // a bad HOST:PORT is a bad command line, before the file is read
         }
         try {
             final RdfLoad.Result r;
