@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.gremlin.structure.PraghGraph;
-import io.pragh.server.rpc.MachineClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -38,17 +37,6 @@ class ClusterFileLoadTest {
         return new Ran(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    private static long homeKeys(final InJvmCluster cluster) {
-        long keys = 0;
-        for (int m = 0; m < cluster.machines(); m++) {
-            try (MachineClient c = new MachineClient(cluster.config().machine(m).clientAddress(), 10_000,
-                cluster.config().secret(), null)) {
-                keys += c.ping().homeKeys();
-            }
-        }
-        return keys;
-    }
-
     @Test
     void anEdgeListLoadsIntoARunningClusterThroughOneClientPort(@TempDir final Path dir) throws Exception {
         final StringBuilder text = new StringBuilder("# a star and a chain\n");
@@ -68,11 +56,11 @@ class ClusterFileLoadTest {
             final String server = "127.0.0.1:" + cluster.config().machine(1).clientPort();
             final String config = cluster.configFile().toString();
 
-            final long before = homeKeys(cluster);
+            final long before = cluster.homeKeys();
             final Ran refused = run(bad.toString(), "--server", server, "--config", config);
             assertEquals(1, refused.status(), refused.err());
             assertTrue(refused.err().contains("bad.txt line 3"), refused.err());
-            assertEquals(before, homeKeys(cluster), "a bad line stops the load before anything is written");
+            assertEquals(before, cluster.homeKeys(), "a bad line stops the load before anything is written");
 
             final Ran noSecret = run(file.toString(), "--server", server);
             assertEquals(2, noSecret.status(), noSecret.err());

@@ -99,6 +99,18 @@ public final class InJvmCluster implements AutoCloseable {
         return config;
     }
 
+    /** The keys every machine is home to, summed, as each machine's client port answers a PING. */
+    public long homeKeys() {
+        long keys = 0;
+        for (int m = 0; m < nodes.length; m++) {
+            try (io.pragh.server.rpc.MachineClient c = new io.pragh.server.rpc.MachineClient(
+                config.machine(m).clientAddress(), 10_000, config.secret(), null)) {
+                keys += c.ping().homeKeys();
+            }
+        }
+        return keys;
+    }
+
     /** The cluster file every machine read, as {@code ./pragh cluster start} writes it. */
     public Path configFile() {
         return dir.resolve("cluster").resolve(LocalCluster.CONFIG);

@@ -6,7 +6,6 @@ import io.pragh.rdf.JenaRows;
 import io.pragh.rdf.lubm.LubmGenerator;
 import io.pragh.rdf.sparql.SparqlEngine;
 import io.pragh.rdf.store.RdfStore;
-import io.pragh.server.rpc.MachineClient;
 import org.apache.jena.query.Dataset;
 import org.apache.jena.riot.RDFDataMgr;
 import org.junit.jupiter.api.Test;
@@ -42,17 +41,6 @@ class RdfLoadIntoRunningClusterTest {
         return new Ran(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    private static long homeKeys(final InJvmCluster cluster) {
-        long keys = 0;
-        for (int m = 0; m < 2; m++) {
-            try (MachineClient c = new MachineClient(cluster.config().machine(m).clientAddress(), 10_000,
-                cluster.config().secret(), null)) {
-                keys += c.ping().homeKeys();
-            }
-        }
-        return keys;
-    }
-
     @Test
     void loadsIntoARunningClusterAndAnswersAsJenaDoes(@TempDir final Path dir) throws Exception {
         final Path file = dir.resolve("lubm-1.nt");
@@ -65,11 +53,11 @@ class RdfLoadIntoRunningClusterTest {
             final String server = "127.0.0.1:" + cluster.config().machine(1).clientPort();
             final String config = cluster.configFile().toString();
 
-            final long before = homeKeys(cluster);
+            final long before = cluster.homeKeys();
             final Ran refused = run("load", bad.toString(), "--server", server, "--config", config);
             assertEquals(1, refused.status(), refused.err());
             assertTrue(refused.err().contains("bad.nt line 3"), refused.err());
-            assertEquals(before, homeKeys(cluster), "a bad line stops the load before anything is written");
+            assertEquals(before, cluster.homeKeys(), "a bad line stops the load before anything is written");
 
             final Ran loaded = run("load", file.toString(), "--server", server, "--config", config);
             assertEquals(0, loaded.status(), loaded.err());
