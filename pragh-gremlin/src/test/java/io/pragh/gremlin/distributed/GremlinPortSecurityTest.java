@@ -54,8 +54,10 @@ class GremlinPortSecurityTest {
         Files.createDirectories(dir.resolve("io"));
         Files.writeString(dir.resolve("users.txt"), "alice:" + PASSWORD + "\n");
         base = InJvmCluster.freeConsecutivePorts(MACHINES);
+        // A 15 s request timeout, as GremlinAcrossProcessesTest's: nothing here is about timeouts, and beside a CPU
+        // hog an addV once took over the 10 s a machine waits for an operation under Settings.small's 5 s.
         cluster = LocalCluster.create(dir.resolve("cluster"), LocalCluster.Settings.small(MACHINES)
-            .withGremlinPortBase(base)
+            .withRequestTimeout("15s").withGremlinPortBase(base)
             .withSection("gremlin", "{allowIo: \"" + dir.resolve("io") + "\", credentialsFile: \""
                 + dir.resolve("users.txt") + "\"}")
             .withJvmArgs(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
