@@ -24,6 +24,8 @@ final class MachineAssembly {
         MachineStore store = new MachineStore(i, total, memoryNode ? b.memoryNodeConfig() : b.config, placement,
             b.mutators);
         store.replication().configure(b.replicas);
+        // Every machine of an embedded cluster is built here, together, and never restarted through here.
+        store.replication().startsWithItsCluster();
         Durability durability = null;
         try {
             if (b.dataDirectory != null) {

@@ -41,7 +41,12 @@ public final class ReplicaRegistry {
     private final Long2ObjectHashMap<long[]> byKey = new Long2ObjectHashMap<>();
     /** Keys with replicas: a writer reads it without the lock (see {@link #invalidateReplicas}). */
     private volatile int keys;
-    private final long startedAtMillis = Leases.nowMillis();
+    /**
+     * Until when updates wait for replicas this machine may have granted in a previous life: its start plus
+     * {@link #waitMillis}, or 0 when it starts with its cluster ({@link #firstLife}). Plain reads race only with
+     * {@link #firstLife}, called before the machine attaches; the fabric's start publishes it.
+     */
+    private long quarantineStartedAtMillis = Leases.nowMillis();
     private final LongAdder granted = new LongAdder();
     private final LongAdder refused = new LongAdder();
     private final LongAdder invalidated = new LongAdder();
@@ -103,9 +108,13 @@ public final class ReplicaRegistry {
         if (!settings.enabled()) {
             return;
         }
-        long quarantineEnds = startedAtMillis + waitMillis();
-        if (Leases.nowMillis() < quarantineEnds) {
-            sleepUntil(quarantineEnds);
+        if (quarantineStartedAtMillis != 0) {
+            long quarantineEnds = quarantineStartedAtMillis + waitMillis();
+            if (Leases.nowMillis() < quarantineEnds) {
+                sleepUntil(quarantineEnds);
+            } else {
+                quarantineStartedAtMillis = 0; // plain: a thread that still sees the start only reads the clock
+            }
         }
         if (keys == 0) {
             return; // volatile: a grant that took effect before our lock CAS is visible (see the class comment)
@@ -134,6 +143,14 @@ public final class ReplicaRegistry {
                 sleepUntil(Leases.nowMillis() + waitMillis());
             }
         }
+    }
+
+    /**
+     * This machine starts together with every other machine of its cluster: no machine holds a replica it granted,
+     * so its updates need not wait out a previous life's leases. Called before the machine attaches.
+     */
+    void firstLife() {
+        quarantineStartedAtMillis = 0;
     }
 
     /** How long a replica granted before now may still be read: its lease plus the reclaim lease (a copy in flight). */

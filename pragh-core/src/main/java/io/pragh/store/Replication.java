@@ -39,6 +39,18 @@ public final class Replication {
         this.settings = s;
     }
 
+    /**
+     * Declares that this machine starts with its cluster, not into one that ran before: no other machine can hold a
+     * replica of a previous life of it, so its first updates skip the wait that a restarted host owes those
+     * (docs/replicas.md, "Host crash or restart"). Before attach, like {@link #configure}.
+     */
+    public void startsWithItsCluster() {
+        if (machine.endpoint() != null) {
+            throw new IllegalStateException("machine " + machine.id() + ": a first start is declared before attach");
+        }
+        registry.firstLife();
+    }
+
     public ReplicaSettings settings() {
         return settings;
     }
