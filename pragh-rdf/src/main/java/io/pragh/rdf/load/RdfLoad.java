@@ -1,9 +1,11 @@
 package io.pragh.rdf.load;
 
 import io.pragh.gremlin.load.EdgeBulkLoad;
+import io.pragh.keys.KeyLayout;
 import io.pragh.rdf.store.HashBucket;
 import io.pragh.rdf.store.RdfKeys;
 import io.pragh.rdf.store.RdfStore;
+import io.pragh.rdf.store.TermSegments;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.apache.jena.riot.Lang;
 import org.apache.jena.riot.RDFLanguages;
@@ -27,7 +29,9 @@ import java.nio.file.Path;
  * (TERM values and TERM_HASH buckets), then the lists, so a reader that finds an id in a list finds its term too.
  * Each triple {@code s p o} adds {@code o} to {@code (s,p,OUT)}, {@code s} to {@code (o,p,IN)}, and the index
  * vertex's {@code (INDEX,p,OUT)} and {@code (INDEX,p,IN)} get {@code s} and {@code o}. Duplicate triples of a file
- * are stored once. Loads into one store run one at a time: two at once could give one new term two ids.
+ * are stored once. A list longer than a segment is written a segment at a time ({@link SegmentingWriter}), and a list
+ * a load appended to is now and then checked and segmented once it grew past one. Loads into one store run one at a
+ * time: two at once could give one new term two ids, and a segmented list's tail has one writer.
  *
  * <p>Bad input stops the load before anything is written, with the file, line and column named.
  *
@@ -44,8 +48,12 @@ public final class RdfLoad {
         }
     }
 
+    /** Tails checked for length in one batch of GETs. */
+    private static final int CHECK_BATCH = 4096;
+
     private final RdfStore rdf;
     private EdgeBulkLoad.Progress progress = EdgeBulkLoad.Progress.NONE;
+    private int segmentEntries = TermSegments.DEFAULT_SEGMENT_ENTRIES;
 
     private RdfLoad(final RdfStore rdf) {
         this.rdf = rdf;
@@ -57,6 +65,15 @@ public final class RdfLoad {
 
     public RdfLoad progress(final EdgeBulkLoad.Progress p) {
         this.progress = p;
+        return this;
+    }
+
+    /**
+     * Ids of a sealed segment: a list longer than this (an index vertex's, a big class's) is written, and appended to,
+     * a segment at a time ({@link TermSegments}). Default {@value TermSegments#DEFAULT_SEGMENT_ENTRIES}.
+     */
+    public RdfLoad segmentEntries(final int ids) {
+        this.segmentEntries = ids;
         return this;
     }
 
@@ -139,19 +156,48 @@ public final class RdfLoad {
             lists.add(RdfKeys.in(RdfKeys.INDEX, p), o);
         }
         lists.build();
+        final long distinct = writeLists(lists, writer);
+        return new Result(distinct, fresh, parseNanos, System.nanoTime() - start);
+    }
+
+    /**
+     * Writes the load's lists: the short ones whole per home, those longer than a segment a segment at a time, then
+     * the tails due a check segmented if they grew long. Returns the distinct triples (entries of OUT lists).
+     */
+    private long writeLists(final ValueGroups lists, final HomeValues writer) {
+        final SegmentingWriter segmenting = new SegmentingWriter(rdf.store(), segmentEntries, progress);
         final long[] listKeys = new long[lists.size()];
         final byte[][] listValues = new byte[lists.size()][];
+        final int[] supernodes = new int[lists.size()];
+        final long[] dueKeys = new long[lists.size()];
+        int plain = 0;
+        int big = 0;
+        int due = 0;
         long distinct = 0;
         for (int g = 0; g < lists.size(); g++) {
-            listKeys[g] = lists.key(g);
-            listValues[g] = lists.value(g);
-            if (io.pragh.keys.KeyLayout.kind(listKeys[g]) == RdfKeys.OUT
-                && io.pragh.keys.KeyLayout.vid(listKeys[g]) != RdfKeys.INDEX) {
+            final long key = lists.key(g);
+            if (KeyLayout.kind(key) == RdfKeys.OUT && KeyLayout.vid(key) != RdfKeys.INDEX) {
                 distinct += lists.count(g);
             }
+            if (segmenting.segments(lists.count(g))) {
+                supernodes[big++] = g;
+                continue;
+            }
+            listKeys[plain] = key;
+            listValues[plain++] = lists.value(g);
+            if (segmenting.due(lists.count(g))) {
+                dueKeys[due++] = key;
+            }
         }
-        writer.write(listKeys, listValues, listKeys.length);
-        return new Result(distinct, fresh, parseNanos, System.nanoTime() - start);
+        writer.write(listKeys, listValues, plain);
+        for (int n = 0; n < big; n++) {
+            final int g = supernodes[n];
+            segmenting.write(lists.key(g), lists.ids(), lists.from(g), lists.from(g) + lists.count(g));
+        }
+        for (int from = 0; from < due; from += CHECK_BATCH) {
+            segmenting.sealLong(java.util.Arrays.copyOfRange(dueKeys, from, Math.min(due, from + CHECK_BATCH)));
+        }
+        return distinct;
     }
 
     /** RIOT's errors as exceptions naming the file, line and column; warnings pass. */

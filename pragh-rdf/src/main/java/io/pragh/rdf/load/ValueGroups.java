@@ -91,6 +91,16 @@ final class ValueGroups {
         return length[group];
     }
 
+    /** Where a group's ids start in {@link #ids}. */
+    int from(final int group) {
+        return start[group];
+    }
+
+    /** Every group's ids, group after group ({@link #from}, {@link #count}). */
+    long[] ids() {
+        return ids;
+    }
+
     byte[] value(final int group) {
         return io.pragh.rdf.store.TermList.encode(ids, start[group], start[group] + length[group]);
     }

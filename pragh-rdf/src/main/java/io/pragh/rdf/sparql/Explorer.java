@@ -2,7 +2,8 @@ package io.pragh.rdf.sparql;
 
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.rdf.store.RdfKeys;
-import io.pragh.rdf.store.TermList;
+import io.pragh.rdf.store.TermLists;
+import io.pragh.rdf.store.TermSegments;
 import org.agrona.collections.Long2LongHashMap;
 import org.apache.jena.sparql.core.Var;
 
@@ -14,7 +15,8 @@ import java.util.List;
  * Answers a basic graph pattern by exploring the store, as Wukong does: the walk starts at the pattern whose constant
  * has the shortest list (one batch of GETs measures them all), or at the index vertex's list of a predicate when no
  * pattern has a constant; then each step takes a pattern touching what is bound and issues one batch of GETs, the
- * distinct {@code (term, p, OUT|IN)} keys of the whole table, at their homes:
+ * distinct {@code (term, p, OUT|IN)} keys of the whole table, at their homes (and one more of the sealed segments of
+ * the supernodes among them, {@link TermLists}):
  * <ul>
  *   <li>both ends bound: a check, rows whose object is in the subject's list stay;</li>
  *   <li>one end bound: an expansion, each row repeated for each term of the bound end's list;</li>
@@ -73,8 +75,8 @@ final class Explorer {
             final Pattern p = anchored.get(i);
             keys[i] = p.sVar() == null ? RdfKeys.out(p.s(), p.p()) : RdfKeys.in(p.o(), p.p());
         }
-        final int[] sizes = new int[keys.length];
-        store.getAllViews(keys, keys.length, (i, list) -> sizes[i] = TermList.count(list));
+        final long[] sizes = new long[keys.length];
+        store.getAllViews(keys, keys.length, (i, list) -> sizes[i] = TermSegments.total(list));
         int best = 0;
         for (int i = 1; i < sizes.length; i++) {
             if (sizes[i] < sizes[best]) {
@@ -149,9 +151,7 @@ final class Explorer {
             }
             slot[r] = (int) s;
         }
-        final long[][] lists = new long[distinct][];
-        store.getAllViews(keys, distinct, (i, list) -> lists[i] = TermList.toArray(list));
-        return lists;
+        return TermLists.readAll(store, keys, distinct);
     }
 
     private Table check(final Table table, final Pattern p) {
@@ -205,9 +205,9 @@ final class Explorer {
 
     /** Binds a disconnected pattern's subject to the predicate's subjects (the index vertex's list), crossed. */
     private Table fromIndex(final Table table, final Pattern p) {
-        final long[][] subjects = new long[1][];
-        store.getAllViews(new long[] {RdfKeys.out(RdfKeys.INDEX, p.p())}, 1,
-            (i, list) -> subjects[0] = TermList.toArray(list));
+        // an index list is a set only per load: a subject two loads gave the predicate is in it twice
+        final long[][] subjects = {Arrays.stream(TermLists.readAll(store, new long[] {RdfKeys.out(RdfKeys.INDEX,
+            p.p())}, 1)[0]).sorted().distinct().toArray()};
         final long total = (long) table.rows() * subjects[0].length;
         if (total > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("the pattern " + p + " would make " + total + " partial solutions");
