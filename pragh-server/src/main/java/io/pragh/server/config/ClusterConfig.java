@@ -87,7 +87,8 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
             .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
                 "membership", "placement", "metrics", "gremlin", "sparql", "limits", "extensions");
-        List<MachineConfig> machines = readMachines(root, source);
+        Map<String, String> endpoints = new HashMap<>();
+        List<MachineConfig> machines = readMachines(root, source, endpoints);
         StoreSizes store = StoreSizes.read(root.section("store"));
         LeaseConfig leases = LeaseConfig.read(root.section("leases"));
         MigrationPolicy policy = MigrationPolicy.read(root.section("policy"));
@@ -99,6 +100,10 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         MetricsConfig metrics = MetricsConfig.read(root.section("metrics"), machines.size());
         GremlinConfig gremlin = GremlinConfig.read(root.section("gremlin"), baseDir);
         SparqlConfig sparql = SparqlConfig.read(root.section("sparql"), machines.size());
+        for (MachineConfig m : machines) {
+            claimRun(endpoints, m, metrics.port(m.id()), "metrics.port", source);
+            claimRun(endpoints, m, sparql.port(m.id()), "sparql.port", source);
+        }
         DurabilityConfig durability = DurabilityConfig.read(root.section("durability"));
         MembershipConfig membership = MembershipConfig.read(root.section("membership"));
         PlacementConfig placement = PlacementConfig.read(root.section("placement"));
@@ -164,7 +169,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         return key.toString();
     }
 
-    private static List<MachineConfig> readMachines(ConfigNode root, String source) {
+    private static List<MachineConfig> readMachines(ConfigNode root, String source, Map<String, String> endpoints) {
         List<ConfigNode> nodes = root.mappings("machines");
         if (nodes.isEmpty() || nodes.size() > Address.MAX_MACHINES) {
             throw root.error("machines", "a cluster has 1 to " + Address.MAX_MACHINES + " machines, got "
@@ -172,7 +177,6 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
         }
         MachineConfig[] byId = new MachineConfig[nodes.size()];
         String[] idKey = new String[nodes.size()];
-        Map<String, String> endpoints = new HashMap<>();
         for (ConfigNode n : nodes) {
             MachineConfig m = MachineConfig.read(n);
             if (m.id() >= byId.length) {
@@ -221,6 +225,22 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
             }
         }
         return List.of(byId);
+    }
+
+    /**
+     * A port run's port of one machine (the {@code metrics} or {@code sparql} section's {@code port + id}; 0: none),
+     * claimed beside the machine's own ports: a SPARQL port equal to the machine's Gremlin or client port would
+     * otherwise fail only when the second front end binds, or, on a reused address, answer the wrong protocol.
+     */
+    private static void claimRun(Map<String, String> endpoints, MachineConfig m, int port, String key, String source) {
+        if (port == 0) {
+            return;
+        }
+        String previous = endpoints.putIfAbsent(m.host().toLowerCase(Locale.ROOT) + ":" + port, key);
+        if (previous != null) {
+            throw new ConfigException(source, key, "duplicate port: machine " + m.id() + " would listen on "
+                + m.host() + ":" + port + " (port + " + m.id() + "), which is already " + previous);
+        }
     }
 
     /** Two services cannot listen on one host and port; hosts compare as written (no name resolution). */

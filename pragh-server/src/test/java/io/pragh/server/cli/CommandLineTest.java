@@ -88,6 +88,10 @@ class CommandLineTest {
         assertTrue(err().contains("--client-port must be an integer, got 'x'"), err());
         assertEquals(2, cluster("start", "--machines", "2", "--dir", dir.toString(), "--idle-timeout-seconds", "0"));
         assertTrue(err().contains("limits.idleTimeout"), err());
+        assertEquals(2, cluster("start", "--machines", "2", "--dir", dir.toString(), "--gremlin-port", "18182",
+            "--sparql-port", "18182"));
+        assertTrue(err().contains("sparql.port: duplicate port: machine 0 would listen on 127.0.0.1:18182 (port + 0),"
+            + " which is already machines[0].gremlinPort"), err());
         assertFalse(Files.exists(dir.resolve(LocalCluster.CONFIG)), "nothing was made");
     }
 

@@ -37,4 +37,16 @@ class SparqlConfigTest {
         refused(dir, MINIMAL + "sparql: {timeout: 5}\n", "sparql.timeout", "");
         refused(dir, MINIMAL + "sparql: {prot: 8190}\n", "sparql.prot", "");
     }
+
+    @Test
+    void portOnAnotherPortOfItsMachineIsRefusedNamingBoth() {
+        // machine 0's SPARQL port 8182 + 0 is its own Gremlin port
+        refused(dir, MINIMAL + "sparql: {port: 8182}\n", "sparql.port",
+            "machine 0 would listen on 127.0.0.1:8182 (port + 0), which is already machines[0].gremlinPort");
+        refused(dir, MINIMAL.replace("gremlinPort: 8183}", "gremlinPort: 8183, clientPort: 7600}")
+            + "sparql: {port: 7599}\n", "sparql.port", "127.0.0.1:7600 (port + 1), which is already"
+            + " machines[1].clientPort");
+        refused(dir, MINIMAL + "metrics: {port: 9400}\nsparql: {port: 9400}\n", "sparql.port",
+            "machine 0 would listen on 127.0.0.1:9400 (port + 0), which is already metrics.port");
+    }
 }
