@@ -338,6 +338,9 @@ public final class SegmentSealer {
                 final long tag = ByteReader.longAt(record, i);
                 final int kind = (int) (tag >>> 48);
                 final int label = (int) (tag >>> 32) & 0xFFFF;
+                if (kind != GraphKeys.OUT && kind != GraphKeys.IN) {
+                    continue; // another model's list sharing the vertex's slot record (pragh-rdf's term lists)
+                }
                 lists.add(kind == GraphKeys.OUT ? GraphKeys.out(vid, label) : GraphKeys.in(vid, label));
             }
             for (final LongHashSet.LongIterator it = lists.iterator(); it.hasNext(); ) {
