@@ -1,4 +1,4 @@
-package io.pragh.gremlin.image;
+package io.pragh.rdf.image;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,7 +7,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pragh.gremlin.distributed.ClientPortGraphStore;
+import io.pragh.gremlin.distributed.ClusterFileLoad;
+import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.rdf.load.RdfLoad;
+import io.pragh.rdf.store.RdfStore;
 import io.pragh.server.cli.ServerCommand;
+import io.pragh.server.config.ClusterConfig;
+import io.pragh.server.rpc.MachineClient;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,7 +58,8 @@ import org.junit.jupiter.api.io.TempDir;
  * its index, manifest and config say what the compose file and users rely on (the name, the entry point, the user,
  * ports, volume), every blob is the one its digest names, and its layers hold a runtime that runs. No Docker engine
  * runs here, so the layers are unpacked into a directory and the entry point is run from it the way a container would
- * run it: the image's own dynamic loader and libraries, the image's Java, the image's class path.
+ * run it: the image's own dynamic loader and libraries, the image's Java, the image's class path; the server it starts
+ * answers Gremlin, its metrics, and SPARQL over what {@code ./pragh rdf load --server} loaded through its client port.
  */
 class ServerImageIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -115,7 +123,8 @@ class ServerImageIT {
         assertEquals("10001:0", c.get("User").asText(), "not root");
         final Set<String> ports = new HashSet<>();
         c.get("ExposedPorts").fieldNames().forEachRemaining(ports::add);
-        assertEquals(Set.of("7400/tcp", "7500/tcp", "8182/tcp", "9400/tcp", "9401/tcp", "9402/tcp"), ports);
+        assertEquals(Set.of("7400/tcp", "7500/tcp", "8182/tcp", "8190/tcp", "8191/tcp", "8192/tcp", "9400/tcp",
+            "9401/tcp", "9402/tcp"), ports);
         assertTrue(c.get("Volumes").has("/var/lib/pragh"));
         assertEquals("/var/lib/pragh", c.get("WorkingDir").asText());
         final List<String> env = strings(c.get("Env"));
@@ -140,15 +149,19 @@ class ServerImageIT {
             final String name = Path.of(jar).getFileName().toString();
             assertTrue(Files.exists(root.resolve("app/libs").resolve(name)), name + " is in /app/libs");
         }
-        assertTrue(Files.isDirectory(root.resolve("app/classes/io/pragh/gremlin")), "this module's classes");
+        assertTrue(Files.isDirectory(root.resolve("app/classes/io/pragh/rdf")), "this module's classes");
+        assertTrue(Files.readString(root.resolve("app/resources/META-INF/services/io.pragh.server.frontend.FrontEnd"))
+            .contains("SparqlFrontEnd"), "the SPARQL front end is found where the server looks");
     }
 
     @Test
-    void entrypointServesGremlinFromTheImagesOwnRuntime(@TempDir Path root) throws Exception {
+    void entrypointServesGremlinAndSparqlFromTheImagesOwnRuntime(@TempDir Path root) throws Exception {
         unpack(root);
         final int fabric = freePort();
         final int gremlin = freePort();
+        final int client = freePort();
         final int metrics = freePort();
+        final int sparql = freePort();
         final Path secret = root.resolve("cluster-secret");
         final byte[] key = new byte[32];
         new java.security.SecureRandom().nextBytes(key);
@@ -157,11 +170,13 @@ class ServerImageIT {
         final Path yaml = root.resolve("cluster.yaml");
         Files.writeString(yaml, String.join("\n",
             "machines:",
-            "  - {id: 0, host: 127.0.0.1, fabricPort: " + fabric + ", gremlinPort: " + gremlin + "}",
+            "  - {id: 0, host: 127.0.0.1, fabricPort: " + fabric + ", gremlinPort: " + gremlin + ", clientPort: "
+                + client + "}",
             "store: {expectedKeys: 4096, valueBytes: 16MiB, chunkBytes: 16MiB, cacheBytes: 1MiB}",
             "dataDirectory: " + root.resolve("data"),
             "security: {clusterSecretFile: " + secret + "}",
             "metrics: {port: " + metrics + "}",
+            "sparql: {port: " + sparql + "}",
             ""));
         // The entry point as the container runs it, its absolute paths under the unpacked root, started through the
         // image's own loader and libraries, so nothing of this host's Java or libraries is used.
@@ -194,11 +209,33 @@ class ServerImageIT {
                 URI.create("http://127.0.0.1:" + metrics + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, scrape.statusCode());
             assertTrue(scrape.body().contains("pragh_"), "the image's server serves its metrics");
+            loadThroughClientPort(root, yaml, client);
+            final HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + sparql + "/sparql"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("query=" + java.net.URLEncoder.encode(
+                    "SELECT ?o WHERE { <http://example.org/a> <http://example.org/p> ?o }", StandardCharsets.UTF_8)))
+                .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answer.statusCode(), answer.body());
+            assertTrue(answer.body().contains("http://example.org/b"), "the image's server answers SPARQL over what"
+                + " was loaded: " + answer.body());
         } finally {
             server.destroy();
             if (!server.waitFor(30, TimeUnit.SECONDS)) {
                 server.destroyForcibly();
             }
+        }
+    }
+
+    /** A two-triple file into the image's server, as {@code ./pragh rdf load FILE --server} loads it. */
+    private static void loadThroughClientPort(final Path root, final Path yaml, final int client) throws IOException {
+        final Path file = root.resolve("two.nt");
+        Files.writeString(file, "<http://example.org/a> <http://example.org/p> <http://example.org/b> .\n"
+            + "<http://example.org/b> <http://example.org/p> \"c\" .\n");
+        final ClusterConfig config = ClusterConfig.load(yaml);
+        try (GraphStore store = new ClientPortGraphStore(new MachineClient(ClusterFileLoad.address("127.0.0.1:"
+            + client), 60_000, config.secret(), config.tls()))) {
+            assertEquals(2, RdfLoad.into(new RdfStore(store)).load(file).triples());
         }
     }
 

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What can be checked of docker/ without a Docker engine: the compose file parses, names a ZooKeeper and one service
- * per machine of its cluster file and runs the image Jib builds, and the cluster file is a valid cluster
- * configuration. The image itself is checked by pragh-gremlin's ServerImageIT.
+ * per machine of its cluster file (publishing the machine's SPARQL port) and runs the image Jib builds, and the
+ * cluster file is a valid cluster configuration. The image itself is checked by pragh-rdf's ServerImageIT.
  */
 class DockerFilesTest {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
@@ -44,11 +44,14 @@ class DockerFilesTest {
             assertTrue(s != null, "a service named " + host + " for machine " + i);
             assertEquals(Integer.toString(i), s.get("environment").get("PRAGH_ID").asText(), host);
             assertTrue(s.get("volumes").toString().contains("./cluster.yaml:/etc/pragh/cluster.yaml"), host);
+            int sparql = config.sparql().port(i);
+            assertTrue(sparql > 0 && s.get("ports").toString().contains("127.0.0.1:" + sparql + ":" + sparql),
+                host + " publishes its SPARQL port " + sparql);
             for (JsonNode port : s.get("ports")) {
                 assertTrue(port.asText().startsWith("127.0.0.1:"), host + " publishes " + port + " on loopback only");
             }
         }
-        // The image is built by Jib (./pragh image), not by the engine: pragh-gremlin's ServerImageIT checks that
+        // The image is built by Jib (./pragh image), not by the engine: pragh-rdf's ServerImageIT checks that
         // the name here is the one the build gives the image.
         assertTrue(compose.get("x-pragh").get("image").asText().startsWith("pragh-server:"), "runs the server image");
         assertTrue(compose.get("x-pragh").get("build") == null, "no engine-side build");
