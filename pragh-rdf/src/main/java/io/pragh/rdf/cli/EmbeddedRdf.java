@@ -1,5 +1,6 @@
 package io.pragh.rdf.cli;
 
+import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
@@ -10,6 +11,9 @@ import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
 
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,6 +36,24 @@ final class EmbeddedRdf implements AutoCloseable {
         this.store = store;
         this.rdf = new RdfStore(store);
         this.loaded = loaded;
+    }
+
+    /**
+     * What the loaded store takes: off-heap bytes in use (keys, values, garbage not yet reclaimed) and reserved, per
+     * triple, and the JVM heap's peak (the load holds the parsed file there), the figures that say how large a file
+     * a host's memory takes.
+     */
+    String memory() {
+        final OffHeapUse use = store.offHeapUse();
+        long heapPeak = 0;
+        for (final MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            heapPeak += pool.getType() == MemoryType.HEAP ? pool.getPeakUsage().getUsed() : 0;
+        }
+        final double triples = Math.max(1, loaded.triples());
+        return String.format("memory: off-heap %,d MiB used (keys %,d, values %,d, garbage %,d MiB), %,d MiB reserved:"
+                + " %.0f bytes used a triple; JVM heap peak %,d MiB (%.0f bytes a triple)", use.usedBytes() >> 20,
+            use.keyBytes() >> 20, use.valueBytes() >> 20, use.garbageBytes() >> 20, use.reservedBytes() >> 20,
+            use.usedBytes() / triples, heapPeak >> 20, heapPeak / triples);
     }
 
     static EmbeddedRdf load(final Path file, final int machines, final List<String[]> settings,

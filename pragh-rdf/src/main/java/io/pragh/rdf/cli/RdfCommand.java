@@ -122,6 +122,7 @@ public final class RdfCommand {
         try {
             final RdfLoad.Result r;
             final String into;
+            String memory = null;
             if (server != null) {
                 r = ClusterRdfLoad.load(file, server, clusterFile, err);
                 into = "the cluster at " + server;
@@ -129,12 +130,16 @@ public final class RdfCommand {
                 final int n = machines == null ? PraghGraph.DEFAULT_MACHINES : machines;
                 try (EmbeddedRdf loaded = EmbeddedRdf.load(file, n, settings, err)) {
                     r = loaded.loaded;
+                    memory = loaded.memory();
                 }
                 into = n + " machines";
             }
             out.printf("loaded %s: %,d triples, %,d terms into %s in %.2f s (parse %.2f s, write %.2f s): %,.0f"
                     + " triples/s%n", file, r.triples(), r.newTerms(), into, (r.parseNanos() + r.writeNanos()) / 1e9,
                 r.parseNanos() / 1e9, r.writeNanos() / 1e9, r.triplesPerSecond());
+            if (memory != null) {
+                out.println(memory);
+            }
             return 0;
         } catch (IllegalArgumentException | io.pragh.server.config.ConfigException
                  | io.pragh.server.rpc.ClientException e) {

@@ -12,7 +12,7 @@
 @MayDependOn({"io.pragh.rdf.store", "io.pragh.rdf.load", "io.pragh.rdf.lubm", "io.pragh.rdf.sparql",
     "io.pragh.gremlin.structure", "io.pragh.gremlin.load", "io.pragh.gremlin.server", "io.pragh.gremlin.distributed",
     "io.pragh.server.config", "io.pragh.server.rpc",
-    "io.pragh.store", "org.apache.commons.configuration2..", "org.apache.jena.."})
+    "io.pragh.store", "io.pragh.embedded", "org.apache.commons.configuration2..", "org.apache.jena.."})
 package io.pragh.rdf.cli;
 
 import io.pragh.MayDependOn;
