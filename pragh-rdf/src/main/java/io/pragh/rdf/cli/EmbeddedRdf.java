@@ -5,6 +5,7 @@ import io.pragh.gremlin.structure.EmbeddedGraphStore;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.rdf.load.RdfLoad;
+import io.pragh.rdf.load.TripleCollector;
 import io.pragh.rdf.store.RdfStore;
 import io.pragh.store.StoreConfig;
 import org.apache.commons.configuration2.BaseConfiguration;
@@ -19,15 +20,12 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * An embedded cluster holding one RDF file, sized from the file unless settings say otherwise, loaded with a progress
+ * An embedded cluster holding one RDF file, sized from its parsed triples and terms unless settings say otherwise, loaded with a progress
  * bar per phase on {@code progress}.
  *
  * <p>Example: {@code try (EmbeddedRdf e = EmbeddedRdf.load(path, 4, List.of(), System.err)) { e.rdf(); }}
  */
 final class EmbeddedRdf implements AutoCloseable {
-    /** Bytes of an N-Triples line at the least (LUBM's are about 100), for sizing from the file. */
-    private static final long MIN_LINE_BYTES = 50;
-
     final GraphStore store;
     final RdfStore rdf;
     final RdfLoad.Result loaded;
@@ -62,19 +60,27 @@ final class EmbeddedRdf implements AutoCloseable {
             throw new IllegalArgumentException("cannot load " + file + ": no such file");
         }
         final var lang = RdfLoad.languageOf(file);
+        final PhaseBars bars = new PhaseBars(progress, file.getFileName().toString());
+        final long start = System.nanoTime();
+        final TripleCollector triples = RdfLoad.parse(file, lang, bars);
+        final long parseNanos = System.nanoTime() - start;
         final Configuration conf = new BaseConfiguration();
         conf.setProperty(PraghGraph.MACHINES, machines);
-        final long triples = Files.size(file) / MIN_LINE_BYTES + 1;
-        // each triple: up to four list entries and two new terms (a TERM value and a bucket entry), keys per machine
-        conf.setProperty(EmbeddedGraphStore.KEYS, Math.max(StoreConfig.DEFAULT_EXPECTED_KEYS / 16, 4 * triples / machines));
-        conf.setProperty(EmbeddedGraphStore.VALUE_BYTES, Math.max(32L << 20, 300 * triples / machines));
+        // Sized from what the parse found, not guessed from the file's bytes: at most two lists a triple ((s,p,OUT),
+        // (o,p,IN)) and two keys a new term (TERM, its hash bucket), hashed evenly over the machines, with room for
+        // the uneven; values about 100 bytes a triple measured (docs/results/rdf-memory.md), plus every index list
+        // (16 bytes a triple) on the index vertex's one home.
+        final long keys = 2L * triples.size() + 2L * triples.termCount();
+        conf.setProperty(EmbeddedGraphStore.KEYS, Math.max(StoreConfig.DEFAULT_EXPECTED_KEYS / 16,
+            keys * 5 / 4 / machines + 4096));
+        conf.setProperty(EmbeddedGraphStore.VALUE_BYTES, Math.max(32L << 20,
+            200L * triples.size() / machines + 16L * triples.size()));
         for (final String[] kv : settings) {
             conf.setProperty(kv[0], kv[1]);
         }
         final GraphStore store = EmbeddedGraphStore.open(conf);
         try {
-            final PhaseBars bars = new PhaseBars(progress, file.getFileName().toString());
-            final RdfLoad.Result r = RdfLoad.into(new RdfStore(store)).progress(bars).load(file, lang);
+            final RdfLoad.Result r = RdfLoad.into(new RdfStore(store)).progress(bars).write(triples, parseNanos);
             bars.finish();
             return new EmbeddedRdf(store, r);
         } catch (RuntimeException e) {

@@ -94,8 +94,17 @@ public final class RdfLoad {
 
     public Result load(final Path file, final Lang lang) {
         final long start = System.nanoTime();
+        final TripleCollector triples = parse(file, lang, progress);
+        return write(triples, System.nanoTime() - start);
+    }
+
+    /**
+     * Parses a file into a collector without a store: what a caller that sizes the store from the file's real
+     * triple and term counts runs first, then {@link #write}s.
+     */
+    public static TripleCollector parse(final Path file, final Lang lang, final EdgeBulkLoad.Progress progress) {
         final TripleCollector triples = new TripleCollector();
-        try (InputStream in = new Counting(Files.newInputStream(file), Files.size(file))) {
+        try (InputStream in = new Counting(Files.newInputStream(file), Files.size(file), progress)) {
             RDFParser.create().source(in).lang(lang).base(file.toUri().toString())
                 .errorHandler(new NamingErrors(file.toString())).parse(triples);
         } catch (IOException e) {
@@ -103,8 +112,7 @@ public final class RdfLoad {
         } catch (RiotException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }
-        final long parsed = System.nanoTime();
-        return write(triples, parsed - start);
+        return triples;
     }
 
     /** Loads what a collector holds (a parse the caller ran). */
@@ -225,13 +233,15 @@ public final class RdfLoad {
     }
 
     /** The file's bytes as read, for the parse's progress bar. */
-    private final class Counting extends FilterInputStream {
+    private static final class Counting extends FilterInputStream {
         private final long total;
+        private final EdgeBulkLoad.Progress progress;
         private long read;
 
-        Counting(final InputStream in, final long total) {
+        Counting(final InputStream in, final long total, final EdgeBulkLoad.Progress progress) {
             super(new java.io.BufferedInputStream(in, 1 << 16));
             this.total = total;
+            this.progress = progress;
         }
 
         @Override

@@ -69,4 +69,9 @@ public final class TripleCollector extends StreamRDFBase {
     public int size() {
         return size;
     }
+
+    /** Distinct terms (IRIs, literals, blank nodes) of what was parsed. */
+    public int termCount() {
+        return terms.size();
+    }
 }
