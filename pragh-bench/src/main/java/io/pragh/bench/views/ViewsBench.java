@@ -160,7 +160,7 @@ public final class ViewsBench {
             events.handle("traffic-" + m, handler);
         }
         final long droppedBefore = events.dropped();
-        final long[] written = write(roads, rate, incidentStart, () -> { });
+        final long[] written = write(roads, rate, incidentStart, null);
         final boolean drained = events.flush(10_000);
         final long dropped = events.dropped() - droppedBefore;
         for (int m = 0; m < RoadNetwork.MUNICIPALITIES; m++) {
@@ -222,8 +222,9 @@ public final class ViewsBench {
     }
 
     /**
-     * Runs the writers for the duration at {@code rate} (and {@code beside} back to back on one more thread while
-     * they run); returns {updates, incidents, elapsed nanos}.
+     * Runs the writers for the duration at {@code rate} (and {@code beside}, when not null, back to back on one more
+     * thread while they run); returns {updates, incidents, elapsed nanos}. The handlers mode has nothing beside: a
+     * thread spinning on an empty task took a whole core from the handlers (a JFR profile of the first runs).
      */
     private long[] write(final RoadNetwork roads, final int rate, final Map<Long, Long> incidentStart,
                          final Runnable beside) throws InterruptedException {
@@ -255,18 +256,22 @@ public final class ViewsBench {
                 }
             }, "views-writer-" + w));
         }
-        final Thread side = new Thread(() -> {
+        final Thread side = beside == null ? null : new Thread(() -> {
             while (System.nanoTime() < end) {
                 beside.run();
             }
         }, "views-poller");
         threads.forEach(Thread::start);
-        side.start();
+        if (side != null) {
+            side.start();
+        }
         for (final Thread t : threads) {
             t.join();
         }
         final long elapsed = System.nanoTime() - start;
-        side.join();
+        if (side != null) {
+            side.join();
+        }
         return new long[] {updates.get(), incidents.get(), elapsed};
     }
 
