@@ -49,8 +49,8 @@ public final class ViewEvents implements AutoCloseable {
      * Lanes of the event pool (system property {@code pragh.events.lanes}, default 8). More lanes than cores: a
      * handler that runs long (Concerto's incident analysis, tens of store reads) holds its lane, and every event
      * queued behind it on that lane waits, whatever its vertex. With 2 lanes that wait set the p99 of every event
-     * (150-690 ms at 4,000-16,000 updates/s, {@code ./pragh bench views}); with 8 the other lanes' threads run
-     * meanwhile (24-40 ms on the same host). A vertex's events still share one lane, so their order holds.
+     * (151 and 267 ms at 8,000 and 16,000 updates/s, {@code ./pragh bench views}); with 8 the other lanes' threads
+     * run meanwhile (24 and 40 ms on the same host). A vertex's events still share one lane, so their order holds.
      */
     public static final int LANES = Integer.getInteger("pragh.events.lanes", 8);
     /** Capacity of each lane's queue (system property {@code pragh.events.queue}, default 65,536). */
