@@ -85,7 +85,7 @@ final class EventTaps implements AutoCloseable {
     private void onCommit(final long key, final long version, final int mutatorId, final DirectBuffer arg,
                           final int argOff, final int argLen, final boolean deleted) {
         // Every membership update, subscribed or not: the mirror must follow them all to answer for any vertex.
-        mirror.onCommit(key, mutatorId, arg, argOff, argLen, deleted);
+        mirror.onCommit(key, version, mutatorId, arg, argOff, argLen, deleted);
         final int mask = wanted;
         if (mask == 0) {
             return;

@@ -35,20 +35,33 @@ final class MembershipMirror {
     private final StampedLock lock = new StampedLock();
     /** Vertex id to its view bits; absent means none. Guarded by {@link #lock}. */
     private final Long2LongHashMap bits = new Long2LongHashMap(0L);
+    /**
+     * Vertex id to the version of the last membership update applied (versions only grow per key, across deletes:
+     * a home starts each insert above every incarnation it has seen). A durable home may be told of a version twice,
+     * after later ones: applied again, a set could undo a later clear. Guarded by {@link #lock}.
+     */
+    private final Long2LongHashMap versions = new Long2LongHashMap(0L);
     /** While seeding: vertex id to the (op, mask) pairs tapped, to apply again over the scan's value. */
     private Long2ObjectHashMap<LongArrayList> seedLog = new Long2ObjectHashMap<>();
     /** Set once every membership record was read: from then on {@link #bits} answers for every local vertex. */
     private volatile boolean seeded;
 
-    /** On a store thread: a committed update of {@code key}; only membership records change the mirror. */
-    void onCommit(final long key, final int mutatorId, final DirectBuffer arg, final int argOff, final int argLen,
-                  final boolean deleted) {
+    /**
+     * On a store thread: a committed update of {@code key} with {@code version}; only membership records change the
+     * mirror, and a version already applied (or older) changes nothing.
+     */
+    void onCommit(final long key, final long version, final int mutatorId, final DirectBuffer arg, final int argOff,
+                  final int argLen, final boolean deleted) {
         if (!ViewRecords.isMembership(key)) {
             return;
         }
         final long vid = GraphKeys.vid(key);
         final long stamp = lock.writeLock();
         try {
+            if (version <= versions.get(vid)) {
+                return;
+            }
+            versions.put(vid, version);
             if (mutatorId == ViewRecords.BITS && argLen == ViewRecords.BITS_ARG_BYTES) {
                 final int op = arg.getByte(argOff);
                 final long mask = arg.getLong(argOff + 1, ByteOrder.LITTLE_ENDIAN);

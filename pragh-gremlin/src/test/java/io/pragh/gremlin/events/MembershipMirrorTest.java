@@ -11,8 +11,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MembershipMirrorTest {
+    private static long versions;
+
     private static void tap(final MembershipMirror mirror, final long vid, final byte[] arg) {
-        mirror.onCommit(ViewRecords.members(vid), ViewRecords.BITS, new UnsafeBuffer(arg), 0, arg.length, false);
+        tap(mirror, vid, ++versions, arg);
+    }
+
+    private static void tap(final MembershipMirror mirror, final long vid, final long version, final byte[] arg) {
+        mirror.onCommit(ViewRecords.members(vid), version, ViewRecords.BITS, new UnsafeBuffer(arg), 0, arg.length,
+            false);
     }
 
     @Test
@@ -34,6 +41,18 @@ class MembershipMirrorTest {
             tap(mirror, 8, ViewRecords.clearBits(0b010));
             assertEquals(0, mirror.bits(8), "after seeding, updates apply directly");
             assertEquals(0, mirror.bits(10), "no record: in no view");
+        }
+    }
+
+    @Test
+    void aVersionToldAgainAfterLaterOnesChangesNothing() {
+        try (PraghGraph graph = TestGraphs.open()) {
+            final MembershipMirror mirror = new MembershipMirror();
+            mirror.seed(graph.store());
+            tap(mirror, 7, 100, ViewRecords.setBits(0b10));
+            tap(mirror, 7, 101, ViewRecords.clearBits(0b10));
+            tap(mirror, 7, 100, ViewRecords.setBits(0b10)); // a durable home told of version 100 twice
+            assertEquals(0, mirror.bits(7));
         }
     }
 }
