@@ -81,6 +81,9 @@ public final class ViewEvents implements AutoCloseable {
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Map<String, List<ViewHandler>> handlers = new ConcurrentHashMap<>();
     private final List<RemoteStream> streams = new CopyOnWriteArrayList<>();
+    /** Streams polled over the client port, by id ({@link #openPolled}). */
+    private final Map<Long, RemoteStream> polled = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong polledIds = new java.util.concurrent.atomic.AtomicLong();
     private final EventLanes lanes;
     private final MembershipMirror mirror = new MembershipMirror();
     private final EventTaps taps;
@@ -227,6 +230,62 @@ public final class ViewEvents implements AutoCloseable {
     void close(final RemoteStream s) {
         streams.remove(s);
         rebuild();
+    }
+
+    /**
+     * Opens a stream of {@code view}'s events of {@code kinds} for a client that polls it (the client port's
+     * {@code SUBSCRIBE}); returns its id. Holds at most {@code capacity} events between polls (then drops and
+     * counts, as a lane does). A stream not polled for {@link #POLLED_IDLE_MILLIS} is closed.
+     */
+    public long openPolled(final String view, final Set<EventKind> kinds, final int capacity) {
+        closeIdlePolled();
+        final long id = polledIds.incrementAndGet();
+        polled.put(id, open(view, kinds, capacity));
+        return id;
+    }
+
+    /** Up to {@code max} events of polled stream {@code id} queued now, oldest first; never waits. */
+    public List<Map<String, Object>> poll(final long id, final int max) {
+        final RemoteStream s = polled.get(id);
+        if (s == null) {
+            throw new IllegalArgumentException("no event stream " + id + " (closed, or idle for over "
+                + POLLED_IDLE_MILLIS + " ms): subscribe again");
+        }
+        s.lastPolled = System.nanoTime();
+        final List<Map<String, Object>> out = new ArrayList<>(Math.min(max, 1024));
+        s.drainTo(out, max);
+        closeIdlePolled();
+        return out;
+    }
+
+    /** Closes polled stream {@code id} (no-op when it is gone). */
+    public void closePolled(final long id) {
+        final RemoteStream s = polled.remove(id);
+        if (s != null) {
+            close(s);
+        }
+    }
+
+    /** How long a polled stream lives without a poll: a client that went away must not keep one filling. */
+    public static final long POLLED_IDLE_MILLIS = 60_000;
+
+    private void closeIdlePolled() {
+        final long now = System.nanoTime();
+        polled.forEach((id, s) -> {
+            if (now - s.lastPolled > POLLED_IDLE_MILLIS * 1_000_000L) {
+                closePolled(id);
+            }
+        });
+    }
+
+    /** The open event handlers of a graph whose machines include {@code machine} in this process, or null. */
+    public static ViewEvents serving(final io.pragh.store.MachineStore machine) {
+        for (final ViewEvents e : OPEN.values()) {
+            if (e.store.localMachines().contains(machine)) {
+                return e;
+            }
+        }
+        return null;
     }
 
     /** Remote streams open now whose events are tapped (an update committed from now on reaches them). */

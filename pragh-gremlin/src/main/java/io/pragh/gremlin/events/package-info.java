@@ -2,7 +2,8 @@
  * Event handlers on graph views (Concerto's, issue 17): {@link io.pragh.gremlin.events.ViewEvents} keeps durable
  * subscriptions (a view and the {@link io.pragh.gremlin.events.EventKind}s wanted) and runs the Java
  * {@link io.pragh.gremlin.events.ViewHandler}s an embedder hands them; remote clients stream a view's events with
- * {@code g.call("pragh.subscribe", [view: ...])}.
+ * {@code g.call("pragh.subscribe", [view: ...])}, or poll a stream over the client port (its server extension lives
+ * in the distributed package, on {@code ViewEvents.openPolled}).
  *
  * <p>The path of one event: a tap on each machine of this process ({@code EventTaps}, a core
  * {@code CommitObserver}) sees an update where it commits, reads the vertex's view bits as of that moment from the
