@@ -104,15 +104,16 @@ final class MembershipMirror {
     }
 
     /**
-     * Reads every membership record of {@code store} (the taps already feeding {@link #onCommit}), folds in what was
-     * tapped meanwhile, and marks the mirror seeded. Runs once, on the caller's thread; GETs run outside the lock.
+     * Reads every membership record homed on this process's machines (the ones whose updates the taps see, already
+     * feeding {@link #onCommit}), folds in what was tapped meanwhile, and marks the mirror seeded. Runs once, on the
+     * caller's thread; GETs run outside the lock.
      */
     void seed(final GraphStore store) {
         if (seeded) {
             return;
         }
         final LongArrayList keys = new LongArrayList();
-        store.forEachKey(ViewRecords.VIEW, key -> {
+        store.forEachHomeKey(ViewRecords.VIEW, key -> {
             if (ViewRecords.isMembership(key)) {
                 keys.addLong(key);
             }
