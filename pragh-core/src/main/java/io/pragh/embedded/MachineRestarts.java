@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * ({@link PeerLoss}: its values that lived there put back at their homes from the homes' logs, cache entries into it
  * dropped), and a new machine with new, empty regions takes the id. The far-memory tier pauses meanwhile and spills
  * to the new node from its next round. The old node's memory is freed only when the cluster closes: a thread that
- * looked it up just before the restart may still finish one operation on it.
+ * looked it up just before the restart may still finish one operation on it. Refused, naming why, for a compute
+ * machine, a cluster that is not durable, one whose automatic migration runs, and a fabric per machine.
  *
  * <pre>{@code
  * Machine fresh = restarts.restartMemoryNode(2);   // via EmbeddedCluster.restartMemoryNode
@@ -46,6 +47,10 @@ final class MachineRestarts {
         if (builder.dataDirectory == null) {
             throw new IllegalStateException("memory node " + id + " cannot restart: the cluster is not durable "
                 + "(Builder.durability), so the values that lived there could not be put back");
+        }
+        if (cluster.migrationControl() != null) {
+            throw new IllegalStateException("memory node " + id + " cannot restart while automatic migration runs: "
+                + "its monitor watches the old node's memory (build the cluster without automaticMigration)");
         }
         if (!(cluster.fabric(id) instanceof InProcessFabric fabric)) {
             throw new IllegalStateException("memory node " + id + " cannot restart on the " + cluster.fabric(id).name()
