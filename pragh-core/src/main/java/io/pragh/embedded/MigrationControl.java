@@ -85,6 +85,17 @@ public final class MigrationControl implements AutoCloseable {
             return;
         }
         start();
+        runAutomatically();
+    }
+
+    /**
+     * Started already (by {@link #start}, the caller ending intervals so far): from now on a thread polls instant
+     * reports and ends intervals by itself, as {@link #startAutomatic} does, until {@link #close}.
+     */
+    public synchronized void runAutomatically() {
+        if (automatic != null) {
+            return;
+        }
         long intervalNanos = TimeUnit.MILLISECONDS.toNanos(monitors[0].config().intervalMillis());
         automatic = new DutyThread("migration-control", INSTANT_POLL_NANOS) {
             private long intervalEnds = System.nanoTime() + intervalNanos;
@@ -180,6 +191,7 @@ public final class MigrationControl implements AutoCloseable {
             for (ReplicaPolicy.Choice c : replicasToPlace) {
                 if (cluster.machine(c.machine()).store().replication().replicas().place(c.key(), c.readsPerSecond())) {
                     replicasOffered++;
+                    coordinator.keepInPlace(c.key());
                 }
             }
             replicasToPlace = List.of();
