@@ -27,15 +27,10 @@ import io.pragh.tier.Tiering;
 import io.pragh.tier.TieringConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A whole Pragh cluster inside one JVM: N machines, each with its own off-heap regions, location cache, worker
@@ -58,8 +53,6 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class EmbeddedCluster implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
-
     /** Fabric of each machine; the same instance for every machine unless built with a fabric per machine. */
     private final Fabric[] fabrics;
     private final Machine[] machines;
@@ -215,12 +208,8 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /**
      * Stops every thread (the fabrics' included) and frees all off-heap memory. Operations in flight, on any thread,
-     * fail with a {@link io.pragh.PraghException} saying their machine closed; none runs on freed memory. In order:
-     * every machine refuses new operations; the fabrics close (operations they hold are let go and fail, their
-     * threads are joined); every machine stops and joins its threads and waits for the operations still inside;
-     * only then is any memory freed, since a thread of one machine reads and writes the others' memory. A machine
-     * where something still ran after {@link MachineStore#CLOSE_PATIENCE_MILLIS} keeps its memory (a leak, named in
-     * the log) rather than free it under a running thread.
+     * fail with a {@link io.pragh.PraghException} saying their machine closed; none runs on freed memory
+     * ({@link OrderlyShutdown} says in which order, and why).
      */
     @Override
     public void close() {
@@ -230,33 +219,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         if (migrationControl != null) {
             migrationControl.close();
         }
-        for (Machine m : machines) {
-            if (m != null) {
-                m.beginClose();
-            }
-        }
-        // A fabric shared by several machines is closed once.
-        Set<Fabric> closed = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Fabric f : fabrics) {
-            if (f != null && closed.add(f)) {
-                f.close();
-            }
-        }
-        boolean quiet = true;
-        for (Machine m : machines) {
-            if (m != null) {
-                quiet &= m.quiesce();
-            }
-        }
-        if (!quiet) {
-            LOG.warn("the cluster did not quiesce; its machines' memory stays allocated");
-            return;
-        }
-        for (Machine m : machines) {
-            if (m != null) {
-                m.close();
-            }
-        }
+        OrderlyShutdown.close(machines, fabrics);
     }
 
     /**

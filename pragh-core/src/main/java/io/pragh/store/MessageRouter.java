@@ -125,8 +125,7 @@ final class MessageRouter {
             malformed(from, problem);
             return;
         }
-        // This thread delivers the messages that end an update's waits: what must wait goes to DeferredUpdates
-        // (as on every thread but that one's own: Session#mayWait).
+        // This thread delivers the messages that end an update's waits: what must wait goes to DeferredUpdates.
         updates.apply(store.session(), msg.getInt(off + StoreMessages.UPDATE_ORIGIN),
             msg.getLong(off + StoreMessages.UPDATE_REQUEST), msg.getLong(off + StoreMessages.UPDATE_KEY),
             msg.getInt(off + StoreMessages.UPDATE_MUTATOR), msg, off + StoreMessages.UPDATE_ARG,

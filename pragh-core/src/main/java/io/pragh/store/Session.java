@@ -68,15 +68,6 @@ public final class Session {
     long slot;
     long obtainedAtMillis;
     boolean fromCache;
-    /**
-     * Whether an update applied on this session may wait in place for its value's previous update to settle (set only
-     * on {@link DeferredUpdates}' own thread). Every other thread hands such an update to {@link DeferredUpdates}
-     * instead: a delivery thread because it also delivers the messages (a LOG, a settle) that end the wait, a worker
-     * serving clients because a wait for the previous update's log write (a disk sync) would hold it, and every
-     * request behind it, for milliseconds.
-     */
-    boolean mayWait;
-
     /** The record the last update on this session published ({@link Address#NONE}: none, e.g. a delete), and its
      *  payload length: a durable update settles it once logged. */
     long published = Address.NONE;

@@ -60,12 +60,12 @@ final class UpdateProtocol {
 
     private final MachineStore machine;
     private final InPlaceAppend appends;
-    private final PreviousUpdateWaits waits;
+    private final PreviousUpdateChecks previous;
 
     UpdateProtocol(MachineStore machine) {
         this.machine = machine;
         this.appends = new InPlaceAppend(machine);
-        this.waits = new PreviousUpdateWaits(machine);
+        this.previous = new PreviousUpdateChecks(machine);
     }
 
     /**
@@ -74,15 +74,31 @@ final class UpdateProtocol {
      */
     void apply(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg, int argOff, int argLen,
                int hops) {
+        // Behind an update of the key already handed over: in line after it, so that one thread's updates of a key
+        // take effect in the order it made them.
+        if (machine.deferredUpdates().holds(key)
+            || !applyIfSettled(s, origin, request, key, mutatorId, arg, argOff, argLen, hops)) {
+            machine.deferredUpdates().defer(origin, request, key, mutatorId, arg, argOff, argLen, hops);
+        }
+    }
+
+    /**
+     * Applies the update or forwards it, as {@link #apply}, unless it must first wait for the key's previous update
+     * ({@link PreviousUpdateChecks}): then nothing happened, and the caller hands it to (or keeps it in)
+     * {@link DeferredUpdates}.
+     *
+     * @return false when nothing happened because the update must wait; true when it ended here (acknowledged or
+     *     refused) or went on to another machine
+     */
+    boolean applyIfSettled(Session s, int origin, long request, long key, int mutatorId, DirectBuffer arg, int argOff,
+                           int argLen, int hops) {
         try {
-            // Behind an update of the key already handed over: in line after it, so that one thread's updates of a
-            // key take effect in the order it made them.
-            long version = !s.mayWait && machine.deferredUpdates().holds(key) ? DEFERRED
-                : applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
+            long version = applyOrForward(s, origin, request, key, mutatorId, arg, argOff, argLen, hops);
+            if (version == DEFERRED) {
+                return false;
+            }
             if (version == NOTHING_CHANGED) {
                 machine.acks().complete(origin, request, null);
-            } else if (version == DEFERRED) {
-                machine.deferredUpdates().defer(origin, request, key, mutatorId, arg, argOff, argLen, hops);
             } else if (version != FORWARDED && version != HANDED_OFF) {
                 machine.acks().applied(s.home, origin, request, key, version, mutatorId, arg, argOff, argLen,
                     s.published, s.publishedLength);
@@ -100,13 +116,14 @@ final class UpdateProtocol {
         } catch (RuntimeException e) {
             machine.acks().complete(origin, request, e.getMessage() == null ? e.toString() : e.getMessage());
         }
+        return true;
     }
 
     static final long FORWARDED = -1;
     private static final long NOTHING_CHANGED = -2;
     /** The CAS's outcome is unknown: {@link UncertainUpdates} completes the update once it is known. */
     private static final long HANDED_OFF = -3;
-    /** Nothing happened: the update must wait, and its thread may not ({@link Session#mayWait}): {@link DeferredUpdates} runs it. */
+    /** Nothing happened: the update must wait for the key's previous one; {@link DeferredUpdates} tries it again. */
     private static final long DEFERRED = -4;
 
     static final int WON = 0;
@@ -160,7 +177,7 @@ final class UpdateProtocol {
 
     /**
      * The key has no value and this is its home: write the first value and claim (or reuse) its slot. A tombstone in
-     * the word is taken over only once its DELETE has invalidated the record it removed ({@link PreviousUpdateWaits#deleteFinished}):
+     * the word is taken over only once its DELETE has invalidated the record it removed ({@link PreviousUpdateChecks#deleteFinished}):
      * until then the deleter may still need the tombstone to tell that its CAS took effect.
      *
      * @return the new version, {@link #NOTHING_CHANGED} for a delete of an absent key, {@link #DEFERRED}, or
@@ -171,10 +188,9 @@ final class UpdateProtocol {
         if (Address.isTombstone(absent)) {
             // Also before answering a DELETE "nothing changed": on a durable cluster the previous DELETE may not be
             // logged yet, and a restart could still bring the value back.
-            if (!s.mayWait && !waits.deleteFinished(absent)) {
-                return DEFERRED; // the LOG that finishes it may be queued behind this very message (Session#mayWait)
+            if (!previous.deleteFinished(absent)) {
+                return DEFERRED; // the LOG that finishes it may be queued behind this very message
             }
-            waits.awaitDeleteFinished(key, absent);
         }
         int length = mutator.newLength(EMPTY, 0, -1, arg, argOff, argLen);
         if (length == ValueMutator.DELETE) {
@@ -222,10 +238,10 @@ final class UpdateProtocol {
         long oldOffset = Address.byteOffset(address);
         UnsafeBuffer chunk = values.chunkFor(oldOffset);
         int index = values.indexInChunk(oldOffset);
-        if (!s.mayWait && PreviousUpdateWaits.predecessorPending(address, chunk, index)) {
-            return DEFERRED; // what clears it (a LOG's settle, an invalidation) may need this thread (Session#mayWait)
+        long header = chunk.getLongVolatile(index);
+        if (PreviousUpdateChecks.pending(header, address)) {
+            return DEFERRED; // what clears it (a LOG's settle, an invalidation) may need this very thread
         }
-        long header = PreviousUpdateWaits.awaitPredecessorInvalidated(key, address, chunk, index);
         if (!ValueRecord.isLiveAt(header, address) || chunk.getLong(index + ValueRecord.KEY_OFFSET) != key) {
             s.dropCached(key, address);
             return FORWARDED;

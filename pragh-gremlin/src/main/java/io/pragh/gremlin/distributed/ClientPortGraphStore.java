@@ -1,5 +1,6 @@
 package io.pragh.gremlin.distributed;
 
+import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.embedded.OffHeapUse;
 import io.pragh.gremlin.storage.NameDictionary;
 import io.pragh.gremlin.structure.GraphStore;
@@ -91,6 +92,12 @@ public final class ClientPortGraphStore implements GraphStore {
     public void forEachKey(final int kind, final LongConsumer action) {
         throw new UnsupportedOperationException("a scan of every key needs every machine, and this store reaches"
             + " one machine's client port (" + client.address() + "): ask a front end (Gremlin, SPARQL) instead");
+    }
+
+    /** None: a client homes no key. */
+    @Override
+    public void forEachHomeKey(final int kind, final LongConsumer action) {
+        GraphKeys.checkKind(kind);
     }
 
     @Override

@@ -180,6 +180,20 @@ public final class ClusterGraphStore implements GraphStore {
         }
     }
 
+    /** This machine's home keys of {@code kind}: no other machine is asked. */
+    @Override
+    public void forEachHomeKey(final int kind, final LongConsumer action) {
+        GraphKeys.checkKind(kind);
+        long cursor = ClientProtocol.SCAN_START;
+        do {
+            final HomeKeyScan.Page page = HomeKeyScan.page(machine.store().keys(), kind, cursor, SCAN_PAGE);
+            for (final long key : page.keys()) {
+                action.accept(key);
+            }
+            cursor = page.next();
+        } while (cursor != ClientProtocol.SCAN_END);
+    }
+
     /** One page of machine {@code m}'s home keys; a machine lost during the scan fails it, named. */
     private HomeKeyScan.Page scanPage(final int m, final int kind, final long cursor) {
         try {

@@ -75,6 +75,15 @@ public interface GraphStore extends AutoCloseable {
      */
     void forEachKey(int kind, LongConsumer action);
 
+    /**
+     * Calls {@code action} with every stored key of this kind homed on the machines this process runs: all of them
+     * for an embedded store, one cluster machine's for that machine's store, none for a client's. A duty every
+     * process of a cluster runs over its own keys (the supernode sweep) visits each key once cluster-wide this way.
+     */
+    default void forEachHomeKey(int kind, LongConsumer action) {
+        forEachKey(kind, action);
+    }
+
     /** Runs {@code work} on the home machine of {@code key} and waits for its result. */
     <T> T callOnHome(long key, Callable<T> work);
 

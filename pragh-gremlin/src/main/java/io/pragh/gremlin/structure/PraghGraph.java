@@ -100,6 +100,7 @@ public final class PraghGraph implements Graph {
     private final NewElements newElements = new NewElements(this);
     private final Edges edges = new Edges(this, newElements);
     private final Vertices vertices = new Vertices(this, newElements, edges);
+    private final SegmentSweeper sweeper;
     private volatile boolean closed;
 
     PraghGraph(final Configuration configuration, final GraphStore store, final TraversalRouter router) {
@@ -112,6 +113,7 @@ public final class PraghGraph implements Graph {
         this.writeBehind = batchEdges == 0 ? null : new WriteBehind(this, store, newElements, batchEdges);
         this.store = writeBehind == null ? store : writeBehind.store();
         this.features = new PraghFeatures(VertexProperty.Cardinality.valueOf(configuration.getString(DEFAULT_CARDINALITY, "single")));
+        this.sweeper = SegmentSweeper.start(this);
     }
 
     /** A graph on a new embedded cluster of {@value #DEFAULT_MACHINES} machines. */
@@ -394,6 +396,9 @@ public final class PraghGraph implements Graph {
     public void close() {
         if (!closed) {
             closed = true;
+            if (sweeper != null) {
+                sweeper.close();
+            }
             store.close();
         }
     }

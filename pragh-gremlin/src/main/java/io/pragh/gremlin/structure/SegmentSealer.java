@@ -55,6 +55,11 @@ public final class SegmentSealer {
     /** Configuration key: how long a sealer holds a list before another may take over (ms), default 30 000. */
     public static final String SEAL_LEASE_MILLIS = "pragh.sealLeaseMillis";
     public static final long DEFAULT_LEASE_MILLIS = 30_000;
+    /**
+     * Configuration key: how often a graph sweeps its home lists for orphaned segments ({@link #sweep}, ms; 0: never),
+     * default the seal lease: an orphan is reclaimed within about two leases of its sealer's death.
+     */
+    public static final String SWEEP_MILLIS = "pragh.sealSweepMillis";
 
     private final GraphStore store;
     private final int segmentEntries;
@@ -103,6 +108,16 @@ public final class SegmentSealer {
     static SegmentSealer of(final PraghGraph graph, final GraphStore store) {
         return new SegmentSealer(store, segmentEntries(graph), System::currentTimeMillis,
             graph.configuration().getLong(SEAL_LEASE_MILLIS, DEFAULT_LEASE_MILLIS));
+    }
+
+    /** A graph's configured {@link #SWEEP_MILLIS}. */
+    static long sweepMillis(final PraghGraph graph) {
+        final long millis = graph.configuration().getLong(SWEEP_MILLIS,
+            graph.configuration().getLong(SEAL_LEASE_MILLIS, DEFAULT_LEASE_MILLIS));
+        if (millis < 0) {
+            throw new IllegalArgumentException(SWEEP_MILLIS + " must be >= 0 (0: no sweep), not " + millis);
+        }
+        return millis;
     }
 
     /** A graph's configured {@link #SEGMENT_ENTRIES}. */
@@ -317,14 +332,15 @@ public final class SegmentSealer {
     private static final byte[] NOTHING = new byte[0];
 
     /**
-     * Recovers the lists of every vertex with segments from sealers that died or gave up: a list whose next slot holds
-     * an uncommitted segment and that no live lease holds is taken over and sealed, reusing that slot, or, when its
-     * tail is short, has the orphan freed. Returns the orphaned segments reclaimed. Run it now and then (a server's
-     * duty, a test's step); appenders take over on their own when they find a tail long.
+     * Recovers the lists of every vertex with segments homed here ({@link GraphStore#forEachHomeKey}) from sealers
+     * that died or gave up: a list whose next slot holds an uncommitted segment and that no live lease holds is taken
+     * over and sealed, reusing that slot, or, when its tail is short, has the orphan freed. Returns the orphaned
+     * segments reclaimed. {@link SegmentSweeper} runs it now and then in every graph; appenders take over on their
+     * own when they find a tail long.
      */
     public int sweep() {
         final LongArrayList vids = new LongArrayList();
-        store.forEachKey(GraphKeys.SEGMENT, k -> {
+        store.forEachHomeKey(GraphKeys.SEGMENT, k -> {
             if (GraphKeys.label(k) == 0) {
                 vids.addLong(GraphKeys.vid(k));
             }

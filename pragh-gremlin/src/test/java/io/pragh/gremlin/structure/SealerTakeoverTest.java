@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * there as by a crash, with and without a restart of the cluster) is taken over once its lease ends by the test's
  * clock: the list stays complete (every acknowledged edge once, hops equal to the edge list), the orphaned segment
  * is reused or freed (segment keys and entries counted before and after), and the slow sealer's late write and
- * commit change nothing. The graph's own sealer is kept out of the way (segments of 2^20); the sealers under test
+ * commit change nothing. The graph's own sealer is kept out of the way (segments of 2^20, no sweep); the sealers under test
  * seal segments of {@link #SEGMENT} on a {@link #LEASE} ms lease of a clock the test moves.
  */
 class SealerTakeoverTest {
@@ -46,6 +46,8 @@ class SealerTakeoverTest {
     private static Configuration configuration() {
         final Configuration conf = TestGraphs.configuration();
         conf.setProperty(SegmentSealer.SEGMENT_ENTRIES, 1 << 20);
+        // The graph's own sweep judges leases by the wall clock, the sealers under test by the test's: kept out.
+        conf.setProperty(SegmentSealer.SWEEP_MILLIS, 0);
         return conf;
     }
 
@@ -243,6 +245,31 @@ class SealerTakeoverTest {
             hub.add(graph, 4);
             assertEquals(1, sweeper.sealIfLong(hub.outKey));
             assertArrayEquals(new long[] {1, SEGMENT}, segmentKeysAndEntries(store), "the fenced slot, reused");
+            hub.assertComplete(graph);
+        }
+    }
+
+    /**
+     * Nobody appends to the list again and nobody calls {@link SegmentSealer#sweep}: the graph's own sweep, on its
+     * period, finds the crashed sealer's orphan (its lease, of the test's clock, long over by the wall clock) and
+     * frees it. Without the graph's sweep the orphan keeps its entries for good.
+     */
+    @Test
+    void theGraphsOwnSweepFreesACrashedSealersOrphanWithoutAnyCaller() throws Exception {
+        final Configuration conf = configuration();
+        conf.setProperty(SegmentSealer.SWEEP_MILLIS, 20);
+        final HoldingStore store = new HoldingStore(EmbeddedGraphStore.open(conf));
+        try (PraghGraph graph = PraghGraph.open(conf, store)) {
+            final Hub hub = new Hub(graph);
+            assertInstanceOf(HoldingStore.Crash.class,
+                new SlowSealer(store, hub.outKey, GraphMutations.SEAL_COMMIT, true).join());
+            final long deadline = System.nanoTime() + 60_000_000_000L;
+            while (segmentKeysAndEntries(store)[1] != 0) {
+                assertTrue(System.nanoTime() < deadline, "the orphan still holds its entries after 60 s of sweeps");
+                Thread.sleep(10);
+            }
+            assertArrayEquals(new long[] {1, 0}, segmentKeysAndEntries(store), "freed down to its stamp");
+            assertEquals(0, SealLease.holder(store.get(hub.outKey)), "and the list let go");
             hub.assertComplete(graph);
         }
     }
