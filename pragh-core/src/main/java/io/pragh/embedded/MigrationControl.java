@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * access observer), one coordinator, and the application of its decisions (tracking requests to monitors, approved
  * MIGRATEs to the targets' migration threads). Driven either by the caller ({@link #endInterval}, as the benchmark
  * does to control its phases) or by its own thread ({@link #startAutomatic}): instant reports are polled every
- * 100 ms and intervals end on the monitor's schedule, so migration happens by itself.
+ * 100 ms and intervals end on the monitor's schedule, so migration happens by itself; or first one, then the other
+ * ({@link #runAutomatically}: the benchmark's {@code --control live}). With read replicas on, the keys the replica
+ * policy placed replicas of are kept in place by the coordinator ({@link Coordinator#keepInPlace}).
  *
  * <pre>{@code
  * MigrationControl control = new MigrationControl(cluster, MonitorConfig.defaults(), CoordinatorConfig.defaults());
