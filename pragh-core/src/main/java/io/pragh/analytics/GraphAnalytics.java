@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongArrayList;
-import org.agrona.collections.LongHashSet;
 
 /**
  * BFS and PageRank over a whole embedded cluster's graph (the out-lists of one label): every compute machine scans
@@ -54,29 +53,32 @@ public final class GraphAnalytics {
      */
     public Long2LongHashMap bfs(long source, int label) {
         Long2LongHashMap level = new Long2LongHashMap(-1);
+        // What the machines test once per edge and once per list: a bitmap over dense ids (VertexSet), not the map.
+        VertexSet seen = new VertexSet();
         level.put(source, 0);
-        LongHashSet frontier = new LongHashSet();
+        seen.add(source);
+        VertexSet frontier = new VertexSet();
         frontier.add(source);
         for (long depth = 1; !frontier.isEmpty(); depth++) {
-            LongHashSet current = frontier;
-            // The map is only read while the machines scan, and written here between levels.
+            VertexSet current = frontier;
+            // The sets are only read while the machines scan, and written here between levels.
             List<LongArrayList> found = onEveryComputeMachine(scan -> {
                 LongArrayList next = new LongArrayList();
                 scan.scan(label, current::contains, (vid, buf, off, len) -> {
                     for (int i = 0; i + 8 <= len; i += 8) {
                         long n = buf.getLong(off + i);
-                        if (!level.containsKey(n)) {
+                        if (!seen.contains(n)) {
                             next.addLong(n);
                         }
                     }
                 });
                 return next;
             });
-            frontier = new LongHashSet();
+            frontier = new VertexSet();
             for (LongArrayList next : found) {
                 for (int i = 0; i < next.size(); i++) {
                     long n = next.getLong(i);
-                    if (!level.containsKey(n)) {
+                    if (seen.add(n)) {
                         level.put(n, depth);
                         frontier.add(n);
                     }

@@ -6,7 +6,8 @@ import org.agrona.collections.LongArrayList;
 
 /**
  * PageRank over a cluster's out-lists ({@link GraphAnalytics#pageRank}): a first scan numbers the vertices and
- * counts out-degrees, then every iteration each compute machine scans its lists and adds its vertices' shares to a
+ * counts out-degrees (numbers looked up once per edge afterwards, from an array when the ids are dense:
+ * {@link VertexIndex}), then every iteration each compute machine scans its lists and adds its vertices' shares to a
  * contribution array of its own, which the caller sums. Vertices without an out-list spread their rank evenly.
  *
  * <pre>{@code
@@ -41,7 +42,6 @@ public final class PageRank {
             throw new IllegalArgumentException("need iterations >= 0 and damping in [0, 1], got " + iterations
                 + " and " + damping);
         }
-        Long2LongHashMap index = new Long2LongHashMap(-1);
         LongArrayList degrees = new LongArrayList();
         // Numbering: the lists' owners and everything they name.
         List<LongArrayList> seen = analytics.onEveryComputeMachine(scan -> {
@@ -56,13 +56,11 @@ public final class PageRank {
             });
             return pairs;
         });
+        VertexIndex index = emptyIndexFor(seen);
         for (LongArrayList pairs : seen) {
             for (int i = 0; i < pairs.size(); i += 2) {
-                long vid = pairs.getLong(i);
-                int at = (int) index.get(vid);
-                if (at < 0) {
-                    at = index.size();
-                    index.put(vid, at);
+                int at = index.number(pairs.getLong(i));
+                if (at == degrees.size()) {
                     degrees.addLong(0);
                 }
                 if (pairs.getLong(i + 1) >= 0) {
@@ -82,9 +80,9 @@ public final class PageRank {
                     if (count == 0) {
                         return;
                     }
-                    double share = current[(int) index.get(vid)] / count;
+                    double share = current[index.of(vid)] / count;
                     for (int i = 0; i < count; i++) {
-                        contribution[(int) index.get(buf.getLong(off + 8 * i))] += share;
+                        contribution[index.of(buf.getLong(off + 8 * i))] += share;
                     }
                 });
                 return contribution;
@@ -105,6 +103,22 @@ public final class PageRank {
             }
             rank = next;
         }
-        return new Result(index, rank);
+        return new Result(index.toMap(), rank);
+    }
+
+    /** An index over the range of every id the numbering scan found; the owners of out-lists count the vertices. */
+    private static VertexIndex emptyIndexFor(List<LongArrayList> seen) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        long owners = 0;
+        for (LongArrayList pairs : seen) {
+            for (int i = 0; i < pairs.size(); i += 2) {
+                long vid = pairs.getLong(i);
+                min = Math.min(min, vid);
+                max = Math.max(max, vid);
+                owners += pairs.getLong(i + 1) >= 0 ? 1 : 0;
+            }
+        }
+        return VertexIndex.forRange(min, max, owners);
     }
 }

@@ -5,15 +5,9 @@ import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.durability.SyncPolicy;
 import java.nio.file.Path;
-import io.pragh.fabric.Deployment;
 import io.pragh.fabric.Fabric;
-import io.pragh.fabric.FabricChoice;
-import io.pragh.fabric.FabricKind;
-import io.pragh.fabric.FabricProviders;
-import io.pragh.fabric.FabricSpec;
 import io.pragh.fabric.FabricStats;
 import io.pragh.fabric.inprocess.InProcessFabric;
-import io.pragh.fabric.inprocess.InProcessFabricProvider;
 import io.pragh.keys.Placement;
 import io.pragh.reclaim.Leases;
 import io.pragh.runtime.WorkerPool;
@@ -61,6 +55,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final MigrationControl migrationControl;
     private final int computeMachines;
     private final Tiering tiering;
+    private final MachineRestarts restarts;
 
     private EmbeddedCluster(Builder b) {
         int total = b.machines + b.memoryNodes;
@@ -68,26 +63,19 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.computeMachines = b.machines;
         this.fabrics = new Fabric[total];
         if (b.fabricPerMachine == null) {
-            // Through the providers, as a server opens its fabric: one rule decides, and names what is missing.
-            FabricChoice choice = FabricProviders.load(EmbeddedCluster.class.getClassLoader())
-                .choose(FabricKind.IN_PROCESS, Deployment.EMBEDDED);
-            Arrays.fill(fabrics, choice.provider().create(FabricSpec.embedded(total).withSetting(
-                InProcessFabricProvider.RemoteLatency.class,
-                new InProcessFabricProvider.RemoteLatency(b.remoteLatencyNs))));
+            Arrays.fill(fabrics, MachineAssembly.sharedFabric(total, b.remoteLatencyNs));
         }
-        // Memory nodes home no key: hash placement over the compute machines only.
-        this.placement = b.placement != null ? b.placement
-            : b.memoryNodes == 0 ? Placement.hashed(b.machines)
-            : Placement.hashedOver(java.util.stream.IntStream.range(0, b.machines).toArray());
+        this.placement = MachineAssembly.placement(b.placement, b.machines, b.memoryNodes);
         this.machines = new Machine[total];
         boolean pin = b.pin != null ? b.pin : WorkerPool.pinningPays(b.machines * b.workersPerMachine);
+        this.restarts = new MachineRestarts(b, pin);
         try {
             for (int i = 0; i < total; i++) {
                 if (b.fabricPerMachine != null) {
                     fabrics[i] = Objects.requireNonNull(b.fabricPerMachine.apply(i),
                         "fabricPerMachine returned no fabric for machine " + i);
                 }
-                machines[i] = MachineAssembly.assemble(b, i, total, fabrics[i], placement, pin);
+                machines[i] = MachineAssembly.assemble(b, i, total, fabrics[i], placement, pin, false);
             }
         } catch (RuntimeException | Error e) {
             close();
@@ -106,6 +94,15 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** The far-memory tier's duty, or null when the cluster was built without {@link Builder#tiering}. */
     public Tiering tiering() {
         return tiering;
+    }
+
+    /**
+     * Restarts memory node {@code id} as its process dying and starting again would ({@link MachineRestarts}): its
+     * values are put back at their homes from their logs, the tier spills to the new, empty node from its next round.
+     * Example: {@code cluster.restartMemoryNode(cluster.computeMachineCount())} (the first memory node).
+     */
+    public Machine restartMemoryNode(int id) {
+        return restarts.restartMemoryNode(this, machines, id);
     }
 
     /** Compute machines: ids {@code 0..computeMachineCount()-1}; memory nodes follow them. */
@@ -219,7 +216,9 @@ public final class EmbeddedCluster implements AutoCloseable {
         if (migrationControl != null) {
             migrationControl.close();
         }
-        OrderlyShutdown.close(machines, fabrics);
+        if (OrderlyShutdown.close(machines, fabrics)) {
+            restarts.closeRetired(); // every thread of the cluster stopped: none can touch the old nodes' memory
+        }
     }
 
     /**
@@ -245,7 +244,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         ReplicaSettings replicas = ReplicaSettings.OFF;
         boolean pretouch;
         private int memoryNodes;
-        private long memoryNodeValueBytes = -1;
+        long memoryNodeValueBytes = -1;
         private TieringConfig tiering;
 
         /**
@@ -274,10 +273,6 @@ public final class EmbeddedCluster implements AutoCloseable {
         public Builder tiering(TieringConfig config) {
             this.tiering = Objects.requireNonNull(config, "config");
             return this;
-        }
-
-        StoreConfig memoryNodeConfig() {
-            return memoryNodeValueBytes < 0 ? config : config.withValueBytes(memoryNodeValueBytes);
         }
 
         /**

@@ -1,7 +1,13 @@
 package io.pragh.embedded;
 
 import io.pragh.durability.Durability;
+import io.pragh.fabric.Deployment;
 import io.pragh.fabric.Fabric;
+import io.pragh.fabric.FabricChoice;
+import io.pragh.fabric.FabricKind;
+import io.pragh.fabric.FabricProviders;
+import io.pragh.fabric.FabricSpec;
+import io.pragh.fabric.inprocess.InProcessFabricProvider;
 import io.pragh.fabric.MachineMemory;
 import io.pragh.keys.Placement;
 import io.pragh.store.MachineStore;
@@ -11,21 +17,41 @@ import io.pragh.store.MachineStore;
  * size), its log when durable, its attachment to the fabric, its threads, and the pre-touch a benchmark asks for.
  *
  * <pre>{@code
- * machines[i] = MachineAssembly.assemble(builder, i, total, fabrics[i], placement, pin);
+ * machines[i] = MachineAssembly.assemble(builder, i, total, fabrics[i], placement, pin, false);
  * }</pre>
  */
 final class MachineAssembly {
     private MachineAssembly() {
     }
 
+    /** The one fabric of every machine, chosen through the providers as a server opens its own. */
+    static Fabric sharedFabric(int machines, long remoteLatencyNs) {
+        // One rule decides, and names what is missing.
+        FabricChoice choice = FabricProviders.load(EmbeddedCluster.class.getClassLoader())
+            .choose(FabricKind.IN_PROCESS, Deployment.EMBEDDED);
+        return choice.provider().create(FabricSpec.embedded(machines).withSetting(
+            InProcessFabricProvider.RemoteLatency.class, new InProcessFabricProvider.RemoteLatency(remoteLatencyNs)));
+    }
+
+    /** {@code given}, or hash placement over the compute machines (memory nodes home no key). */
+    static Placement placement(Placement given, int computeMachines, int memoryNodes) {
+        return given != null ? given
+            : memoryNodes == 0 ? Placement.hashed(computeMachines)
+            : Placement.hashedOver(java.util.stream.IntStream.range(0, computeMachines).toArray());
+    }
+
+    /** @param restarted whether machine {@code i} lived before in this cluster ({@link MachineRestarts}) */
     static Machine assemble(EmbeddedCluster.Builder b, int i, int total, Fabric fabric, Placement placement,
-                            boolean pin) {
+                            boolean pin, boolean restarted) {
         boolean memoryNode = i >= b.machines;
-        MachineStore store = new MachineStore(i, total, memoryNode ? b.memoryNodeConfig() : b.config, placement,
+        MachineStore store = new MachineStore(i, total, !memoryNode ? b.config
+            : b.memoryNodeValueBytes < 0 ? b.config : b.config.withValueBytes(b.memoryNodeValueBytes), placement,
             b.mutators);
         store.replication().configure(b.replicas);
-        // Every machine of an embedded cluster is built here, together, and never restarted through here.
-        store.replication().startsWithItsCluster();
+        if (!restarted) {
+            // Built with its cluster: no replica of a previous life of it exists anywhere.
+            store.replication().startsWithItsCluster();
+        }
         Durability durability = null;
         try {
             if (b.dataDirectory != null) {

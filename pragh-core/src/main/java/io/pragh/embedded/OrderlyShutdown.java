@@ -25,8 +25,12 @@ final class OrderlyShutdown {
     private OrderlyShutdown() {
     }
 
-    /** Stops {@code machines} (null entries: never built) attached to {@code fabrics}, and frees their memory. */
-    static void close(Machine[] machines, Fabric[] fabrics) {
+    /**
+     * Stops {@code machines} (null entries: never built) attached to {@code fabrics}, and frees their memory.
+     *
+     * @return whether every machine quiesced (and its memory was freed)
+     */
+    static boolean close(Machine[] machines, Fabric[] fabrics) {
         for (Machine m : machines) {
             if (m != null) {
                 m.beginClose();
@@ -47,12 +51,13 @@ final class OrderlyShutdown {
         }
         if (!quiet) {
             LOG.warn("the cluster did not quiesce; its machines' memory stays allocated");
-            return;
+            return false;
         }
         for (Machine m : machines) {
             if (m != null) {
                 m.close();
             }
         }
+        return true;
     }
 }

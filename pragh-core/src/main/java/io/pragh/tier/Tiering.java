@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongArrayList;
 
@@ -115,6 +116,28 @@ public final class Tiering implements AutoCloseable {
             }
         };
         thread.start();
+    }
+
+    /**
+     * Runs {@code restart} between two rounds (none of the tier's MIGRATEs is in flight meanwhile) and spills to the
+     * store it returns, memory node {@code id}'s after a restart, from the next round on.
+     *
+     * <pre>{@code
+     * tiering.replaceMemoryNode(2, () -> restartedMachine.store());
+     * }</pre>
+     */
+    public synchronized void replaceMemoryNode(int id, Supplier<MachineStore> restart) {
+        for (int n = 0; n < memory.length; n++) {
+            if (memory[n].id() == id) {
+                MachineStore fresh = restart.get();
+                if (fresh.id() != id) {
+                    throw new IllegalArgumentException("memory node " + id + " restarted as machine " + fresh.id());
+                }
+                memory[n] = fresh;
+                return;
+            }
+        }
+        throw new IllegalArgumentException("machine " + id + " is not one of this tier's memory nodes");
     }
 
     /**

@@ -37,9 +37,13 @@ public final class FarmemBench {
     static final String CHUNKED = "chunked";
     static final String ON_DEMAND = "on-demand";
 
-    /** One timed point. */
+    /**
+     * One timed point: the median wall time of a run and, beside it, the median CPU time of a run on the compute
+     * machines' workers and the calling thread, which a loaded host's other jobs do not inflate (a descheduled thread
+     * accrues none; the on-demand READs' emulated latency is spun, so it counts).
+     */
     record Point(String algorithm, String mode, double ratio, double farShare, int chunkBytes, double seconds,
-                 long farReadsPerRun) {
+                 long farReadsPerRun, double cpuSeconds) {
     }
 
     private final FarmemConfig config;
@@ -204,19 +208,47 @@ public final class FarmemBench {
         run.applyAsLong(analytics); // two warm-up runs: the first ratio's cluster also warms the JIT
         long reads0 = analytics.farReads();
         double[] seconds = new double[config.runs()];
+        double[] cpu = new double[config.runs()];
+        List<Thread> workers = computeWorkers();
         for (int i = 0; i < seconds.length; i++) {
+            long c0 = cpuNanos(workers);
             long t0 = System.nanoTime();
             long again = run.applyAsLong(analytics);
             seconds[i] = (System.nanoTime() - t0) / 1e9;
+            cpu[i] = (cpuNanos(workers) - c0) / 1e9;
             if (again != reached) {
                 throw new IllegalStateException(algorithm + " reached " + again + " vertices, " + reached + " before");
             }
         }
         Arrays.sort(seconds);
+        Arrays.sort(cpu);
         Point p = new Point(algorithm, mode, ratio, farShare, analytics.options().chunkBytes(),
-            seconds[seconds.length / 2], (analytics.farReads() - reads0) / seconds.length);
-        out.printf(Locale.ROOT, "  %-8s %-9s ratio %.2f chunk %7d: %8.4f s  (%,d far READs a run, %,d vertices)%n",
-            algorithm, mode, ratio, p.chunkBytes(), p.seconds(), p.farReadsPerRun(), reached);
+            seconds[seconds.length / 2], (analytics.farReads() - reads0) / seconds.length, cpu[cpu.length / 2]);
+        out.printf(Locale.ROOT, "  %-8s %-9s ratio %.2f chunk %7d: %8.4f s, CPU %8.4f s  (%,d far READs a run, %,d"
+            + " vertices)%n", algorithm, mode, ratio, p.chunkBytes(), p.seconds(), p.cpuSeconds(), p.farReadsPerRun(),
+            reached);
         return p;
+    }
+
+    /** The compute machines' worker threads (named by {@link io.pragh.runtime.WorkerPool}) and this one. */
+    private List<Thread> computeWorkers() {
+        List<Thread> workers = new ArrayList<>(List.of(Thread.currentThread()));
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            for (int m = 0; m < config.machines(); m++) {
+                if (t.getName().startsWith("pragh-m" + m + "-worker-")) {
+                    workers.add(t);
+                }
+            }
+        }
+        return workers;
+    }
+
+    private static long cpuNanos(List<Thread> threads) {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (Thread t : threads) {
+            sum += Math.max(0, mx.getThreadCpuTime(t.getId()));
+        }
+        return sum;
     }
 }

@@ -37,6 +37,7 @@ final class FarmemReport {
         List<Map<String, Object>> comparisons = new ArrayList<>();
         for (String algorithm : List.of("bfs", "pagerank")) {
             double local = seconds(r.points(), algorithm, FarmemBench.ALL_LOCAL, 0);
+            double localCpu = cpu(r.points(), algorithm, FarmemBench.ALL_LOCAL, 0);
             for (double ratio : config.ratios()) {
                 if (ratio == 0) {
                     continue;
@@ -48,9 +49,14 @@ final class FarmemReport {
                 c.put("ratio", ratio);
                 c.put("chunkedSpeedupOverOnDemand", onDemand / chunked);
                 c.put("chunkedSlowdownVsAllLocal", chunked / local);
+                double chunkedCpu = cpu(r.points(), algorithm, FarmemBench.CHUNKED, ratio);
+                double onDemandCpu = cpu(r.points(), algorithm, FarmemBench.ON_DEMAND, ratio);
+                c.put("cpuChunkedSpeedupOverOnDemand", onDemandCpu / chunkedCpu);
+                c.put("cpuChunkedVsAllLocal", chunkedCpu / localCpu);
                 comparisons.add(c);
-                out.printf(Locale.ROOT, "%-8s ratio %.2f: chunked %.2fx faster than on-demand, %.2fx the all-local time%n",
-                    algorithm, ratio, onDemand / chunked, chunked / local);
+                out.printf(Locale.ROOT, "%-8s ratio %.2f: chunked %.2fx faster than on-demand, %.2fx the all-local time"
+                    + " (in CPU time: %.2fx and %.2fx)%n", algorithm, ratio, onDemand / chunked, chunked / local,
+                    onDemandCpu / chunkedCpu, chunkedCpu / localCpu);
             }
             chart(r.points(), algorithm);
         }
@@ -69,12 +75,22 @@ final class FarmemReport {
         m.put("chunkBytes", p.chunkBytes());
         m.put("seconds", p.seconds());
         m.put("farReadsPerRun", p.farReadsPerRun());
+        m.put("cpuSeconds", p.cpuSeconds());
         return m;
     }
 
+    private static double cpu(List<FarmemBench.Point> points, String algorithm, String mode, double ratio) {
+        return pick(points, algorithm, mode, ratio, FarmemBench.Point::cpuSeconds);
+    }
+
     private static double seconds(List<FarmemBench.Point> points, String algorithm, String mode, double ratio) {
+        return pick(points, algorithm, mode, ratio, FarmemBench.Point::seconds);
+    }
+
+    private static double pick(List<FarmemBench.Point> points, String algorithm, String mode, double ratio,
+                               java.util.function.ToDoubleFunction<FarmemBench.Point> figure) {
         return points.stream().filter(p -> p.algorithm().equals(algorithm) && p.mode().equals(mode)
-            && p.ratio() == ratio).mapToDouble(FarmemBench.Point::seconds).findFirst().orElse(Double.NaN);
+            && p.ratio() == ratio).mapToDouble(figure).findFirst().orElse(Double.NaN);
     }
 
     private void chart(List<FarmemBench.Point> points, String algorithm) {

@@ -27,6 +27,7 @@ class FarmemBenchTest {
         assertEquals(4, json.get("chunkSweep").size());
         assertEquals(2, json.get("comparisons").size());
         for (JsonNode p : json.get("points")) {
+            assertTrue(p.get("cpuSeconds").asDouble() > 0, "a run's CPU time is measured: " + p);
             if (p.get("ratio").asDouble() == 0.75) {
                 assertTrue(p.get("farShare").asDouble() > 0.5, "values went far: " + p);
                 assertTrue(p.get("farReadsPerRun").asLong() > 0, "far values were read: " + p);

@@ -106,6 +106,30 @@ public final class InProcessFabric implements Fabric {
     }
 
     /**
+     * Takes machine {@code machine} off the fabric, as its process dying would: operations and messages addressed to
+     * it fail retryably ("unreachable") from now on, its delivery thread is stopped and joined, and the id may be
+     * {@link #attach attached} again, by a restarted machine with new memory. A thread that looked the old machine up
+     * just before may still finish one operation on its memory, so the caller keeps that memory until such a thread
+     * cannot exist any more (an embedded cluster keeps it until it closes).
+     *
+     * <pre>{@code
+     * fabric.detach(2);
+     * fabric.attach(2, newMemory, newHandler);   // machine 2 restarted
+     * }</pre>
+     *
+     * @return whether the delivery thread ended within {@link #CLOSE_PATIENCE_MILLIS}
+     */
+    public boolean detach(int machine) {
+        checkFaultTarget(machine);
+        InProcessEndpoint gone = endpoints.getAndSet(machine, null);
+        if (gone == null) {
+            throw new IllegalStateException("machine " + machine + " is not attached to this fabric");
+        }
+        gone.stop();
+        return gone.awaitStopped(CLOSE_PATIENCE_MILLIS);
+    }
+
+    /**
      * Makes endpoints report CPU atomics as not coherent with the fabric's, as a NIC with HCA-only atomics does, so
      * that the store's loopback-CAS path runs (every CAS here is a CPU CAS either way, so results stay correct).
      */

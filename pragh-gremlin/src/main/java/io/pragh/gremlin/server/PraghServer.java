@@ -1,5 +1,6 @@
 package io.pragh.gremlin.server;
 
+import io.pragh.gremlin.analytics.GraphAlgorithms;
 import io.pragh.gremlin.events.ViewEvents;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.gremlin.view.PraghViews;
@@ -53,6 +54,7 @@ public final class PraghServer implements AutoCloseable {
         final String handOver = "graph-" + HANDOVERS.incrementAndGet();
         PraghGraphManager.handOver(handOver, graph); // before the server exists: its constructor builds the manager
         final ViewEvents events = ViewEvents.of(PraghViews.of(graph));
+        GraphAlgorithms.register(graph); // g.call("pragh.bfs", [...]) and g.call("pragh.pagerank", [...])
         final Settings settings = settings(options, handOver);
         START_STOP.writeLock().lock();
         try {

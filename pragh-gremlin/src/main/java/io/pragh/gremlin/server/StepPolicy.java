@@ -1,5 +1,6 @@
 package io.pragh.gremlin.server;
 
+import io.pragh.gremlin.analytics.GraphAlgorithms;
 import org.apache.tinkerpop.gremlin.process.computer.traversal.strategy.decoration.VertexProgramStrategy;
 import org.apache.tinkerpop.gremlin.process.traversal.IO;
 import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategy;
@@ -24,8 +25,9 @@ import java.util.TreeSet;
  *   <li>{@code io()}, reading or writing: refused, or with {@code --allow-io DIR} confined to that directory
  *       ({@link IoDirectory}) and to the graphson, gryo and graphml formats (a reader or writer named by class, or
  *       an io registry, would load code by name);</li>
- *   <li>{@code call()}: only Pragh's own read-only services ({@value StatsService#NAME}, {@value #ROUTING_SERVICE},
- *       {@value #SUBSCRIBE_SERVICE}) and the listing of services;</li>
+ *   <li>{@code call()}: only Pragh's own services that reach no further than the graph ({@value StatsService#NAME},
+ *       {@value #ROUTING_SERVICE}, {@value #SUBSCRIBE_SERVICE}, and BFS and PageRank, which read the graph and
+ *       write its properties as any traversal may) and the listing of services;</li>
  *   <li>lambdas: refused unless Groovy is allowed ({@code --allow-groovy}, which admits any code anyway);</li>
  *   <li>{@code withComputer()} and {@code program()}: refused, Pragh has no graph computer and a vertex program
  *       is code;</li>
@@ -42,7 +44,7 @@ public final class StepPolicy {
     /** {@code g.call("pragh.subscribe", [view: ...])}: a stream of a view's events (io.pragh.gremlin.events). */
     public static final String SUBSCRIBE_SERVICE = "pragh.subscribe";
     private static final Set<String> SERVICES = Set.of(StatsService.NAME, ROUTING_SERVICE, SUBSCRIBE_SERVICE,
-        Service.DirectoryService.NAME);
+        GraphAlgorithms.BFS_SERVICE, GraphAlgorithms.PAGERANK_SERVICE, Service.DirectoryService.NAME);
     private static final Set<Class<?>> DECORATIONS = Set.of(ConnectiveStrategy.class, ElementIdStrategy.class,
         OptionsStrategy.class, PartitionStrategy.class, SeedStrategy.class, SubgraphStrategy.class,
         ReferenceElementStrategy.class);
@@ -95,9 +97,9 @@ public final class StepPolicy {
     public void service(final String service) throws AuthorizationException {
         if (service != null && !SERVICES.contains(service)) {
             throw new AuthorizationException("call('" + service + "') is refused by this server: only Pragh's"
-                + " read-only services are served (" + StatsService.NAME + ", " + ROUTING_SERVICE + ", "
-                + SUBSCRIBE_SERVICE + "; call() lists"
-                + " them)");
+                + " services that reach no further than the graph are served (" + StatsService.NAME + ", "
+                + ROUTING_SERVICE + ", " + SUBSCRIBE_SERVICE + ", " + GraphAlgorithms.BFS_SERVICE + ", "
+                + GraphAlgorithms.PAGERANK_SERVICE + "; call() lists them)");
         }
     }
 
