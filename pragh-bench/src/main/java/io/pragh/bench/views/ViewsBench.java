@@ -41,7 +41,7 @@ import java.util.concurrent.locks.LockSupport;
  * Writes {@code views.json} and {@code views.png} to {@code --out}.
  *
  * <pre>{@code
- * ./pragh bench views --out docs/results/views --rates 1000,2000,5000,10000,20000 --duration 5
+ * ./pragh bench views --out docs/results/views --rates 1000,2000,5000,10000,20000 --duration 5 --warmup 3
  * }</pre>
  */
 public final class ViewsBench {
@@ -50,6 +50,7 @@ public final class ViewsBench {
     private int machines = 4;
     private int writers = 2;
     private int durationSeconds = 5;
+    private int warmupSeconds = 3;
     private double incidentFraction = 0.001;
     private List<Integer> rates = List.of(1_000, 2_000, 5_000, 10_000, 20_000, 40_000, 80_000);
     private Path out = Path.of("target/views");
@@ -69,7 +70,7 @@ public final class ViewsBench {
             final PrintStream to = help ? out : err;
             to.println("pragh bench views: " + e.getMessage());
             to.println("usage: ./pragh bench views [--out DIR] [--width W --height H] [--machines N] [--writers T]"
-                + " [--duration S] [--rates R1,R2,...] [--incident-fraction F]");
+                + " [--duration S] [--warmup S] [--rates R1,R2,...] [--incident-fraction F]");
             return help ? 0 : 2;
         }
         return b.run(out);
@@ -88,14 +89,16 @@ public final class ViewsBench {
                 case "--machines" -> machines = Integer.parseInt(v);
                 case "--writers" -> writers = Integer.parseInt(v);
                 case "--duration" -> durationSeconds = Integer.parseInt(v);
+                case "--warmup" -> warmupSeconds = Integer.parseInt(v);
                 case "--incident-fraction" -> incidentFraction = Double.parseDouble(v);
                 case "--rates" -> rates = java.util.Arrays.stream(v.split(",")).map(Integer::parseInt).toList();
                 default -> throw new IllegalArgumentException("unknown flag " + args[i - 1]);
             }
         }
-        if (writers < 1 || durationSeconds < 1 || rates.isEmpty() || incidentFraction <= 0 || incidentFraction > 1) {
-            throw new IllegalArgumentException("writers and duration must be positive, rates non-empty and the"
-                + " incident fraction in (0, 1]");
+        if (writers < 1 || durationSeconds < 1 || warmupSeconds < 0 || rates.isEmpty() || incidentFraction <= 0
+            || incidentFraction > 1) {
+            throw new IllegalArgumentException("writers and duration must be positive, the warm-up not negative,"
+                + " rates non-empty and the incident fraction in (0, 1]");
         }
     }
 
@@ -110,6 +113,7 @@ public final class ViewsBench {
             log.printf("road grid %d x %d (%d intersections) built in %.1f s%n", width, height,
                 roads.vertices.length, (System.nanoTime() - t0) / 1e9);
             try (ViewEvents events = ViewEvents.of(roads.views)) {
+                warmUp(roads, events, log);
                 for (final int rate : rates) {
                     final Map<String, Object> h = handlers(roads, events, rate);
                     final Map<String, Object> p = polling(roads, rate);
@@ -125,9 +129,18 @@ public final class ViewsBench {
             }
         }
         final Map<String, Object> report = new LinkedHashMap<>();
-        report.put("config", Map.of("width", width, "height", height, "machines", machines, "writers", writers,
-            "duration_s", durationSeconds, "incident_fraction", incidentFraction, "event_lanes", ViewEvents.LANES,
-            "lane_queue", ViewEvents.QUEUE, "cores", Runtime.getRuntime().availableProcessors()));
+        final Map<String, Object> config = new LinkedHashMap<>();
+        config.put("width", width);
+        config.put("height", height);
+        config.put("machines", machines);
+        config.put("writers", writers);
+        config.put("duration_s", durationSeconds);
+        config.put("warmup_s", warmupSeconds);
+        config.put("incident_fraction", incidentFraction);
+        config.put("event_lanes", ViewEvents.LANES);
+        config.put("lane_queue", ViewEvents.QUEUE);
+        config.put("cores", Runtime.getRuntime().availableProcessors());
+        report.put("config", config);
         report.put("headline", headline == null ? Map.of("sustained_rate", 0) : headline);
         report.put("runs", runs);
         JsonFile.write(out.resolve("views.json"), report);
@@ -135,6 +148,25 @@ public final class ViewsBench {
         log.println("headline: " + report.get("headline"));
         log.println("wrote " + out.resolve("views.json") + " and " + out.resolve("views.png"));
         return 0;
+    }
+
+    /**
+     * Both modes at the first rate for the warm-up, unreported: without it the first rate measured the JIT
+     * compiling the handler and the analysis (a p99 of 690 ms at 4,000/s where 8,000/s next had 150 ms).
+     */
+    private void warmUp(final RoadNetwork roads, final ViewEvents events, final PrintStream log) throws Exception {
+        if (warmupSeconds == 0) {
+            return;
+        }
+        final int measured = durationSeconds;
+        durationSeconds = warmupSeconds;
+        try {
+            handlers(roads, events, rates.get(0));
+            polling(roads, rates.get(0));
+        } finally {
+            durationSeconds = measured;
+        }
+        log.printf("warmed up for %d s per mode at %d updates/s%n", warmupSeconds, rates.get(0));
     }
 
     private Map<String, Object> handlers(final RoadNetwork roads, final ViewEvents events, final int rate)
@@ -160,7 +192,7 @@ public final class ViewsBench {
             events.handle("traffic-" + m, handler);
         }
         final long droppedBefore = events.dropped();
-        final long[] written = write(roads, rate, incidentStart, () -> { });
+        final long[] written = write(roads, rate, incidentStart, null);
         final boolean drained = events.flush(10_000);
         final long dropped = events.dropped() - droppedBefore;
         for (int m = 0; m < RoadNetwork.MUNICIPALITIES; m++) {
@@ -222,8 +254,9 @@ public final class ViewsBench {
     }
 
     /**
-     * Runs the writers for the duration at {@code rate} (and {@code beside} back to back on one more thread while
-     * they run); returns {updates, incidents, elapsed nanos}.
+     * Runs the writers for the duration at {@code rate} (and {@code beside}, when not null, back to back on one more
+     * thread while they run); returns {updates, incidents, elapsed nanos}. The handlers mode has nothing beside: a
+     * thread spinning on an empty task took a whole core from the handlers (a JFR profile of the first runs).
      */
     private long[] write(final RoadNetwork roads, final int rate, final Map<Long, Long> incidentStart,
                          final Runnable beside) throws InterruptedException {
@@ -255,18 +288,22 @@ public final class ViewsBench {
                 }
             }, "views-writer-" + w));
         }
-        final Thread side = new Thread(() -> {
+        final Thread side = beside == null ? null : new Thread(() -> {
             while (System.nanoTime() < end) {
                 beside.run();
             }
         }, "views-poller");
         threads.forEach(Thread::start);
-        side.start();
+        if (side != null) {
+            side.start();
+        }
         for (final Thread t : threads) {
             t.join();
         }
         final long elapsed = System.nanoTime() - start;
-        side.join();
+        if (side != null) {
+            side.join();
+        }
         return new long[] {updates.get(), incidents.get(), elapsed};
     }
 

@@ -5,7 +5,9 @@
  * {@link io.pragh.gremlin.distributed.ClusterGraphStore} (the local machine of the TCP fabric) on the machine's
  * {@code gremlinPort}, and {@link io.pragh.gremlin.distributed.HomeRouter} sends traversals that start at {@code V(id)}
  * to the id's home machine's Gremlin port, at most a bound of them at once
- * ({@link io.pragh.gremlin.distributed.ForwardPermits}).
+ * ({@link io.pragh.gremlin.distributed.ForwardPermits}). With {@code extensions: [views]} a machine's client port also
+ * streams its view events to polling clients ({@link io.pragh.gremlin.distributed.ViewEventsExtension}, client side
+ * {@link io.pragh.gremlin.distributed.ViewEventsClient}).
  *
  * <p>May depend on {@code io.pragh.gremlin.structure}, {@code io.pragh.gremlin.server}, {@code io.pragh.gremlin.storage},
  * pragh-server ({@code io.pragh.server.frontend}, {@code io.pragh.server.config}, {@code io.pragh.server.rpc}),
@@ -14,7 +16,8 @@
  * the server finds the rest at run time.
  */
 @MayDependOn({"io.micrometer..", "io.pragh", "io.pragh.embedded", "io.pragh.fabric", "io.pragh.fabric.tcp",
-    "io.pragh.gremlin.server", "io.pragh.gremlin.storage", "io.pragh.gremlin.structure", "io.pragh.keys",
+    "io.pragh.gremlin.events", "io.pragh.gremlin.server", "io.pragh.gremlin.storage", "io.pragh.gremlin.structure",
+    "io.pragh.keys", "io.pragh.server.extension", "org.agrona..",
     "io.pragh.server.config", "io.pragh.server.frontend", "io.pragh.server.load", "io.pragh.server.rpc", "io.pragh.store",
     "org.apache.commons.configuration2..", "org.apache.tinkerpop.."})
 package io.pragh.gremlin.distributed;

@@ -3,35 +3,49 @@ package io.pragh.gremlin.events;
 import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.GraphMutations;
+import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.store.AccessObserver;
 import io.pragh.store.CommitObserver;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Mutators;
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
 import java.util.List;
 
 /**
  * Turns the committed updates and GETs of this process's machines into {@link RawEvent}s for the lanes: a
  * {@link CommitObserver} per machine (so an update is seen where it committed, at its home or the host of its
  * value, exactly when it committed, before its writer hears of it), and, while some subscription wants reads, an
- * {@link AccessObserver} chained before the one installed already (the monitor's). A tap only classifies the key
- * and copies the argument; membership is looked up on the lane, never on the store's thread. Keys that are not a
- * vertex record, an outgoing adjacency or an edge properties record are skipped after one comparison; so is every
- * event when no subscription wants its kind (one volatile load).
+ * {@link AccessObserver} chained before the one installed already (the monitor's). A tap keeps the
+ * {@link MembershipMirror} up to date with the membership updates it sees, classifies the key, and stamps the event
+ * with its vertex's view bits as of that moment (membership as of commit), read from the mirror without waiting: an
+ * update of a vertex in no subscribed view is dropped there. Keys that are not a vertex record, an outgoing adjacency
+ * or an edge properties record are skipped after one comparison; so is every event when no subscription wants its
+ * kind (one volatile load).
  *
- * <p>Example: {@code EventTaps taps = new EventTaps(store.localMachines(), lanes::offer); taps.want(mask);}
+ * <p>Example: {@code EventTaps taps = new EventTaps(store, mirror, lanes::offer); taps.want(kinds, views);}
  */
 final class EventTaps implements AutoCloseable {
     private final List<MachineStore> machines;
+    private final MembershipMirror mirror;
+    /**
+     * Whether every machine is in this process: the mirror then knows the other end of an edge too; otherwise that
+     * end's membership is looked up when the event is handled.
+     */
+    private final boolean allLocal;
     private final java.util.function.Consumer<RawEvent> sink;
     private final AccessObserver[] previous;
     /** The kinds some subscription wants, as {@link EventKind#bit} flags; volatile, read once per tapped event. */
     private volatile int wanted;
+    /** The views some subscription listens to, one bit each; written before {@link #wanted}, read after it. */
+    private volatile long wantedViews;
     private boolean readsTapped;
 
-    EventTaps(final List<MachineStore> machines, final java.util.function.Consumer<RawEvent> sink) {
-        this.machines = machines;
+    EventTaps(final GraphStore store, final MembershipMirror mirror, final java.util.function.Consumer<RawEvent> sink) {
+        this.machines = store.localMachines();
+        this.mirror = mirror;
+        this.allLocal = machines.size() == store.machines();
         this.sink = sink;
         this.previous = new AccessObserver[machines.size()];
         for (final MachineStore m : machines) {
@@ -39,8 +53,12 @@ final class EventTaps implements AutoCloseable {
         }
     }
 
-    /** Taps the kinds in {@code mask} from now on (and reads only while a read kind is in it). */
-    synchronized void want(final int mask) {
+    /**
+     * Taps the kinds in {@code mask} of members of the views in {@code views} from now on (and reads only while a
+     * read kind is in the mask).
+     */
+    synchronized void want(final int mask, final long views) {
+        wantedViews = views;
         wanted = mask;
         final boolean reads = (mask & (EventKind.VERTEX_READ.bit() | EventKind.EDGE_READ.bit()
             | EventKind.PROPERTY_READ.bit())) != 0;
@@ -66,6 +84,8 @@ final class EventTaps implements AutoCloseable {
 
     private void onCommit(final long key, final long version, final int mutatorId, final DirectBuffer arg,
                           final int argOff, final int argLen, final boolean deleted) {
+        // Every membership update, subscribed or not: the mirror must follow them all to answer for any vertex.
+        mirror.onCommit(key, version, mutatorId, arg, argOff, argLen, deleted);
         final int mask = wanted;
         if (mask == 0) {
             return;
@@ -84,12 +104,26 @@ final class EventTaps implements AutoCloseable {
         if ((mask & kind.bit()) == 0) {
             return;
         }
+        final long vid = GraphKeys.vid(key);
+        final boolean known = mirror.seeded();
+        long bits = known ? mirror.bits(vid) & wantedViews : -1L;
+        if (bits == 0) {
+            return; // in no subscribed view when it committed
+        }
+        // An added edge names its other end: the edge is a member only when both ends are.
+        long other = kind == EventKind.EDGE_UPDATE && mutatorId == Mutators.APPEND
+            && argLen == Adjacency.ENTRY_BYTES
+            ? arg.getLong(argOff + Adjacency.neighbourOffset(0), ByteOrder.LITTLE_ENDIAN) : -1;
+        if (other >= 0 && known && allLocal) {
+            bits &= mirror.bits(other);
+            other = -1;
+            if (bits == 0) {
+                return;
+            }
+        }
         final byte[] copy = new byte[argLen];
         arg.getBytes(argOff, copy);
-        // An added edge names its other end: the edge is a member only when both ends are.
-        final long other = kind == EventKind.EDGE_UPDATE && mutatorId == Mutators.APPEND
-            && argLen == Adjacency.ENTRY_BYTES ? Adjacency.neighbour(copy, 0) : -1;
-        sink.accept(new RawEvent(kind, key, version, GraphKeys.vid(key), other, mutatorId, copy, System.nanoTime()));
+        sink.accept(new RawEvent(kind, key, version, vid, known, bits, other, mutatorId, copy, System.nanoTime()));
     }
 
     private void onRead(final long key) {
@@ -101,12 +135,17 @@ final class EventTaps implements AutoCloseable {
         if (kind == null || (wanted & kind.bit()) == 0 || EventLanes.onLane()) {
             return;
         }
-        sink.accept(new RawEvent(kind, key, 0, GraphKeys.vid(key), -1, -1, null, System.nanoTime()));
+        final long vid = GraphKeys.vid(key);
+        final boolean known = mirror.seeded();
+        final long bits = known ? mirror.bits(vid) & wantedViews : -1L;
+        if (bits != 0) {
+            sink.accept(new RawEvent(kind, key, 0, vid, known, bits, -1, -1, null, System.nanoTime()));
+        }
     }
 
     @Override
     public synchronized void close() {
-        want(0);
+        want(0, 0);
         for (final MachineStore m : machines) {
             m.setCommitObserver(null);
         }

@@ -2,25 +2,32 @@ package io.pragh.gremlin.events;
 
 /**
  * What a tap copies out of a committed update or a GET before handing it to a lane: the key, its version (0 for a
- * read), the kind, the member vertex and, for an edge, the other end (or -1), the update's argument (null for a
- * read), and when it happened.
+ * read), the kind, the member vertex, the view bits it had then (when {@link #bitsKnown}: the membership mirror was
+ * seeded), the other end of an added edge whose membership is still to be looked up (or -1), the update's argument
+ * (null for a read), and when it happened.
  */
 final class RawEvent {
     final EventKind kind;
     final long key;
     final long version;
     final long vid;
+    /** Whether {@link #bits} is the membership as of the event; if not, the lane looks it up. */
+    final boolean bitsKnown;
+    /** The subscribed views the vertex (and, folded in, the other end of an added edge) was in at the event. */
+    final long bits;
     final long other;
     final int mutatorId;
     final byte[] arg;
     final long nanos;
 
-    RawEvent(final EventKind kind, final long key, final long version, final long vid, final long other,
-             final int mutatorId, final byte[] arg, final long nanos) {
+    RawEvent(final EventKind kind, final long key, final long version, final long vid, final boolean bitsKnown,
+             final long bits, final long other, final int mutatorId, final byte[] arg, final long nanos) {
         this.kind = kind;
         this.key = key;
         this.version = version;
         this.vid = vid;
+        this.bitsKnown = bitsKnown;
+        this.bits = bits;
         this.other = other;
         this.mutatorId = mutatorId;
         this.arg = arg;

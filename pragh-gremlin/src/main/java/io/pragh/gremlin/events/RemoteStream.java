@@ -8,13 +8,16 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The events of one view on their way to one remote subscriber ({@code pragh.subscribe}): a bounded queue the lanes
  * fill (full: the event is dropped and counted, as on the lanes, so a slow client never stalls a lane) and the
- * serving thread drains into the response stream. Lives while the subscriber's request streams.
+ * serving thread drains into the response stream (Gremlin), or the client drains by polling (the client port,
+ * {@link ViewEvents#openPolled}). Lives while the subscriber's request streams, or until polls stop.
  */
 final class RemoteStream {
     final String view;
     final int kinds;
     private final ArrayBlockingQueue<Map<String, Object>> queue;
     private final LongAdder dropped = new LongAdder();
+    /** When a polling client last drained it ({@code System.nanoTime()}); unused by a Gremlin stream. */
+    volatile long lastPolled = System.nanoTime();
 
     RemoteStream(final String view, final int kinds, final int capacity) {
         this.view = view;
@@ -31,6 +34,11 @@ final class RemoteStream {
     /** The next event, or null when none came within {@code millis}. */
     Map<String, Object> poll(final long millis) throws InterruptedException {
         return queue.poll(millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Moves up to {@code max} queued events to {@code out} without waiting; returns how many. */
+    int drainTo(final java.util.Collection<Map<String, Object>> out, final int max) {
+        return queue.drainTo(out, max);
     }
 
     long dropped() {

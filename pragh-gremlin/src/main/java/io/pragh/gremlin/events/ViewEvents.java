@@ -28,11 +28,13 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Delivery: each committed update of a member (and, when subscribed, each GET of one) becomes one event, tapped
  * where it committed and handled on this process's event pool ({@link EventLanes}), never on a request's thread;
- * one vertex's events are handled one at a time in the order they committed on its machine. Membership is looked
- * up when the event is handled (one GET of the record homed with the vertex): an update of a vertex that is in no
- * subscribed view is never delivered. So membership is as of handling, not as of commit: an update committed just
- * before its vertex joins a view may be delivered to it, one committed just before it leaves may not. (The lookup
- * cannot run at commit: the committing thread may be a fabric delivery thread that must never wait on a read.) A full lane drops and counts ({@link #dropped}); see {@link EventLanes} for
+ * one vertex's events are handled one at a time in the order they committed on its machine. <b>Membership is as
+ * of commit</b>: an update is delivered to the views its vertex was in when the update committed, whatever joins
+ * or leaves happen before its handler runs. The tap reads it, without waiting, from a mirror of the membership
+ * records that the taps keep in commit order ({@link MembershipMirror}); an update of a vertex in no subscribed view
+ * is dropped at the tap. Two exceptions look membership up when the event is handled instead: events tapped before
+ * the mirror's first scan is done, and, when machines run in other processes, the other end of an added edge (its
+ * membership updates commit there). A full lane drops and counts ({@link #dropped}); see {@link EventLanes} for
  * why. Bulk loads (the loader's direct installs) are not events.
  *
  * <p>Example:
@@ -43,8 +45,14 @@ import java.util.concurrent.atomic.LongAdder;
  * }</pre>
  */
 public final class ViewEvents implements AutoCloseable {
-    /** Lanes of the event pool (system property {@code pragh.events.lanes}, default 2). */
-    public static final int LANES = Integer.getInteger("pragh.events.lanes", 2);
+    /**
+     * Lanes of the event pool (system property {@code pragh.events.lanes}, default 8). More lanes than cores: a
+     * handler that runs long (Concerto's incident analysis, tens of store reads) holds its lane, and every event
+     * queued behind it on that lane waits, whatever its vertex. With 2 lanes that wait set the p99 of every event
+     * (151 and 267 ms at 8,000 and 16,000 updates/s, {@code ./pragh bench views}); with 8 the other lanes' threads
+     * run meanwhile (24 and 40 ms on the same host). A vertex's events still share one lane, so their order holds.
+     */
+    public static final int LANES = Integer.getInteger("pragh.events.lanes", 8);
     /** Capacity of each lane's queue (system property {@code pragh.events.queue}, default 65,536). */
     public static final int QUEUE = Integer.getInteger("pragh.events.queue", 65_536);
     private static final Logger LOG = LoggerFactory.getLogger(ViewEvents.class);
@@ -73,7 +81,11 @@ public final class ViewEvents implements AutoCloseable {
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Map<String, List<ViewHandler>> handlers = new ConcurrentHashMap<>();
     private final List<RemoteStream> streams = new CopyOnWriteArrayList<>();
+    /** Streams polled over the client port, by id ({@link #openPolled}). */
+    private final Map<Long, RemoteStream> polled = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong polledIds = new java.util.concurrent.atomic.AtomicLong();
     private final EventLanes lanes;
+    private final MembershipMirror mirror = new MembershipMirror();
     private final EventTaps taps;
     private final LongAdder delivered = new LongAdder();
     private final LongAdder failures = new LongAdder();
@@ -88,7 +100,7 @@ public final class ViewEvents implements AutoCloseable {
         this.views = views;
         this.store = views.graph().store();
         this.lanes = new EventLanes(lanes, queue, this::dispatch);
-        this.taps = new EventTaps(store.localMachines(), this.lanes::offer);
+        this.taps = new EventTaps(store, mirror, this.lanes::offer);
         views.graph().getServiceRegistry().registerService(new SubscribeService(this));
         try {
             ensureLoaded();
@@ -107,6 +119,7 @@ public final class ViewEvents implements AutoCloseable {
         synchronized (this) {
             if (!loaded) {
                 Subscriptions.load(store).forEach(subscriptions::putIfAbsent);
+                mirror.seed(store); // the taps feed it already: what commits during the scan is folded in
                 loaded = true;
                 rebuild();
             }
@@ -219,6 +232,62 @@ public final class ViewEvents implements AutoCloseable {
         rebuild();
     }
 
+    /**
+     * Opens a stream of {@code view}'s events of {@code kinds} for a client that polls it (the client port's
+     * {@code SUBSCRIBE}); returns its id. Holds at most {@code capacity} events between polls (then drops and
+     * counts, as a lane does). A stream not polled for {@link #POLLED_IDLE_MILLIS} is closed.
+     */
+    public long openPolled(final String view, final Set<EventKind> kinds, final int capacity) {
+        closeIdlePolled();
+        final long id = polledIds.incrementAndGet();
+        polled.put(id, open(view, kinds, capacity));
+        return id;
+    }
+
+    /** Up to {@code max} events of polled stream {@code id} queued now, oldest first; never waits. */
+    public List<Map<String, Object>> poll(final long id, final int max) {
+        final RemoteStream s = polled.get(id);
+        if (s == null) {
+            throw new IllegalArgumentException("no event stream " + id + " (closed, or idle for over "
+                + POLLED_IDLE_MILLIS + " ms): subscribe again");
+        }
+        s.lastPolled = System.nanoTime();
+        final List<Map<String, Object>> out = new ArrayList<>(Math.min(max, 1024));
+        s.drainTo(out, max);
+        closeIdlePolled();
+        return out;
+    }
+
+    /** Closes polled stream {@code id} (no-op when it is gone). */
+    public void closePolled(final long id) {
+        final RemoteStream s = polled.remove(id);
+        if (s != null) {
+            close(s);
+        }
+    }
+
+    /** How long a polled stream lives without a poll: a client that went away must not keep one filling. */
+    public static final long POLLED_IDLE_MILLIS = 60_000;
+
+    private void closeIdlePolled() {
+        final long now = System.nanoTime();
+        polled.forEach((id, s) -> {
+            if (now - s.lastPolled > POLLED_IDLE_MILLIS * 1_000_000L) {
+                closePolled(id);
+            }
+        });
+    }
+
+    /** The open event handlers of a graph whose machines include {@code machine} in this process, or null. */
+    public static ViewEvents serving(final io.pragh.store.MachineStore machine) {
+        for (final ViewEvents e : OPEN.values()) {
+            if (e.store.localMachines().contains(machine)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
     /** Remote streams open now whose events are tapped (an update committed from now on reaches them). */
     public int remoteSubscribers() {
         return streamsTapped;
@@ -238,6 +307,7 @@ public final class ViewEvents implements AutoCloseable {
         final Map<String, Integer> ids = views.names();
         final List<Target> out = new ArrayList<>();
         int wanted = 0;
+        long wantedViews = 0;
         for (final Map.Entry<String, Subscription> e : subscriptions.entrySet()) {
             final Integer view = ids.get(e.getValue().view);
             final List<ViewHandler> hs = handlers.getOrDefault(e.getKey(), List.of());
@@ -245,6 +315,7 @@ public final class ViewEvents implements AutoCloseable {
                 out.add(new Target(e.getValue().view, 1L << view, e.getValue().mask(),
                     hs.toArray(new ViewHandler[0]), null));
                 wanted |= e.getValue().mask();
+                wantedViews |= 1L << view;
             }
         }
         for (final RemoteStream s : streams) {
@@ -252,22 +323,26 @@ public final class ViewEvents implements AutoCloseable {
             if (view != null) {
                 out.add(new Target(s.view, 1L << view, s.kinds, new ViewHandler[0], s));
                 wanted |= s.kinds;
+                wantedViews |= 1L << view;
             }
         }
         // Targets first, then the taps: an event tapped from now on finds the target it was tapped for.
         targets = out.toArray(new Target[0]);
-        taps.want(wanted);
+        taps.want(wanted, wantedViews);
         streamsTapped = streams.size();
     }
 
-    /** On a lane: finds the views the vertex is in now and hands the event to every target that wants it. */
+    /**
+     * On a lane: hands the event to every target of a view its vertex was in when it committed (looked up now only
+     * when the tap could not tell: before the mirror was seeded, or an edge's other end on another process).
+     */
     private void dispatch(final RawEvent r) {
         try {
             final Target[] ts = targets;
             if (ts.length == 0) {
                 return;
             }
-            long bits = ViewRecords.bits(store.get(ViewRecords.members(r.vid)));
+            long bits = r.bitsKnown ? r.bits : ViewRecords.bits(store.get(ViewRecords.members(r.vid)));
             if (bits != 0 && r.other >= 0) {
                 bits &= ViewRecords.bits(store.get(ViewRecords.members(r.other)));
             }

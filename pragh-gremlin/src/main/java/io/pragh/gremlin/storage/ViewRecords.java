@@ -24,8 +24,10 @@ public final class ViewRecords {
     /** The key label of a view's own property record (above every member-property label {@code 1 + b}). */
     public static final int VIEW_PROPERTIES = 1 + MAX_VIEWS;
 
-    /** Mutator: ORs or clears membership bits; argument {@code op:i8 mask:i64}. */
+    /** Mutator: ORs or clears membership bits; argument {@code op:i8 mask:i64} (little-endian, as written). */
     public static final int BITS = GraphMutations.FIRST_ID + 9;
+    /** Length of a {@link #BITS} argument. */
+    public static final int BITS_ARG_BYTES = 9;
     /** Mutator: adds or drops a catalog entry; argument {@code op:i8 name:utf8}. */
     public static final int CATALOG = GraphMutations.FIRST_ID + 10;
     /** Mutator: sets or removes one property of a property record; argument {@code op:i8 name value}. */
@@ -74,13 +76,21 @@ public final class ViewRecords {
         final ByteReader r = new ByteReader(arg);
         final int op = r.getByte();
         final long mask = r.getLong();
-        final long bits = op == ADD ? bits(cur) | mask : bits(cur) & ~mask;
+        final long bits = bitsAfter(bits(cur), op, mask);
         if (bits == 0) {
             return null; // no view holds the vertex: no record, so a scan of memberships skips it
         }
         final byte[] out = new byte[8];
         ByteWriter.putLongAt(out, 0, bits);
         return out;
+    }
+
+    /**
+     * The bits a {@link #BITS} update with argument {@code op:i8 mask:i64} leaves over {@code bits}: each bit of the
+     * mask set (op 1) or cleared (op 0), whatever it was, so the update applied twice leaves what it left once.
+     */
+    public static long bitsAfter(final long bits, final int op, final long mask) {
+        return op == ADD ? bits | mask : bits & ~mask;
     }
 
     /** The catalog, view name to view number (empty when absent). */
