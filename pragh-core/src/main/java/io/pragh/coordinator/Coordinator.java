@@ -48,6 +48,8 @@ public final class Coordinator {
     /** This interval's rates so far: key to per-machine rate (NaN where nothing was reported). */
     private final Map<Long, double[]> rates = new HashMap<>();
     private final Map<Long, boolean[]> measured = new HashMap<>();
+    /** Keys whose value has (had) read replicas: never moved ({@link #keepInPlace}). */
+    private final LongHashSet kept = new LongHashSet();
     /** Approvals per target machine in this interval, against {@link CoordinatorConfig#approvalBudget}. */
     private final int[] approvedThisInterval;
     private long interval;
@@ -127,6 +129,15 @@ public final class Coordinator {
             return out.build();
         }
         return Decisions.NONE;
+    }
+
+    /**
+     * Never approves a migration of {@code key} from now on: its value got read replicas (docs/replicas.md). Their
+     * readers read it locally already and its new readers are offered replicas too, while a migration of a value
+     * whose header still carries the replica bit keeps its new record pending a replica lease, stalling its GETs.
+     */
+    public void keepInPlace(long key) {
+        kept.add(key);
     }
 
     /** Keys waiting for their home's count (deferred). */
@@ -247,8 +258,10 @@ public final class Coordinator {
         }
         boolean hostMeasured = host != home || (known != null && known[host]);
         double hostRate = r == null || Double.isNaN(r[host]) ? 0 : r[host];
-        if (applicant < 0 || best < config.minRate() || best <= (1 + config.margin()) * second) {
-            // Nobody wants it enough, or several machines want it about equally: leave it where it is.
+        if (applicant < 0 || best < config.minRate() || best <= (1 + config.margin()) * second
+            || kept.contains(key)) {
+            // Nobody wants it enough, or several machines want it about equally, or it has read replicas: leave it
+            // where it is.
             if (intervalEnd && pending.remove(key)) {
                 stopHomeTracking(key, home, host, out);
             }

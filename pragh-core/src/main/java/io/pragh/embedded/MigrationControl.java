@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * access observer), one coordinator, and the application of its decisions (tracking requests to monitors, approved
  * MIGRATEs to the targets' migration threads). Driven either by the caller ({@link #endInterval}, as the benchmark
  * does to control its phases) or by its own thread ({@link #startAutomatic}): instant reports are polled every
- * 100 ms and intervals end on the monitor's schedule, so migration happens by itself.
+ * 100 ms and intervals end on the monitor's schedule, so migration happens by itself; or first one, then the other
+ * ({@link #runAutomatically}: the benchmark's {@code --control live}). With read replicas on, the keys the replica
+ * policy placed replicas of are kept in place by the coordinator ({@link Coordinator#keepInPlace}).
  *
  * <pre>{@code
  * MigrationControl control = new MigrationControl(cluster, MonitorConfig.defaults(), CoordinatorConfig.defaults());
@@ -85,6 +87,17 @@ public final class MigrationControl implements AutoCloseable {
             return;
         }
         start();
+        runAutomatically();
+    }
+
+    /**
+     * Started already (by {@link #start}, the caller ending intervals so far): from now on a thread polls instant
+     * reports and ends intervals by itself, as {@link #startAutomatic} does, until {@link #close}.
+     */
+    public synchronized void runAutomatically() {
+        if (automatic != null) {
+            return;
+        }
         long intervalNanos = TimeUnit.MILLISECONDS.toNanos(monitors[0].config().intervalMillis());
         automatic = new DutyThread("migration-control", INSTANT_POLL_NANOS) {
             private long intervalEnds = System.nanoTime() + intervalNanos;
@@ -180,6 +193,7 @@ public final class MigrationControl implements AutoCloseable {
             for (ReplicaPolicy.Choice c : replicasToPlace) {
                 if (cluster.machine(c.machine()).store().replication().replicas().place(c.key(), c.readsPerSecond())) {
                     replicasOffered++;
+                    coordinator.keepInPlace(c.key());
                 }
             }
             replicasToPlace = List.of();

@@ -36,6 +36,11 @@ final class MigrationRound {
     final int[] ops;
     final boolean[] fenced;
     final boolean[] won;
+    /**
+     * Not before this ({@link io.pragh.reclaim.Leases#nowMillis} time) may the round's new records settle: the latest
+     * replica deadline of the sources it invalidated ({@link SourceInvalidation#replicaDeadline}), 0 for none.
+     */
+    long settleNotBefore;
 
     MigrationRound(MachineStore store, int depth) {
         this.store = store;
@@ -86,7 +91,8 @@ final class MigrationRound {
     boolean sourceInvalid(int i, OpBatch batch) {
         long witness = batch.casResult(invalidations[i]);
         if (witness == sourceHeaders[i] || !ValueRecord.isLiveAt(witness, addresses[i])) {
-            SourceInvalidation.awaitReplicas(store, ValueRecord.isReplicated(witness), witness != sourceHeaders[i]);
+            waitForReplicas(SourceInvalidation.replicaDeadline(store, ValueRecord.isReplicated(witness),
+                witness != sourceHeaders[i]));
             return true;
         }
         try {
@@ -94,8 +100,8 @@ final class MigrationRound {
             if (outcome == SourceInvalidation.BUSY) {
                 return false; // the settle pass tries again shortly
             }
-            SourceInvalidation.awaitReplicas(store, outcome == SourceInvalidation.INVALIDATED_REPLICATED,
-                outcome == SourceInvalidation.ALREADY_INVALID);
+            waitForReplicas(SourceInvalidation.replicaDeadline(store,
+                outcome == SourceInvalidation.INVALIDATED_REPLICATED, outcome == SourceInvalidation.ALREADY_INVALID));
             if (outcome == SourceInvalidation.INVALIDATED || outcome == SourceInvalidation.INVALIDATED_REPLICATED) {
                 // The ring entry of the batch may have reached the GC while the record was still live, and been
                 // dropped (see Reclaimer): post it again, now that it is invalid.
@@ -105,5 +111,15 @@ final class MigrationRound {
         } catch (PraghException e) {
             return false; // a FabricException, or a ring that stayed full (the record is invalid then: leaked)
         }
+    }
+
+    private void waitForReplicas(long deadline) {
+        settleNotBefore = Math.max(settleNotBefore, deadline);
+    }
+
+    /** Waits until the round's new records may settle ({@link #settleNotBefore}), once for all of them; resets it. */
+    void awaitSettleTime() {
+        store.replication().registry().awaitUntil(settleNotBefore);
+        settleNotBefore = 0;
     }
 }

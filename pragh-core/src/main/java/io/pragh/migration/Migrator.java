@@ -360,6 +360,7 @@ public final class Migrator {
                 bytesMoved += Address.byteSize(round.addresses[i]);
             }
         }
+        round.awaitSettleTime();
         for (int i = 0; i < count; i++) {
             if (round.won[i]) {
                 long key = keys[base + i];

@@ -4,6 +4,7 @@ import io.pragh.PraghException;
 import io.pragh.address.Address;
 import io.pragh.fabric.Region;
 import io.pragh.memory.ChunkedRegion;
+import io.pragh.reclaim.Leases;
 import io.pragh.store.MachineStore;
 import io.pragh.values.ValueRecord;
 
@@ -134,8 +135,16 @@ final class SourceInvalidation {
      * is not the machine the value moved to, so nobody would invalidate them (docs/replicas.md).
      */
     static void awaitReplicas(MachineStore store, boolean replicated, boolean unknown) {
-        if (replicated || (unknown && store.replication().settings().enabled())) {
-            store.replication().registry().awaitLeases();
-        }
+        store.replication().registry().awaitUntil(replicaDeadline(store, replicated, unknown));
+    }
+
+    /**
+     * As {@link #awaitReplicas}, but only says until when ({@link Leases#nowMillis} time, 0: no wait), so that a
+     * round of migrations waits once, until the latest of its keys' deadlines, rather than once per key in turn
+     * (which kept the last key of a round with k replicated sources pending k leases).
+     */
+    static long replicaDeadline(MachineStore store, boolean replicated, boolean unknown) {
+        return replicated || (unknown && store.replication().settings().enabled())
+            ? Leases.nowMillis() + store.replication().registry().waitMillis() : 0;
     }
 }

@@ -158,9 +158,9 @@ public final class ReplicaRegistry {
         return machine.replication().settings().leaseMillis() + machine.config().leases().reclaimMillis();
     }
 
-    /** Waits until no replica granted before now can be read any more (a migration of a replicated source). */
-    public void awaitLeases() {
-        sleepUntil(Leases.nowMillis() + waitMillis());
+    /** Waits until {@code deadlineMillis} ({@link Leases#nowMillis} time; one in the past returns at once). */
+    public void awaitUntil(long deadlineMillis) {
+        sleepUntil(deadlineMillis);
     }
 
     private static void sleepUntil(long deadlineMillis) {

@@ -15,11 +15,13 @@ import io.pragh.linearizability.CheckReport;
 import io.pragh.linearizability.History;
 import io.pragh.linearizability.LinearizabilityChecker;
 import io.pragh.linearizability.Operation;
+import io.pragh.migration.Migrator;
 import io.pragh.store.ReplicaRegistry;
 import io.pragh.store.Replicas;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -209,7 +211,21 @@ class ReplicaHistoryTest {
         SplittableRandom rnd = new SplittableRandom(SEED * 13);
         while (!stopped(stop)) {
             try {
-                client.migrate(c.machine(rnd.nextInt(MACHINES)), keys[rnd.nextInt(keys.length)]);
+                Machine target = c.machine(rnd.nextInt(MACHINES));
+                if (rnd.nextBoolean()) {
+                    client.migrate(target, keys[rnd.nextInt(keys.length)]);
+                } else {
+                    // Every key to one machine at once: its migration thread takes them as one round, whose new
+                    // records settle after one replica wait, the latest of their sources' (MigrationRound).
+                    long t0 = System.nanoTime();
+                    List<CompletableFuture<Migrator.Outcome>> all = new ArrayList<>();
+                    for (long key : keys) {
+                        all.add(target.migrateAsync(key));
+                    }
+                    for (int k = 0; k < keys.length; k++) {
+                        client.awaitMigration(keys[k], target.id(), t0, all.get(k), 60_000);
+                    }
+                }
             } catch (RuntimeException e) {
                 if (!retryable(e)) {
                     problems.add("MIGRATE: " + e);
@@ -301,7 +317,8 @@ class ReplicaHistoryTest {
         String s = String.valueOf(e);
         return s.contains("retry") || s.contains("Retry") || s.contains("unreachable") || s.contains("Pending")
             || s.contains("pending") || s.contains("not acknowledged") || s.contains("timed out")
-            || s.contains("Stale") || e instanceof io.pragh.fabric.FabricException;
+            || s.contains("Stale") || e instanceof io.pragh.fabric.FabricException
+            || (e.getCause() instanceof RuntimeException cause && retryable(cause)); // an awaited MIGRATE's cause
     }
 
     private static void pause(SplittableRandom rnd, int maxMillis) {

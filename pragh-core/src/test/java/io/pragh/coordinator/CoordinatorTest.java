@@ -80,6 +80,15 @@ class CoordinatorTest {
     }
 
     @Test
+    void aKeyKeptInPlaceForItsReadReplicasIsNeverApproved() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        c.keepInPlace(key);
+        assertTrue(c.endInterval(interval(0, false, NO, 200, 20, NO)).approvals().isEmpty(),
+            "a replicated value stays put: its readers have copies, and moving it stalls its GETs a replica lease");
+        assertEquals(-1, c.latestTarget(key));
+    }
+
+    @Test
     void aKeyTwoMachinesWantAboutEquallyStaysWhereItIs() {
         Coordinator c = coordinator(Mechanism.EAGER);
         assertTrue(c.endInterval(interval(0, false, NO, 200, 180, NO)).isEmpty());

@@ -46,6 +46,8 @@ public final class ModeSession implements AutoCloseable {
     private TimelineSampler timeline;
     /** The split migration control of this session (phased or automatic), closed with it. */
     private SplitMigration automatic;
+    /** Whether split migration runs on by itself through the measurement ({@link #liveControl(boolean)}). */
+    private boolean liveControl;
 
     /**
      * Starts {@code phases.threads()} query threads of {@code workload} on {@code cluster}, loaded with {@code keys}
@@ -69,6 +71,16 @@ public final class ModeSession implements AutoCloseable {
 
     public Mode mode() {
         return mode;
+    }
+
+    /**
+     * Split modes: whether the control plane keeps running through the measurement after the phased intervals
+     * (intervals end by themselves, instant reports and replica offers are acted on), as in a running system; off,
+     * what the intervals before the measurement did stays as it is. Returns this session.
+     */
+    public ModeSession liveControl(boolean on) {
+        this.liveControl = on;
+        return this;
     }
 
     public BenchCluster cluster() {
@@ -119,6 +131,9 @@ public final class ModeSession implements AutoCloseable {
         long p0 = w.puts().sum();
         long f0 = cluster.forwardedUpdates();
         FabricStats.Snapshot s0 = cluster.stats();
+        if (liveControl && automatic != null) {
+            automatic.runAutomatically();
+        }
         long m0 = System.nanoTime();
         phase("measurement", config.durationSeconds());
         if (mode == Mode.SPLIT_CACHE_REPLICA && automatic != null) {

@@ -44,12 +44,15 @@ import java.util.Map;
  *                        start} makes, over the TCP fabric with its real loopback latency)
  * @param clusterDir      with {@value #TCP}: the directory the modes' clusters live in (one subdirectory each, kept
  *                        with their logs), or null for a temporary directory removed at the end
+ * @param liveControl     split modes: the control plane keeps running through the measurement (intervals end every
+ *                        {@code intervalSeconds}, instant reports are acted on, replicas offered) instead of stopping
+ *                        after the monitoring intervals before it
  */
 public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
                               List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
                               int intervals, long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
                               Path json, Path charts, boolean batchedGets, String fabric, double minRate,
-                              Path clusterDir) {
+                              Path clusterDir, boolean liveControl) {
     public static final String INPROCESS = "inprocess";
     public static final String TCP = "tcp";
 
@@ -86,6 +89,10 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "                          policy reports keys read at least twice an interval and holding 2^-21 of the",
         "                          machine's remote reads, approves the hottest first up to a budget per machine, so the",
         "                          same defaults work at any throughput)",
+        "  --control frozen|live   split modes: frozen (default) migrates (and offers replicas) only in the monitoring",
+        "                          intervals before the measurement; live keeps the control plane running through the",
+        "                          measurement as a running system does: intervals end every --interval, instant",
+        "                          reports are acted on (in-process), replicas are offered again each interval",
         "  --json FILE             write the results as JSON",
         "  --charts DIR            write PNG charts (throughput, latency, remote access rate; the paper's beside)");
 
@@ -150,12 +157,17 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--gets", "one");
         v.put("--fabric", INPROCESS);
         v.put("--cluster-dir", null);
+        v.put("--control", "frozen");
         Flags.read(v, args, USAGE);
         v.put("--fabric", fabricFlags(v, args));
         List<Mode> modes = Flags.modes(v.get("--modes"));
         String mechanism = v.get("--mechanism");
         if (!mechanism.equals("eager") && !mechanism.equals("deferred")) {
             throw new IllegalArgumentException("--mechanism " + mechanism + " is invalid: must be eager or deferred");
+        }
+        String control = v.get("--control");
+        if (!control.equals("frozen") && !control.equals("live")) {
+            throw new IllegalArgumentException("--control " + control + " is invalid: must be frozen or live");
         }
         String gets = v.get("--gets");
         if (!gets.equals("one") && !gets.equals("batch")) {
@@ -169,7 +181,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
             Flags.integer(v, "--threads"), Flags.whole(v, "--seed"),
             Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)), Flags.integer(v, "--cache-mb"),
             Flags.path(v, "--json"), Flags.path(v, "--charts"), gets.equals("batch"), v.get("--fabric"),
-            Flags.decimal(v, "--min-rate"), Flags.path(v, "--cluster-dir"));
+            Flags.decimal(v, "--min-rate"), Flags.path(v, "--cluster-dir"), control.equals("live"));
     }
 
     /**
@@ -239,6 +251,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         m.put("gets", batchedGets ? "batch" : "one");
         m.put("fabric", fabric);
         m.put("cluster_dir", clusterDir == null ? null : clusterDir.toString());
+        m.put("control", liveControl ? "live" : "frozen");
         return m;
     }
 

@@ -90,7 +90,8 @@ public final class TraversalRunner {
             TwoHopWorkload workload = new TwoHopWorkload(startVertices, graph, graph.verticesWithEdges(),
                 StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
                 config.batchedGets(), config.seed());
-            return new ModeSession(config.phases(), mode, cluster, keys, workload, startVertices, out);
+            return new ModeSession(config.phases(), mode, cluster, keys, workload, startVertices, out)
+                .liveControl(config.liveControl());
         } catch (Exception | Error e) {
             cluster.close();
             throw e;

@@ -1,6 +1,7 @@
 package io.pragh.bench.traversal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,6 +66,15 @@ class TraversalConfigTest {
         assertEquals(0.5, TraversalConfig.parse("--min-rate", "0.5").minRate());
         assertEquals(0.5, TraversalConfig.parse("--min-rate", "0.5").asMap().get("min_rate"));
         assertTrue(refusal("--min-rate", "-1").contains("--min-rate"));
+    }
+
+    @Test
+    void theControlPlaneStopsBeforeTheMeasurementUnlessLiveIsAsked() {
+        assertFalse(TraversalConfig.defaults().liveControl(), "the phased runs of the paper's figures stay as they were");
+        assertEquals("frozen", TraversalConfig.defaults().asMap().get("control"));
+        assertTrue(TraversalConfig.parse("--control", "live").liveControl());
+        assertEquals("live", TraversalConfig.parse("--control", "live").asMap().get("control"));
+        assertTrue(refusal("--control", "on").contains("--control on is invalid"));
     }
 
     @Test

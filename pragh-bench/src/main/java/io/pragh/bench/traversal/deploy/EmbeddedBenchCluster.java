@@ -212,6 +212,11 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         }
 
         @Override
+        public void runAutomatically() {
+            control.runAutomatically();
+        }
+
+        @Override
         public void close() {
             control.close();
         }

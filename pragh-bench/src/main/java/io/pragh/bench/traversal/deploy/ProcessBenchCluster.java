@@ -381,6 +381,14 @@ public final class ProcessBenchCluster implements BenchCluster {
                 return;
             }
             start();
+            runAutomatically();
+        }
+
+        @Override
+        public synchronized void runAutomatically() {
+            if (automatic != null) {
+                return;
+            }
             automatic = new Thread(() -> {
                 while (!closed) {
                     try {

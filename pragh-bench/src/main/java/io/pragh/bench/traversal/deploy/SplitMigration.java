@@ -47,6 +47,12 @@ public interface SplitMigration extends AutoCloseable {
     void startAutomatic();
 
     /**
+     * After {@link #start} and intervals the caller ended: from now on intervals end by themselves (and, in this JVM,
+     * instant reports are acted on), as after {@link #startAutomatic}.
+     */
+    void runAutomatically();
+
+    /**
      * Stops automatic migration, and the monitors where this JVM holds them (in-process); a server's monitor counts
      * on until its cluster stops.
      */
