@@ -1,7 +1,6 @@
 package io.pragh.bench.traversal.deploy;
 
 import io.pragh.fabric.FabricStats;
-import io.pragh.keys.KeyLayout;
 import io.pragh.keys.Placement;
 import io.pragh.bench.extension.BenchClient;
 import io.pragh.bench.extension.BenchExtension;
@@ -183,7 +182,7 @@ public final class ProcessBenchCluster implements BenchCluster {
 
     @Override
     public QueryPath openPath() {
-        return new RpcPath();
+        return new RpcQueryPath(spec.machines(), this::home, this::client);
     }
 
     private MachineStats[] allStats() {
@@ -255,43 +254,6 @@ public final class ProcessBenchCluster implements BenchCluster {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             LOG.warn("could not remove {}: {}", dir, e.getMessage());
-        }
-    }
-
-    /** One connection per machine, opened on first use; every call goes to the key's home. */
-    private final class RpcPath implements QueryPath {
-        private final BenchClient[] clients = new BenchClient[spec.machines()];
-
-        private BenchClient at(long key) {
-            int home = home(key);
-            if (clients[home] == null) {
-                clients[home] = new BenchClient(client(home));
-            }
-            return clients[home];
-        }
-
-        @Override
-        public long kHop(long start, int label, int hops, int fanout, boolean batched) {
-            return at(KeyLayout.key(start, label, KeyLayout.OUT)).kHopCount(start, label, hops, fanout, batched);
-        }
-
-        @Override
-        public void insertEdge(long src, int label, long dst, int cap) {
-            at(KeyLayout.key(src, label, KeyLayout.OUT)).addEdgeCapped(src, label, dst, cap);
-        }
-
-        @Override
-        public void put(long key, byte[] value) {
-            at(key).machine().put(key, value);
-        }
-
-        @Override
-        public void close() {
-            for (BenchClient c : clients) {
-                if (c != null) {
-                    c.machine().close();
-                }
-            }
         }
     }
 
