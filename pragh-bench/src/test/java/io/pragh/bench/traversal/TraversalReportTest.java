@@ -33,8 +33,10 @@ class TraversalReportTest {
         assertEquals(Set.of("config", "modes"), fields(root));
         assertEquals(new TreeSet<>(List.of("machines", "scale", "scope", "fanout", "get_ratio", "dist", "modes",
             "duration", "warmup", "interval", "intervals", "remote_latency_ns", "threads", "seed", "mechanism", "cache_mb", "json",
-            "charts", "gets", "fabric", "remote_latency", "min_rate", "cluster_dir")), fields(root.get("config")));
+            "charts", "gets", "fabric", "remote_latency", "min_rate", "cluster_dir", "control")),
+            fields(root.get("config")));
         assertEquals(4, root.get("config").get("machines").asInt());
+        assertEquals("frozen", root.get("config").get("control").asText(), "the control plane stops before measuring");
         List<String> modeNames = new ArrayList<>();
         root.get("modes").fieldNames().forEachRemaining(modeNames::add);
         assertEquals(List.of("orig", "split-cache"), modeNames, "mode names exactly as the issue spells them");
