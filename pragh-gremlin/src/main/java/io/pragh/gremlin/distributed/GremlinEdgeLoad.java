@@ -3,7 +3,9 @@ package io.pragh.gremlin.distributed;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.config.MachineConfig;
 import io.pragh.server.load.EdgeLoad;
+import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.apache.tinkerpop.gremlin.driver.ResultSet;
 import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
 import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
@@ -28,7 +30,8 @@ import static org.apache.tinkerpop.gremlin.process.traversal.AnonymousTraversalS
  * The edge load of {@code ./pragh cluster load} through TinkerPop's Java driver, as a client application writes:
  * one driver {@link Cluster} per machine's {@code gremlinPort} (logging in as the first user of the cluster file's
  * {@code credentialsFile} when it asks for logins; the Gremlin ports are plain WebSocket even when the cluster's own
- * ports run TLS), requests sent round-robin over the machines with {@code promise()}, a bounded number in flight.
+ * ports run TLS), requests sent round-robin over the machines as bytecode ({@code Client.submitAsync}), a bounded
+ * number in flight.
  * It first adds the vertices ({@code g.inject(1..n).unfold().addV(label).id()}, in batches), then for each
  * measurement inserts edges between random pairs of them, each request a chain
  * {@code g.V(a1).addE(l).to(__.V(b1)).V(a2).addE(l).to(__.V(b2))...}, and counts only acknowledged requests; after
@@ -66,6 +69,7 @@ public final class GremlinEdgeLoad implements EdgeLoad {
         final List<Cluster> drivers = new ArrayList<>();
         try {
             final List<GraphTraversalSource> g = new ArrayList<>();
+            final List<Client> clients = new ArrayList<>();
             for (final MachineConfig m : config.machines()) {
                 // Keep-alives within the port's idle timeout, or the server closes the pool's spare connections.
                 final Cluster.Builder b = Cluster.build(m.host()).port(m.gremlinPort())
@@ -77,11 +81,12 @@ public final class GremlinEdgeLoad implements EdgeLoad {
                 final Cluster driver = b.create();
                 drivers.add(driver);
                 g.add(traversal().with(DriverRemoteConnection.using(driver, "g")));
+                clients.add(driver.connect().alias("g"));
             }
             final long[] ids = addVertices(g, settings.vertices());
             final List<Result> results = new ArrayList<>();
             for (final int perRequest : settings.edgesPerRequest()) {
-                results.add(insertEdges(g, ids, perRequest, settings));
+                results.add(insertEdges(g, clients, ids, perRequest, settings));
             }
             return results;
         } finally {
@@ -131,8 +136,13 @@ public final class GremlinEdgeLoad implements EdgeLoad {
         return false;
     }
 
-    private static Result insertEdges(final List<GraphTraversalSource> g, final long[] ids, final int perRequest,
-                                      final Settings settings) throws InterruptedException {
+    /**
+     * Each request is submitted as bytecode and completes on its last result, so no thread waits for an answer: a
+     * {@code promise(Traversal::iterate)} ran the waiting {@code iterate} on the driver's own worker threads (4 per
+     * machine), which then held the load below its requests in flight while every server thread was idle.
+     */
+    private static Result insertEdges(final List<GraphTraversalSource> g, final List<Client> clients, final long[] ids,
+                                      final int perRequest, final Settings settings) throws InterruptedException {
         final long before = edgeCount(g.get(0));
         final Semaphore slots = new Semaphore(settings.inFlight());
         final AtomicLong acked = new AtomicLong();
@@ -149,7 +159,8 @@ public final class GremlinEdgeLoad implements EdgeLoad {
             }
             slots.acquire();
             try {
-                t.promise(Traversal::iterate).whenComplete((done, error) -> {
+                clients.get(request % clients.size()).submitAsync(t.asAdmin().getBytecode())
+                    .thenCompose(ResultSet::all).whenComplete((done, error) -> {
                     (error == null ? acked : failed).incrementAndGet();
                     slots.release();
                 });
