@@ -107,6 +107,7 @@ public final class RdfLoad {
         try (InputStream in = new Counting(Files.newInputStream(file), Files.size(file), progress)) {
             RDFParser.create().source(in).lang(lang).base(file.toUri().toString())
                 .errorHandler(new NamingErrors(file.toString())).parse(triples);
+            triples.finish(); // RIOT's own call, made sure of: idempotent
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": " + e.getMessage(), e);
         } catch (RiotException e) {

@@ -29,6 +29,7 @@ public final class TripleCollector extends StreamRDFBase {
     int[] predicateOf = new int[1024];
     int[] objects = new int[1024];
     private int size;
+    private boolean finished;
 
     @Override
     public void triple(final Triple triple) {
@@ -45,6 +46,9 @@ public final class TripleCollector extends StreamRDFBase {
     }
 
     private void add(final Node s, final Node p, final Node o) {
+        if (finished) {
+            throw new IllegalStateException("a triple after the end of the parse: a collector holds one parse");
+        }
         if (size == subjects.length) {
             subjects = Arrays.copyOf(subjects, size * 2);
             predicateOf = Arrays.copyOf(predicateOf, size * 2);
@@ -63,6 +67,21 @@ public final class TripleCollector extends StreamRDFBase {
         }
         list.add(form);
         return list.size() - 1;
+    }
+
+    /**
+     * The parse ended: drops the term and predicate lookup maps and trims the arrays to the triples, so a collector
+     * kept for more than one write (the RDF benchmark writes one parse into each mode's cluster) holds only what a
+     * write reads. Later triples are refused.
+     */
+    @Override
+    public void finish() {
+        termNumbers.clear();
+        predicateNumbers.clear();
+        subjects = Arrays.copyOf(subjects, size);
+        predicateOf = Arrays.copyOf(predicateOf, size);
+        objects = Arrays.copyOf(objects, size);
+        finished = true;
     }
 
     /** Triples collected (duplicates included; the load drops them). */
