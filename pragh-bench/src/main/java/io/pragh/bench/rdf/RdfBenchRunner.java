@@ -64,6 +64,7 @@ public final class RdfBenchRunner {
     /** The file parsed once, written into every embedded mode's cluster (null until the first, and with tcp). */
     private TripleCollector parsed;
     private long parseNanos;
+    private long storeKeys;
 
     public RdfBenchRunner(RdfBenchConfig config, Path file, long triples, PrintStream out) {
         this.config = config;
@@ -141,8 +142,9 @@ public final class RdfBenchRunner {
             long start = System.nanoTime();
             parsed = RdfLoad.parse(file, Lang.NTRIPLES, EdgeBulkLoad.Progress.NONE);
             parseNanos = System.nanoTime() - start;
-            out.printf(Locale.ROOT, "parsed %s once: %d triples, %d terms in %.1f s%n", file.getFileName(),
-                parsed.size(), parsed.termCount(), parseNanos / 1e9);
+            storeKeys = parsed.storeKeys();
+            out.printf(Locale.ROOT, "parsed %s once: %d triples, %d terms (%d store keys) in %.1f s%n",
+                file.getFileName(), parsed.size(), parsed.termCount(), storeKeys, parseNanos / 1e9);
         }
         return parsed;
     }
@@ -190,8 +192,9 @@ public final class RdfBenchRunner {
             keys = KEYS_PER_TRIPLE * triples + 1024;
             valueBytes = BYTES_PER_TRIPLE * triples;
         } else {
-            // At most two lists a triple ((s,p,OUT), (o,p,IN)) and two keys a term (TERM, its hash bucket).
-            long allKeys = (2L * parsed.size() + 2L * parsed.termCount()) * 5 / 4 + 4096;
+            // The keys the load will make (counted from the parse: about half the bound from the counts alone on
+            // LUBM), with room for the index lists' segments and the uneven spread of hashing.
+            long allKeys = storeKeys * 5 / 4 + 4096;
             long allValues = PARSED_BYTES_PER_TRIPLE * parsed.size();
             boolean whole = machines == 1 || mode == Mode.SHARD;
             keys = whole ? allKeys : 2 * allKeys / machines;
