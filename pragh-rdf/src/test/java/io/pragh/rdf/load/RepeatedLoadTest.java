@@ -4,7 +4,6 @@ import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.rdf.JenaRows;
 import io.pragh.rdf.TestStores;
 import io.pragh.rdf.lubm.LubmGenerator;
-import io.pragh.rdf.sparql.SparqlEngine;
 import io.pragh.rdf.store.RdfStore;
 import org.apache.jena.query.Dataset;
 import org.apache.jena.riot.RDFDataMgr;
@@ -74,18 +73,14 @@ class RepeatedLoadTest {
     @ParameterizedTest
     @ValueSource(strings = {"L1", "L2", "L3", "L4", "L5", "L6", "L7"})
     void lubmQueryAfterRepeatedLoadsGivesJenasRows(final String name) throws IOException {
-        final String query = JenaRows.lubm(name);
-        assertEquals(JenaRows.of(query, jena), JenaRows.of(new SparqlEngine(rdf).query(query).rowsAsStrings()),
-            name);
+        JenaRows.assertSameAsJena(JenaRows.lubm(name), rdf, jena);
     }
 
     @Test
     void everyTripleOfAPredicateAnswersOnce() {
-        final String query = "SELECT ?s ?o WHERE { ?s <http://swat.cse.lehigh.edu/onto/univ-bench.owl#takesCourse> ?o }";
-        final var ours = JenaRows.of(new SparqlEngine(rdf).query(query).rowsAsStrings());
-        assertEquals(JenaRows.of(query, jena), ours);
-        assertTrue(ours.values().stream().allMatch(n -> n == 1), "a row answered more than once");
-        final String typed = "SELECT ?s ?t WHERE { ?s a ?t }";
-        assertEquals(JenaRows.of(typed, jena), JenaRows.of(new SparqlEngine(rdf).query(typed).rowsAsStrings()));
+        final var courses = JenaRows.assertSameAsJena("SELECT ?s ?o WHERE { ?s"
+            + " <http://swat.cse.lehigh.edu/onto/univ-bench.owl#takesCourse> ?o }", rdf, jena);
+        assertTrue(courses.values().stream().allMatch(n -> n == 1), "a row answered more than once");
+        JenaRows.assertSameAsJena("SELECT ?s ?t WHERE { ?s a ?t }", rdf, jena);
     }
 }
