@@ -70,7 +70,7 @@ public final class ReplicaRegistry {
         ReplicaSettings settings = machine.replication().settings();
         int home = machine.placement().home(key);
         if (!settings.enabled() || machine.acks().durable() || Address.host(source, home) != machine.id()
-            || from == machine.id() || from == home) {
+            || from == machine.id()) {
             return false;
         }
         ChunkedRegion region = machine.values().region();
