@@ -48,8 +48,13 @@ public final class Coordinator {
     /** This interval's rates so far: key to per-machine rate (NaN where nothing was reported). */
     private final Map<Long, double[]> rates = new HashMap<>();
     private final Map<Long, boolean[]> measured = new HashMap<>();
-    /** Keys whose value has (had) read replicas: never moved ({@link #keepInPlace}). */
-    private final LongHashSet kept = new LongHashSet();
+    /** Keys whose value has read replicas: not moved while the policy keeps them ({@link #keepInPlace}). */
+    /**
+     * Intervals a key stays kept in place after the replica policy last kept it: long enough that a key read through
+     * replicas, re-offered at every interval's end, is never let go between two offers.
+     */
+    public static final int KEEP_INTERVALS = 4;
+    private final KeptKeys kept = new KeptKeys(KEEP_INTERVALS);
     /** Approvals per target machine in this interval, against {@link CoordinatorConfig#approvalBudget}. */
     private final int[] approvedThisInterval;
     private long interval;
@@ -132,12 +137,18 @@ public final class Coordinator {
     }
 
     /**
-     * Never approves a migration of {@code key} from now on: its value got read replicas (docs/replicas.md). Their
-     * readers read it locally already and its new readers are offered replicas too, while a migration of a value
-     * whose header still carries the replica bit keeps its new record pending a replica lease, stalling its GETs.
+     * Approves no migration of {@code key} for {@link #KEEP_INTERVALS} intervals from now: its value got read replicas
+     * (docs/replicas.md). Their readers read it locally already and its new readers are offered replicas too, while a
+     * migration of a value whose header still carries the replica bit keeps its new record pending a replica lease,
+     * stalling its GETs. The replica policy keeps a key again at every interval its replicas are still read.
      */
     public void keepInPlace(long key) {
-        kept.add(key);
+        kept.keep(key, interval);
+    }
+
+    /** Keys kept in place now (bounded: those kept in the last {@link #KEEP_INTERVALS} intervals). */
+    public int keptKeys() {
+        return kept.size();
     }
 
     /** Keys waiting for their home's count (deferred). */
@@ -178,6 +189,7 @@ public final class Coordinator {
         measured.clear();
         Arrays.fill(approvedThisInterval, 0);
         interval++;
+        kept.forgetBefore(interval);
         return out.build();
     }
 

@@ -89,6 +89,23 @@ class CoordinatorTest {
     }
 
     @Test
+    void aKeyKeptInPlaceIsLetGoOnceThePolicyStopsKeepingItSoTheSetStaysBounded() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        c.keepInPlace(key);
+        for (int i = 0; i < Coordinator.KEEP_INTERVALS - 1; i++) {
+            assertTrue(c.endInterval(List.of()).isEmpty());
+        }
+        assertEquals(1, c.keptKeys(), "kept for its intervals");
+        c.keepInPlace(key); // its replicas are still read: kept again, through the next KEEP_INTERVALS interval ends
+        for (int i = 0; i < Coordinator.KEEP_INTERVALS; i++) {
+            assertTrue(c.endInterval(interval(0, false, NO, 200, 20, NO)).approvals().isEmpty(), "still kept");
+        }
+        assertEquals(1, c.endInterval(interval(0, false, NO, 200, 20, NO)).approvals().size(),
+            "not kept again for its intervals: forgotten, and movable like any key");
+        assertEquals(0, c.keptKeys());
+    }
+
+    @Test
     void aKeyTwoMachinesWantAboutEquallyStaysWhereItIs() {
         Coordinator c = coordinator(Mechanism.EAGER);
         assertTrue(c.endInterval(interval(0, false, NO, 200, 180, NO)).isEmpty());
