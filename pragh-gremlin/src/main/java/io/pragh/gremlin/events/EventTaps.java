@@ -49,7 +49,9 @@ final class EventTaps implements AutoCloseable {
         this.sink = sink;
         this.previous = new AccessObserver[machines.size()];
         for (final MachineStore m : machines) {
-            m.setCommitObserver(this::onCommit);
+            final int id = m.id();
+            m.setCommitObserver((key, version, mutatorId, arg, argOff, argLen, deleted) ->
+                onCommit(id, key, version, mutatorId, arg, argOff, argLen, deleted));
         }
     }
 
@@ -68,11 +70,12 @@ final class EventTaps implements AutoCloseable {
                 if (reads) {
                     previous[i] = m.accessObserver();
                     final AccessObserver before = previous[i];
+                    final int reader = m.id();
                     m.setAccessObserver((key, home, host) -> {
                         if (before != null) {
                             before.onAccess(key, home, host);
                         }
-                        onRead(key);
+                        onRead(key, reader, host);
                     });
                 } else {
                     m.setAccessObserver(previous[i]);
@@ -82,7 +85,7 @@ final class EventTaps implements AutoCloseable {
         }
     }
 
-    private void onCommit(final long key, final long version, final int mutatorId, final DirectBuffer arg,
+    private void onCommit(final int machine, final long key, final long version, final int mutatorId, final DirectBuffer arg,
                           final int argOff, final int argLen, final boolean deleted) {
         // Every membership update, subscribed or not: the mirror must follow them all to answer for any vertex.
         mirror.onCommit(key, version, mutatorId, arg, argOff, argLen, deleted);
@@ -123,10 +126,11 @@ final class EventTaps implements AutoCloseable {
         }
         final byte[] copy = new byte[argLen];
         arg.getBytes(argOff, copy);
-        sink.accept(new RawEvent(kind, key, version, vid, known, bits, other, mutatorId, copy, System.nanoTime()));
+        sink.accept(new RawEvent(kind, key, version, vid, known, bits, other, mutatorId, copy, System.nanoTime(),
+            machine, machine));
     }
 
-    private void onRead(final long key) {
+    private void onRead(final long key, final int reader, final int host) {
         final int keyKind = GraphKeys.kind(key);
         final EventKind kind = keyKind == GraphKeys.VERTEX ? EventKind.VERTEX_READ
             : keyKind == GraphKeys.OUT ? EventKind.EDGE_READ
@@ -139,7 +143,8 @@ final class EventTaps implements AutoCloseable {
         final boolean known = mirror.seeded();
         final long bits = known ? mirror.bits(vid) & wantedViews : -1L;
         if (bits != 0) {
-            sink.accept(new RawEvent(kind, key, 0, vid, known, bits, -1, -1, null, System.nanoTime()));
+            sink.accept(new RawEvent(kind, key, 0, vid, known, bits, -1, -1, null, System.nanoTime(), reader,
+                host));
         }
     }
 

@@ -194,6 +194,14 @@ public final class ViewEvents implements AutoCloseable {
         rebuild();
     }
 
+    /** Stops running {@code handler} for subscription {@code name} here (no-op when it was not handed to it). */
+    public void release(final String name, final ViewHandler handler) {
+        final List<ViewHandler> hs = handlers.get(name);
+        if (hs != null && hs.remove(handler)) {
+            rebuild();
+        }
+    }
+
     /** Events handed to a handler or a remote stream so far (one per target they reached). */
     public long delivered() {
         return delivered.sum();
@@ -363,7 +371,7 @@ public final class ViewEvents implements AutoCloseable {
                     continue;
                 }
                 final ViewEvent e = new ViewEvent(r.kind, t.view, r.vid, r.key, r.version, property, value, r.nanos,
-                    views);
+                    r.machine, r.host, views);
                 for (final ViewHandler h : t.handlers) {
                     if (h.takes(r.kind)) {
                         try {
