@@ -112,14 +112,14 @@ public final class HotspotBench {
             try (ViewEvents events = ViewEvents.of(roads.views); ViewHotspots hotspots = ViewHotspots.of(events)) {
                 hotspots.watch(HOT_VIEW, threshold);
                 final Map<String, Object> out = new LinkedHashMap<>();
-                out.put("members_by_host_before", hotspots.membersByHost(HOT_VIEW));
+                out.put("members_by_host_before", list(hotspots.membersByHost(HOT_VIEW)));
                 final double before = read(cluster, keys, spread);
                 events.flush(60_000);
                 final long r0 = System.nanoTime();
                 final HotspotReport first = hotspots.runRound().get(0);
                 out.put("round_ms", (System.nanoTime() - r0) / 1e6);
                 out.put("moved", first.moved());
-                out.put("members_by_host_after", hotspots.membersByHost(HOT_VIEW));
+                out.put("members_by_host_after", list(hotspots.membersByHost(HOT_VIEW)));
                 final double after = read(cluster, keys, spread);
                 events.flush(60_000);
                 final HotspotReport second = hotspots.runRound().get(0);
@@ -130,6 +130,10 @@ public final class HotspotBench {
                 return out;
             }
         }
+    }
+
+    private static List<Integer> list(final int[] counts) {
+        return java.util.Arrays.stream(counts).boxed().toList();
     }
 
     private static Map<String, Object> phase(final HotspotReport r, final double getsPerSecond) {

@@ -110,7 +110,10 @@ final class EventTaps implements AutoCloseable {
         final long vid = GraphKeys.vid(key);
         final boolean known = mirror.seeded();
         long bits = known ? mirror.bits(vid) & wantedViews : -1L;
-        if (bits == 0) {
+        // A new edge is no edge member yet; any other event of an edge list or record may concern one.
+        final boolean edges = !(kind == EventKind.EDGE_UPDATE && mutatorId == Mutators.APPEND) && mayHoldEdgeMembers(
+            keyKind, vid, key, known);
+        if (bits == 0 && !edges) {
             return; // in no subscribed view when it committed
         }
         // An added edge names its other end: the edge is a member only when both ends are.
@@ -120,13 +123,13 @@ final class EventTaps implements AutoCloseable {
         if (other >= 0 && known && allLocal) {
             bits &= mirror.bits(other);
             other = -1;
-            if (bits == 0) {
+            if (bits == 0 && !edges) {
                 return;
             }
         }
         final byte[] copy = new byte[argLen];
         arg.getBytes(argOff, copy);
-        sink.accept(new RawEvent(kind, key, version, vid, known, bits, other, mutatorId, copy, System.nanoTime(),
+        sink.accept(new RawEvent(kind, key, version, vid, known, bits, other, edges, mutatorId, copy, System.nanoTime(),
             machine, machine));
     }
 
@@ -142,10 +145,17 @@ final class EventTaps implements AutoCloseable {
         final long vid = GraphKeys.vid(key);
         final boolean known = mirror.seeded();
         final long bits = known ? mirror.bits(vid) & wantedViews : -1L;
-        if (bits != 0) {
-            sink.accept(new RawEvent(kind, key, 0, vid, known, bits, -1, -1, null, System.nanoTime(), reader,
+        final boolean edges = mayHoldEdgeMembers(keyKind, vid, key, known);
+        if (bits != 0 || edges) {
+            sink.accept(new RawEvent(kind, key, 0, vid, known, bits, -1, edges, -1, null, System.nanoTime(), reader,
                 host));
         }
+    }
+
+    /** Whether an event of edge-list or edge-record {@code key} may concern an edge member of a subscribed view. */
+    private boolean mayHoldEdgeMembers(final int keyKind, final long vid, final long key, final boolean known) {
+        return keyKind != GraphKeys.VERTEX
+            && (!known || (mirror.edgeBits(vid, GraphKeys.label(key)) & wantedViews) != 0);
     }
 
     @Override

@@ -17,6 +17,11 @@ final class RawEvent {
     /** The subscribed views the vertex (and, folded in, the other end of an added edge) was in at the event. */
     final long bits;
     final long other;
+    /**
+     * Whether the event's edge list may hold an edge member of a subscribed view (the mirror's superset): the lane
+     * then reads the out-vertex's edge membership record and adds the views of the edge (or list) concerned.
+     */
+    final boolean edgeLookup;
     final int mutatorId;
     final byte[] arg;
     final long nanos;
@@ -24,7 +29,7 @@ final class RawEvent {
     final int host;
 
     RawEvent(final EventKind kind, final long key, final long version, final long vid, final boolean bitsKnown,
-             final long bits, final long other, final int mutatorId, final byte[] arg, final long nanos,
+             final long bits, final long other, final boolean edgeLookup, final int mutatorId, final byte[] arg, final long nanos,
              final int machine, final int host) {
         this.kind = kind;
         this.key = key;
@@ -33,6 +38,7 @@ final class RawEvent {
         this.bitsKnown = bitsKnown;
         this.bits = bits;
         this.other = other;
+        this.edgeLookup = edgeLookup;
         this.mutatorId = mutatorId;
         this.arg = arg;
         this.nanos = nanos;

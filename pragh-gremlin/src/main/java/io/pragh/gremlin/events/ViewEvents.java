@@ -1,7 +1,9 @@
 package io.pragh.gremlin.events;
 
 import io.pragh.gremlin.events.Subscriptions.Subscription;
+import io.pragh.gremlin.storage.ByteReader;
 import io.pragh.gremlin.storage.GraphKeys;
+import io.pragh.gremlin.storage.GraphMutations;
 import io.pragh.gremlin.storage.PropertyField;
 import io.pragh.gremlin.storage.VertexOps;
 import io.pragh.gremlin.storage.ViewRecords;
@@ -354,6 +356,9 @@ public final class ViewEvents implements AutoCloseable {
             if (bits != 0 && r.other >= 0) {
                 bits &= ViewRecords.bits(store.get(ViewRecords.members(r.other)));
             }
+            if (r.edgeLookup) {
+                bits |= edgeMemberBits(r);
+            }
             if (bits == 0) {
                 return;
             }
@@ -391,6 +396,23 @@ public final class ViewEvents implements AutoCloseable {
             failures.increment(); // e.g. the store closing under the lane: the lane goes on
             LOG.debug("a view event could not be delivered", unexpected);
         }
+    }
+
+    /**
+     * The views holding, as an edge member, the edge an event concerns: the edge an edge property update or an edge
+     * removal names, or any edge of the list or record read or otherwise written (one GET at the edge's home).
+     */
+    private long edgeMemberBits(final RawEvent r) {
+        final byte[] record = store.get(ViewRecords.edgeMembers(r.vid));
+        final int keyKind = GraphKeys.kind(r.key);
+        if (r.arg != null && keyKind == GraphKeys.EDGE && r.mutatorId == GraphMutations.EDGE_PROPERTIES
+            && r.arg.length >= 9) {
+            return ViewRecords.edgeBitsOf(record, ByteReader.longAt(r.arg, 1)); // op, then the edge's number
+        }
+        if (r.arg != null && r.mutatorId == GraphMutations.REMOVE_EDGE && r.arg.length >= 8) {
+            return ViewRecords.edgeBitsOf(record, ByteReader.longAt(r.arg, 0));
+        }
+        return ViewRecords.labelBitsOf(record, GraphKeys.label(r.key));
     }
 
     /** Stops tapping and handling (queued events are dropped); subscriptions stay stored. */
