@@ -48,13 +48,16 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ViewEvents implements AutoCloseable {
     /**
-     * Lanes of the event pool (system property {@code pragh.events.lanes}, default 8). More lanes than cores: a
+     * Lanes of the event pool (system property {@code pragh.events.lanes}, default 32). Many more lanes than cores: a
      * handler that runs long (Concerto's incident analysis, tens of store reads) holds its lane, and every event
      * queued behind it on that lane waits, whatever its vertex. With 2 lanes that wait set the p99 of every event
-     * (151 and 267 ms at 8,000 and 16,000 updates/s, {@code ./pragh bench views}); with 8 the other lanes' threads
-     * run meanwhile (24 and 40 ms on the same host). A vertex's events still share one lane, so their order holds.
+     * (151 and 267 ms at 8,000 and 16,000 updates/s, {@code ./pragh bench views}); with 8, 24 and 40 ms on the same
+     * host, but at 32,000 updates/s with 1% incidents 34-701 ms, where 32 lanes gave 10-11 ms in two runs of three
+     * beside them (docs/results/views.md); with almost no incidents, 8 lanes kept 32,000/s at 0.12 ms: the waits are
+     * behind analyses. An idle lane is a parked thread and an empty queue. A vertex's events still share one lane,
+     * so their order holds.
      */
-    public static final int LANES = Integer.getInteger("pragh.events.lanes", 8);
+    public static final int LANES = Integer.getInteger("pragh.events.lanes", 32);
     /** Capacity of each lane's queue (system property {@code pragh.events.queue}, default 65,536). */
     public static final int QUEUE = Integer.getInteger("pragh.events.queue", 65_536);
     private static final Logger LOG = LoggerFactory.getLogger(ViewEvents.class);
