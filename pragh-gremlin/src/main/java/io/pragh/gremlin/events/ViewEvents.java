@@ -18,7 +18,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -270,6 +274,43 @@ public final class ViewEvents implements AutoCloseable {
         closeIdlePolled();
         return out;
     }
+
+    /**
+     * A long poll of polled stream {@code id}: up to {@code max} events as soon as there is one, or an empty list
+     * once {@code waitMillis} (at most {@link #MAX_POLL_WAIT_MILLIS}) passed without one. No thread waits meanwhile:
+     * the lane that queues the next event completes the answer, or a timer does.
+     */
+    public CompletableFuture<List<Map<String, Object>>> poll(final long id, final int max, final long waitMillis) {
+        final List<Map<String, Object>> now = poll(id, max);
+        final RemoteStream s = polled.get(id);
+        if (!now.isEmpty() || waitMillis <= 0 || s == null) {
+            return CompletableFuture.completedFuture(now);
+        }
+        final CompletableFuture<List<Map<String, Object>>> answer = new CompletableFuture<>();
+        final Runnable complete = () -> {
+            s.lastPolled = System.nanoTime();
+            final List<Map<String, Object>> out = new ArrayList<>();
+            s.drainTo(out, max);
+            answer.complete(out);
+        };
+        if (!s.await(complete)) {
+            return CompletableFuture.completedFuture(now); // another poll of this stream waits already
+        }
+        if (!s.isEmpty()) {
+            s.wake(complete); // an event came between the first drain and the parking
+        }
+        POLL_TIMER.schedule(() -> s.wake(complete), Math.min(waitMillis, MAX_POLL_WAIT_MILLIS), TimeUnit.MILLISECONDS);
+        return answer;
+    }
+
+    /** The longest a long poll waits for an event (well below {@link #POLLED_IDLE_MILLIS}). */
+    public static final long MAX_POLL_WAIT_MILLIS = 30_000;
+    /** Ends long polls that saw no event: one daemon thread for every graph's streams. */
+    private static final ScheduledExecutorService POLL_TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
+        final Thread t = new Thread(r, "pragh-view-events-poll-timer");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** Closes polled stream {@code id} (no-op when it is gone). */
     public void closePolled(final long id) {
