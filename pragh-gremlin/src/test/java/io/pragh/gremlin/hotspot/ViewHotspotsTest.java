@@ -208,4 +208,26 @@ class ViewHotspotsTest {
             }
         }
     }
+
+    @Test
+    void withAutomaticMigrationOnTheMovesGoThroughTheCoordinatorWhichKnowsWhereTheValuesAre() throws Exception {
+        final org.apache.commons.configuration2.Configuration conf = TestGraphs.configuration();
+        conf.setProperty(EmbeddedGraphStore.MIGRATION, true);
+        try (PraghGraph graph = PraghGraph.open(conf)) {
+            final Ring ring = new Ring(graph);
+            try (ViewEvents events = ViewEvents.of(ring.views); ViewHotspots hotspots = ViewHotspots.of(events)) {
+                hotspots.watch("hot", HOT);
+                ring.read(ring.cluster.machine(3), 3);
+                flush(events);
+                hotspots.runRound();
+                for (final long vid : ring.members) {
+                    final long key = GraphKeys.vertex(vid);
+                    assertEquals(3, MemberValues.host(ring.cluster, key), "member " + vid + " on its reader");
+                    assertEquals(3, ring.cluster.migrationControl().coordinator().hostOf(key),
+                        "the coordinator knows where member " + vid + "'s value went");
+                }
+                assertEquals(MEMBERS, ring.roadsFromMembers());
+            }
+        }
+    }
 }
