@@ -56,8 +56,9 @@ public final class ViewEvents implements AutoCloseable {
      * handler that runs long (Concerto's incident analysis, tens of store reads) holds its lane, and every event
      * queued behind it on that lane waits, whatever its vertex. With 2 lanes that wait set the p99 of every event
      * (151 and 267 ms at 8,000 and 16,000 updates/s, {@code ./pragh bench views}); with 8, 24 and 40 ms on the same
-     * host, but at 32,000 updates/s with 1% incidents 34-701 ms, where 32 lanes gave 10-11 ms in two runs of three
-     * beside them (docs/results/views.md); with almost no incidents, 8 lanes kept 32,000/s at 0.12 ms: the waits are
+     * host, but at 32,000 updates/s with 1% incidents 34-701 ms (median 247 of seven runs on a loaded host), where
+     * 32 lanes, alternating with them, gave a median of 100 ms and 5-11 ms whenever the host did not starve the
+     * process (docs/results/views.md); with almost no incidents, 8 lanes kept 32,000/s at 0.12 ms: the waits are
      * behind analyses. An idle lane is a parked thread and an empty queue. A vertex's events still share one lane,
      * so their order holds.
      */
