@@ -20,8 +20,12 @@ import org.agrona.collections.LongHashSet;
  * the rest to later intervals; {@link CoordinatorConfig#minRate} restores the paper's threshold as an override. When the host's own rate is unknown (the value is at its home, which does not count
  * local accesses unless asked), {@link Mechanism#EAGER} approves at once and {@link Mechanism#DEFERRED} asks the
  * home to count for one interval and decides at the next. Whenever a value leaves its home, the home is asked to
- * count its accesses so that a later interval can bring the value back; a key approved recently is left alone for
- * a cooldown, and a key two machines want about equally is not moved at all, so contended keys never ping-pong.
+ * count its accesses so that a later interval can bring the value back, and it keeps counting once the value is back:
+ * the home proved a reader, and a later applicant must beat its rate (an eager approval against a home that was not
+ * counting took values from their main reader again every other interval). A key approved recently is left alone
+ * for a cooldown, and a key two machines want about equally is not moved at all, so contended keys never ping-pong.
+ * An instant report decides only where the host's rate is known in this interval, or the host is an uncounting
+ * home (eager); otherwise the interval's end decides, when every machine has reported.
  * The latest target of every approved migration is recorded (in memory; a cluster keeps it durable too and hands it
  * to a new coordinator through {@link #seedHost}).
  *
@@ -256,8 +260,15 @@ public final class Coordinator {
                 }
             }
         }
+        boolean hostReported = r != null && !Double.isNaN(r[host]);
+        if (!intervalEnd && !hostReported && (host != home || homeTracking.contains(key))) {
+            // An instant report comes before the host's report of this interval: its rate is unknown, not zero. At
+            // the interval's end a host that reported nothing read the key less than its monitor's threshold.
+            // (Deciding here against 0 moved values away from their main reader, then back an interval later.)
+            return;
+        }
         boolean hostMeasured = host != home || (known != null && known[host]);
-        double hostRate = r == null || Double.isNaN(r[host]) ? 0 : r[host];
+        double hostRate = hostReported ? r[host] : 0;
         if (applicant < 0 || best < config.minRate() || best <= (1 + config.margin()) * second
             || kept.contains(key)) {
             // Nobody wants it enough, or several machines want it about equally, or it has read replicas: leave it
@@ -298,11 +309,7 @@ public final class Coordinator {
         approvedInInterval.put(key, interval);
         approvals++;
         pending.remove(key);
-        if (target == home) {
-            if (homeTracking.remove(key)) {
-                out.untrack.add(new Decisions.Track(key, home));
-            }
-        } else if (homeTracking.add(key)) {
+        if (target != home && homeTracking.add(key)) {
             out.track.add(new Decisions.Track(key, home));
         }
     }
