@@ -186,6 +186,22 @@ public final class MigrationControl implements AutoCloseable {
         }
     }
 
+    /**
+     * Moves {@code key}'s value to machine {@code target} on a policy's word other than the coordinator's (a hot
+     * view's, issue 17), telling the coordinator where it goes first ({@link Coordinator#seedHost}), so it weighs later
+     * reports against the right host and its home counts the accesses that may bring the value back.
+     *
+     * <pre>{@code
+     * control.migrate(key, 2).join();   // the value lives on machine 2; the key stays at its home
+     * }</pre>
+     */
+    public synchronized CompletableFuture<Migrator.Outcome> migrate(long key, int target) {
+        apply(coordinator.seedHost(key, target));
+        CompletableFuture<Migrator.Outcome> move = cluster.machine(target).migrateAsync(key);
+        inFlight.add(move);
+        return move;
+    }
+
     public synchronized int inFlight() {
         return inFlight.size();
     }
