@@ -147,7 +147,7 @@ public final class LeakScanner extends DutyThread {
                 skipped[0]++; // its operation is still deciding whether it is published
                 return;
             }
-            if (named(unit, header, key)) {
+            if (namedHere(unit, header, key) || named(unit, header, key)) {
                 return;
             }
             Suspect prior = previous.remove(unit);
@@ -165,6 +165,23 @@ public final class LeakScanner extends DutyThread {
         walked += visited;
         scans++;
         return freed[0];
+    }
+
+    /**
+     * Whether this machine's own key region has a word naming the allocation at {@code unit}: a record loaded here
+     * ({@link MachineStore#load}) for a key this machine is about to become the home of, such as a shard baseline's
+     * copy, which the shard table still sends {@link Session#locate} (and readers) to the old owner for until every
+     * machine flips it. A shard move copies all its shards before flipping any, minutes at LUBM-64, so without this
+     * the scan reclaimed such copies as leaks, and the first reader after the flip found their memory gone.
+     */
+    private boolean namedHere(long unit, long header, long key) {
+        long slot = store.keys().find(key);
+        if (slot < 0) {
+            return false;
+        }
+        long address = store.keys().address(slot);
+        return Address.host(address, store.id()) == store.id() && Address.offsetUnits(address) == unit
+            && Address.generation(address) == ValueRecord.generationOf(header);
     }
 
     /**
@@ -199,7 +216,7 @@ public final class LeakScanner extends DutyThread {
         long offset = unit << 3;
         if (region.getLong(offset + ValueRecord.KEY_OFFSET) != s.key()
             || ValueRecord.versionOf(s.header(), region.getLong(offset + ValueRecord.VERSION_OFFSET)) != s.version()
-            || named(unit, s.header(), s.key())) {
+            || namedHere(unit, s.header(), s.key()) || named(unit, s.header(), s.key())) {
             return false;
         }
         // Invalidated only if the header is still exactly the one suspected (same allocation, still not pending):

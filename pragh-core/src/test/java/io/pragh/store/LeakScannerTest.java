@@ -73,6 +73,28 @@ class LeakScannerTest {
     }
 
     @Test
+    void aRecordLoadedForAKeyThisMachineIsAboutToHomeIsNoLeak() {
+        try (TestStores c = new TestStores(3, SHORT)) {
+            long key = c.keyHomedOn(0, 1);
+            c.put(0, key, value(key, 1));
+            // A shard baseline's copy at its target before the shard's owner flips: the table still names machine 0.
+            MachineStore target = c.stores[2];
+            byte[] copy = value(key, 1);
+            target.load(key, 1, new UnsafeBuffer(copy), 0, copy.length);
+            LeakScanner scan = target.leakScanner();
+            long t0 = System.nanoTime();
+            long grace = TimeUnit.MILLISECONDS.toNanos(scan.graceMillis());
+            assertEquals(0, scan.scanOnce(t0));
+            assertEquals(0, scan.suspected(), "the key entry the load made here names it");
+            assertEquals(0, scan.scanOnce(t0 + 3 * grace));
+            assertEquals(0, scan.reclaimed());
+            long address = target.keys().address(target.keys().find(key));
+            assertTrue(io.pragh.values.ValueRecord.isLiveAt(target.regions().readHeader(2,
+                io.pragh.address.Address.byteOffset(address)), address), "the copy is still live for the flip");
+        }
+    }
+
+    @Test
     void aSuspectThatGetsNamedBeforeItsGracePeriodEndsIsKept() {
         try (TestStores c = new TestStores(3, SHORT)) {
             long key = c.keyHomedOn(0, 1);

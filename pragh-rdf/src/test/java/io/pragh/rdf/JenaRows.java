@@ -1,5 +1,7 @@
 package io.pragh.rdf;
 
+import io.pragh.rdf.sparql.SparqlEngine;
+import io.pragh.rdf.store.RdfStore;
 import org.apache.jena.query.Dataset;
 import org.apache.jena.query.QueryExecution;
 import org.apache.jena.query.QueryExecutionFactory;
@@ -8,6 +10,7 @@ import org.apache.jena.query.ResultSet;
 import org.apache.jena.riot.ResultSetMgr;
 import org.apache.jena.riot.out.NodeFmtLib;
 import org.apache.jena.riot.resultset.ResultSetLang;
+import org.junit.jupiter.api.Assertions;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -46,6 +49,14 @@ public final class JenaRows {
             m.merge(r, 1, Integer::sum);
         }
         return m;
+    }
+
+    /** Asserts that our engine over {@code rdf} answers {@code query} with Jena's rows over {@code jena}; ours. */
+    public static Map<Map<String, String>, Integer> assertSameAsJena(final String query, final RdfStore rdf,
+                                                                     final Dataset jena) {
+        final Map<Map<String, String>, Integer> ours = of(new SparqlEngine(rdf).query(query).rowsAsStrings());
+        Assertions.assertEquals(of(query, jena), ours, query);
+        return ours;
     }
 
     /** A LUBM query of the set ({@code L1} .. {@code L7}) from pragh-rdf's resources. */

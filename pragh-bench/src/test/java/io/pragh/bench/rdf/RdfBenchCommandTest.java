@@ -23,8 +23,8 @@ class RdfBenchCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = RdfBenchCommand.run(new String[] {"--universities", "1", "--machines", "4", "--warmup", "0.5",
             "--interval", "1", "--duration", "1", "--threads", "4", "--json", json.toString(), "--charts",
-            dir.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
+            dir.toString(), "--data-dir", dir.resolve("data").toString()},
+            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
 
         JsonNode report = new ObjectMapper().readTree(json.toFile());
@@ -48,6 +48,27 @@ class RdfBenchCommandTest {
         assertEquals(6, report.get("config").get("query_classes").size());
         assertTrue(Files.size(dir.resolve("rdf-throughput.png")) > 0);
         assertTrue(Files.size(dir.resolve("rdf-remote-access-rate.png")) > 0);
+        // Every mode's cluster got the one parse of the file, and the file stays for the next run.
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(1, printed.split("parsed lubm-1-seed-42.nt once", -1).length - 1, printed);
+        assertTrue(Files.size(dir.resolve("data/lubm-1-seed-42.nt")) > 0);
+    }
+
+    @Test
+    void aSecondRunReadsTheKeptDataSetInsteadOfGeneratingIt(@TempDir Path dir) throws Exception {
+        String[] args = {"--universities", "1", "--machines", "2", "--modes", "orig", "--warmup", "0.1",
+            "--interval", "0.2", "--duration", "0.2", "--threads", "2", "--json", dir.resolve("rdf.json").toString(),
+            "--charts", dir.toString(), "--data-dir", dir.resolve("data").toString()};
+        ByteArrayOutputStream first = new ByteArrayOutputStream();
+        assertEquals(0, RdfBenchCommand.run(args, new PrintStream(first, true, StandardCharsets.UTF_8), System.err));
+        assertTrue(first.toString(StandardCharsets.UTF_8).contains("generated into"), first.toString());
+        ByteArrayOutputStream second = new ByteArrayOutputStream();
+        assertEquals(0, RdfBenchCommand.run(args, new PrintStream(second, true, StandardCharsets.UTF_8), System.err));
+        String printed = second.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("read from"), printed);
+        // The same triples either way: the kept file's line count is the generator's count.
+        assertEquals(first.toString(StandardCharsets.UTF_8).replaceAll("(?s).*LUBM-1: (\\d+) triples.*", "$1"),
+            printed.replaceAll("(?s).*LUBM-1: (\\d+) triples.*", "$1"));
     }
 
     @Test

@@ -20,7 +20,7 @@ import java.nio.file.Path;
  * cluster secret, read from the cluster file ({@code --config FILE}, or {@code --dir DIR} of
  * {@code ./pragh cluster start}).
  *
- * <p>Example: {@code RdfLoad.Result r = ClusterRdfLoad.load(Path.of("lubm-1.nt"), "127.0.0.1:7500", Path.of("c/cluster.yaml"), System.err);}
+ * <p>Example: {@code RdfLoad.Result r = ClusterRdfLoad.load(Path.of("lubm-1.nt"), "127.0.0.1:7500", Path.of("c/cluster.yaml"), 65536, System.err);}
  */
 final class ClusterRdfLoad {
     /** How long one request may take: a batch of updates forwarded to every machine of a loaded cluster. */
@@ -30,7 +30,7 @@ final class ClusterRdfLoad {
     }
 
     /** Loads {@code file} through {@code server}'s client port, with {@code clusterFile}'s secret and TLS. */
-    static RdfLoad.Result load(final Path file, final String server, final Path clusterFile,
+    static RdfLoad.Result load(final Path file, final String server, final Path clusterFile, final int segmentEntries,
                                final PrintStream progress) {
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("cannot load " + file + ": no such file");
@@ -41,7 +41,8 @@ final class ClusterRdfLoad {
             config.tls());
         try (GraphStore store = new ClientPortGraphStore(client)) {
             final PhaseBars bars = new PhaseBars(progress, file.getFileName().toString());
-            final RdfLoad.Result r = RdfLoad.into(new RdfStore(store)).progress(bars).load(file, lang);
+            final RdfLoad.Result r = RdfLoad.into(new RdfStore(store)).progress(bars).segmentEntries(segmentEntries)
+                .load(file, lang);
             bars.finish();
             return r;
         }

@@ -7,6 +7,7 @@ import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.rdf.load.RdfLoad;
 import io.pragh.rdf.load.TripleCollector;
 import io.pragh.rdf.store.RdfStore;
+import io.pragh.rdf.store.TermSegments;
 import io.pragh.store.StoreConfig;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
@@ -56,6 +57,12 @@ final class EmbeddedRdf implements AutoCloseable {
 
     static EmbeddedRdf load(final Path file, final int machines, final List<String[]> settings,
                             final PrintStream progress) throws Exception {
+        return load(file, machines, settings, TermSegments.DEFAULT_SEGMENT_ENTRIES, progress);
+    }
+
+    /** As {@link #load(Path, int, List, PrintStream)}, lists longer than {@code segmentEntries} ids segmented. */
+    static EmbeddedRdf load(final Path file, final int machines, final List<String[]> settings,
+                            final int segmentEntries, final PrintStream progress) throws Exception {
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("cannot load " + file + ": no such file");
         }
@@ -80,7 +87,8 @@ final class EmbeddedRdf implements AutoCloseable {
         }
         final GraphStore store = EmbeddedGraphStore.open(conf);
         try {
-            final RdfLoad.Result r = RdfLoad.into(new RdfStore(store)).progress(bars).write(triples, parseNanos);
+            final RdfLoad.Result r = RdfLoad.into(new RdfStore(store)).progress(bars)
+                .segmentEntries(segmentEntries).write(triples, parseNanos);
             bars.finish();
             return new EmbeddedRdf(store, r);
         } catch (RuntimeException e) {

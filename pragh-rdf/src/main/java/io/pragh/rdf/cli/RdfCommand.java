@@ -3,6 +3,9 @@ package io.pragh.rdf.cli;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.rdf.load.RdfLoad;
 import io.pragh.rdf.lubm.LubmGenerator;
+import io.pragh.rdf.store.TermList;
+import io.pragh.rdf.store.TermSegments;
+import io.pragh.store.StoreConfig;
 
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
@@ -22,12 +25,18 @@ import java.util.List;
  * <p>Example: {@code ./pragh rdf lubm --universities 1 --out lubm-1.nt && ./pragh rdf load lubm-1.nt}
  */
 public final class RdfCommand {
+    /** The largest {@code --segment-entries}: a segment is one value, kept to half the 64 MiB a store takes in one. */
+    static final int MAX_SEGMENT_FLAG = (StoreConfig.DEFAULT_MAX_VALUE_BYTES >> 1) / TermList.ENTRY_BYTES;
+
     static final String USAGE = String.join("\n",
-        "usage: ./pragh rdf load FILE [--machines N] [--set KEY=VALUE]",
+        "usage: ./pragh rdf load FILE [--machines N] [--set KEY=VALUE] [--segment-entries N]",
         "       ./pragh rdf load FILE --server HOST:PORT (--config cluster.yaml | --dir DIR)",
         "       ./pragh rdf lubm [--universities N] [--seed S] [--out FILE]",
         "  load FILE            an N-Triples (.nt) or Turtle (.ttl) file, into an embedded cluster of N machines (default 4)",
         "  --set KEY=VALUE      a store setting, e.g. pragh.keysPerMachine=8000000 (default: sized from the file)",
+        "  --segment-entries N  ids of a sealed segment: a list longer than N (an index vertex's, a big class's) is",
+        "                       written and appended to N ids at a time (default " + TermSegments.DEFAULT_SEGMENT_ENTRIES
+            + ", 1.." + MAX_SEGMENT_FLAG + "); also with --server",
         "  --server HOST:PORT   into a running cluster instead, through that machine's client port; the cluster",
         "                       secret from its cluster file (--config) or ./pragh cluster start directory (--dir)",
         "  lubm                 LUBM data (Univ-Bench) as N-Triples: N universities (default 1), seed S (default 0),",
@@ -87,6 +96,7 @@ public final class RdfCommand {
         Integer machines = null;
         String server = null;
         Path clusterFile = null;
+        int segmentEntries = TermSegments.DEFAULT_SEGMENT_ENTRIES;
         final List<String[]> settings = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
@@ -94,6 +104,7 @@ public final class RdfCommand {
                 case "--set" -> settings.add(setting(value(args, ++i, "--set")));
                 case "--server" -> server = value(args, ++i, "--server");
                 case "--config" -> clusterFile = Path.of(value(args, ++i, "--config"));
+                case "--segment-entries" -> segmentEntries = segmentEntries(value(args, ++i, "--segment-entries"));
                 case "--dir" -> clusterFile = Path.of(value(args, ++i, "--dir")).resolve("cluster.yaml");
                 default -> {
                     if (args[i].startsWith("--") || file != null) {
@@ -124,11 +135,11 @@ public final class RdfCommand {
             final String into;
             String memory = null;
             if (server != null) {
-                r = ClusterRdfLoad.load(file, server, clusterFile, err);
+                r = ClusterRdfLoad.load(file, server, clusterFile, segmentEntries, err);
                 into = "the cluster at " + server;
             } else {
                 final int n = machines == null ? PraghGraph.DEFAULT_MACHINES : machines;
-                try (EmbeddedRdf loaded = EmbeddedRdf.load(file, n, settings, err)) {
+                try (EmbeddedRdf loaded = EmbeddedRdf.load(file, n, settings, segmentEntries, err)) {
                     r = loaded.loaded;
                     memory = loaded.memory();
                 }
@@ -146,6 +157,21 @@ public final class RdfCommand {
             err.println("pragh rdf load: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** A {@code --segment-entries} value, refused naming the flag unless a whole number in 1..MAX_SEGMENT_FLAG. */
+    static int segmentEntries(final String value) {
+        final long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--segment-entries " + value + ": not a whole number");
+        }
+        if (n < 1 || n > MAX_SEGMENT_FLAG) {
+            throw new IllegalArgumentException("--segment-entries " + value + ": must be 1.." + MAX_SEGMENT_FLAG
+                + " ids (a segment is one value of at most " + (StoreConfig.DEFAULT_MAX_VALUE_BYTES >> 21) + " MiB)");
+        }
+        return (int) n;
     }
 
     static String[] setting(final String kv) {

@@ -29,7 +29,7 @@ import java.nio.file.Path;
  * (TERM values and TERM_HASH buckets), then the lists, so a reader that finds an id in a list finds its term too.
  * Each triple {@code s p o} adds {@code o} to {@code (s,p,OUT)}, {@code s} to {@code (o,p,IN)}, and the index
  * vertex's {@code (INDEX,p,OUT)} and {@code (INDEX,p,IN)} get {@code s} and {@code o}. Duplicate triples of a file
- * are stored once. A list longer than a segment is written a segment at a time ({@link SegmentingWriter}), and a list
+ * are stored once, and so is a triple an earlier load stored ({@link StoredTriples}). A list longer than a segment is written a segment at a time ({@link SegmentingWriter}), and a list
  * a load appended to is now and then checked and segmented once it grew past one. Loads into one store run one at a
  * time: two at once could give one new term two ids, and a segmented list's tail has one writer.
  *
@@ -37,7 +37,7 @@ import java.nio.file.Path;
  *
  * <pre>{@code
  * RdfLoad.Result r = RdfLoad.into(rdf).progress(bar).load(Path.of("lubm-1.nt"));
- * // r.triples() distinct triples, r.newTerms() terms the store did not have
+ * // r.triples() distinct triples and r.newTerms() terms the store did not have
  * }</pre>
  */
 public final class RdfLoad {
@@ -107,6 +107,7 @@ public final class RdfLoad {
         try (InputStream in = new Counting(Files.newInputStream(file), Files.size(file), progress)) {
             RDFParser.create().source(in).lang(lang).base(file.toUri().toString())
                 .errorHandler(new NamingErrors(file.toString())).parse(triples);
+            triples.finish(); // RIOT's own call, made sure of: idempotent
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": " + e.getMessage(), e);
         } catch (RiotException e) {
@@ -121,8 +122,10 @@ public final class RdfLoad {
         final int termCount = triples.terms.size();
         final long[] ids = rdf.terms().ids(triples.terms.toArray(new String[0]), termCount);
         int fresh = 0;
-        for (final long id : ids) {
-            fresh += id < 0 ? 1 : 0;
+        final boolean[] known = new boolean[termCount];
+        for (int t = 0; t < termCount; t++) {
+            known[t] = ids[t] >= 0;
+            fresh += known[t] ? 0 : 1;
         }
         final long first = fresh == 0 ? 0 : EdgeBulkLoad.claimIds(rdf.store(), RdfKeys.termIds(), fresh);
         final long[] termKeys = new long[fresh];
@@ -143,6 +146,8 @@ public final class RdfLoad {
         for (int p = 0; p < labels.length; p++) {
             labels[p] = rdf.internPredicate(triples.predicates.get(p));
         }
+        final boolean[] stored = fresh == termCount ? null
+            : StoredTriples.find(rdf.store(), triples, ids, known, labels);
         final HomeValues writer = new HomeValues(rdf.store(), progress);
         writer.write(termKeys, termValues, fresh);
         final long[] bucketKeys = new long[buckets.size()];
@@ -155,6 +160,9 @@ public final class RdfLoad {
         writer.write(bucketKeys, bucketValues, bucketKeys.length);
         final ValueGroups lists = new ValueGroups(4 * triples.size());
         for (int i = 0, n = triples.size(); i < n; i++) {
+            if (stored != null && stored[i]) {
+                continue; // an earlier load's: the graph is a set of triples
+            }
             final long s = ids[triples.subjects[i]];
             final long o = ids[triples.objects[i]];
             final int p = labels[triples.predicateOf[i]];
