@@ -36,6 +36,9 @@ public final class AdjacencyScan {
         void visit(long vid, DirectBuffer buffer, int offset, int length);
     }
 
+    /** A frontier above keys / WALK_SHARE walks the key region (sequential) rather than look each vertex up. */
+    static final int WALK_SHARE = 16;
+
     private final MachineStore store;
     private final ScanOptions options;
     private final int regionChunkBytes;
@@ -92,9 +95,18 @@ public final class AdjacencyScan {
     /**
      * Visits the out-list of {@code label} of the first {@code count} of {@code vids} (each homed here, each once):
      * a key lookup per vertex, where {@link #scan(int, LongPredicate, Visitor)} walks the whole key region, so a
-     * small BFS level costs what it asks for and not the machine's whole key count.
+     * small BFS level costs what it asks for and not the machine's whole key count. A list of more than a
+     * {@link #WALK_SHARE}th of the keys is found by the walk instead: a lookup is a cache miss, a walk's key is not.
      */
     public void scan(int label, long[] vids, int count, Visitor visitor) {
+        if (count > store.keys().size() / WALK_SHARE) {
+            VertexSet wanted = new VertexSet();
+            for (int i = 0; i < count; i++) {
+                wanted.add(vids[i]);
+            }
+            scan(label, wanted::contains, visitor);
+            return;
+        }
         gathered = 0;
         for (int i = 0; i < count; i++) {
             long key = KeyLayout.key(vids[i], label, KeyLayout.OUT);
