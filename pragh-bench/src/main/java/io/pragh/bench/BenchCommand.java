@@ -54,6 +54,8 @@ public final class BenchCommand {
         out.println("                         (JSON and PNG; --help lists the flags)");
         out.println("  kcore [--scale S --k K --machines N --out FILE]  k-core time of an RMAT graph, checked against a");
         out.println("                         plain in-memory peeling");
+        out.println("  hotspot [--seconds S --readers T --machines N --out FILE]  view-driven hotspot migration:");
+        out.println("                         remote reads of a hot view's members before and after a round");
         out.println("  keys [key counts]      bytes per key the key region costs");
         out.println("  footprint [--scale N] [--batch E]  bytes per edge of a property-less RMAT graph in PraghGraph (heap + off-heap)");
         out.println("  rmat-edges --out FILE [--scale N] [--edge-factor F] [--seed S] [--edges MAX]");
@@ -115,6 +117,9 @@ public final class BenchCommand {
             }
             case "kcore" -> {
                 return io.pragh.bench.views.KCoreBench.run(rest, System.out, System.err);
+            }
+            case "hotspot" -> {
+                return io.pragh.bench.views.HotspotBench.run(rest, System.out, System.err);
             }
             case "views" -> {
                 return io.pragh.bench.views.ViewsBench.run(rest, System.out, System.err);

@@ -36,6 +36,9 @@ public final class AdjacencyScan {
         void visit(long vid, DirectBuffer buffer, int offset, int length);
     }
 
+    /** A frontier above keys / WALK_SHARE walks the key region (sequential) rather than look each vertex up. */
+    static final int WALK_SHARE = 16;
+
     private final MachineStore store;
     private final ScanOptions options;
     private final int regionChunkBytes;
@@ -66,6 +69,11 @@ public final class AdjacencyScan {
         }
     }
 
+    /** The machine whose values this scan reads in place (the one whose keys it looks up). */
+    public int machineId() {
+        return store.id();
+    }
+
     /** One-sided READs of other machines' memory this scan issued so far (chunks, or one per value on demand). */
     public long farReads() {
         return farReads;
@@ -74,22 +82,55 @@ public final class AdjacencyScan {
     /** Visits the out-list of {@code label} of every vertex homed here that {@code wanted} accepts. */
     public void scan(int label, LongPredicate wanted, Visitor visitor) {
         gathered = 0;
-        int self = store.id();
         store.keys().forEach((key, address, slot) -> {
-            if (KeyLayout.kind(key) != KeyLayout.OUT || KeyLayout.label(key) != label || Address.isNone(address)
-                || Address.isTombstone(address) || !wanted.test(KeyLayout.vid(key))) {
-                return;
-            }
-            int host = Address.host(address, self);
-            if (host == self || (options.mode() == ScanOptions.FarReads.CHUNKED
-                && Address.byteSize(address) <= options.chunkBytes())) {
-                gather(key, address); // local ones too: visited in address order, not the key region's hash order
-            } else {
-                onDemand(key, visitor);
+            if (KeyLayout.kind(key) == KeyLayout.OUT && KeyLayout.label(key) == label && wanted.test(KeyLayout.vid(key))) {
+                consider(key, address, visitor);
             }
         });
         if (gathered > 0) {
             readGathered(visitor);
+        }
+    }
+
+    /**
+     * Visits the out-list of {@code label} of the first {@code count} of {@code vids} (each homed here, each once):
+     * a key lookup per vertex, where {@link #scan(int, LongPredicate, Visitor)} walks the whole key region, so a
+     * small BFS level costs what it asks for and not the machine's whole key count. A list of more than a
+     * {@link #WALK_SHARE}th of the keys is found by the walk instead: a lookup is a cache miss, a walk's key is not.
+     */
+    public void scan(int label, long[] vids, int count, Visitor visitor) {
+        if (count > store.keys().size() / WALK_SHARE) {
+            VertexSet wanted = new VertexSet();
+            for (int i = 0; i < count; i++) {
+                wanted.add(vids[i]);
+            }
+            scan(label, wanted::contains, visitor);
+            return;
+        }
+        gathered = 0;
+        for (int i = 0; i < count; i++) {
+            long key = KeyLayout.key(vids[i], label, KeyLayout.OUT);
+            long slot = store.keys().find(key);
+            if (slot >= 0) {
+                consider(key, store.keys().address(slot), visitor);
+            }
+        }
+        if (gathered > 0) {
+            readGathered(visitor);
+        }
+    }
+
+    /** Local and chunkable values are gathered to be read in address order; the rest are read now by GET. */
+    private void consider(long key, long address, Visitor visitor) {
+        if (Address.isNone(address) || Address.isTombstone(address)) {
+            return;
+        }
+        int host = Address.host(address, store.id());
+        if (host == store.id() || (options.mode() == ScanOptions.FarReads.CHUNKED
+            && Address.byteSize(address) <= options.chunkBytes())) {
+            gather(key, address); // local ones too: visited in address order, not the key region's hash order
+        } else {
+            onDemand(key, visitor);
         }
     }
 

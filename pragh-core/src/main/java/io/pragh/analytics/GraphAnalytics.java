@@ -3,6 +3,8 @@ package io.pragh.analytics;
 import io.pragh.PraghException;
 import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.embedded.Machine;
+import io.pragh.keys.KeyLayout;
+import io.pragh.keys.Placement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -53,39 +55,66 @@ public final class GraphAnalytics {
      */
     public Long2LongHashMap bfs(long source, int label) {
         Long2LongHashMap level = new Long2LongHashMap(-1);
-        // What the machines test once per edge and once per list: a bitmap over dense ids (VertexSet), not the map.
+        // What the machines test once per edge: a bitmap over dense ids (VertexSet), not the map.
         VertexSet seen = new VertexSet();
         level.put(source, 0);
         seen.add(source);
-        VertexSet frontier = new VertexSet();
-        frontier.add(source);
-        for (long depth = 1; !frontier.isEmpty(); depth++) {
-            VertexSet current = frontier;
-            // The sets are only read while the machines scan, and written here between levels.
+        // The frontier, split by home: each machine looks up its own vertices' keys, not its whole key region.
+        Placement placement = cluster.machine(0).store().placement();
+        LongArrayList[] frontier = new LongArrayList[scans.length];
+        for (int m = 0; m < scans.length; m++) {
+            frontier[m] = new LongArrayList();
+        }
+        frontier[home(placement, source, label)].addLong(source);
+        for (long depth = 1; size(frontier) > 0; depth++) {
+            LongArrayList[] current = frontier;
+            // seen and current are only read while the machines scan, and written here between levels.
             List<LongArrayList> found = onEveryComputeMachine(scan -> {
                 LongArrayList next = new LongArrayList();
-                scan.scan(label, current::contains, (vid, buf, off, len) -> {
+                VertexSet proposed = new VertexSet(); // each new vertex sent once per machine, not once per edge
+                LongArrayList mine = current[scan.machineId()];
+                scan.scan(label, mine.toLongArray(), mine.size(), (vid, buf, off, len) -> {
                     for (int i = 0; i + 8 <= len; i += 8) {
                         long n = buf.getLong(off + i);
-                        if (!seen.contains(n)) {
+                        if (!seen.contains(n) && proposed.add(n)) {
                             next.addLong(n);
                         }
                     }
                 });
                 return next;
             });
-            frontier = new VertexSet();
+            frontier = new LongArrayList[scans.length];
+            for (int m = 0; m < scans.length; m++) {
+                frontier[m] = new LongArrayList();
+            }
             for (LongArrayList next : found) {
                 for (int i = 0; i < next.size(); i++) {
                     long n = next.getLong(i);
                     if (seen.add(n)) {
                         level.put(n, depth);
-                        frontier.add(n);
+                        frontier[home(placement, n, label)].addLong(n);
                     }
                 }
             }
         }
         return level;
+    }
+
+    private int home(Placement placement, long vid, int label) {
+        int home = placement.home(KeyLayout.key(vid, label, KeyLayout.OUT));
+        if (home < 0 || home >= scans.length) {
+            throw new PraghException("vertex " + vid + " is homed at machine " + home + ", not a compute machine 0.."
+                + (scans.length - 1));
+        }
+        return home;
+    }
+
+    private static int size(LongArrayList[] lists) {
+        int n = 0;
+        for (LongArrayList l : lists) {
+            n += l.size();
+        }
+        return n;
     }
 
     /**

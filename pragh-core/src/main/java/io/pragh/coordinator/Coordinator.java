@@ -20,8 +20,12 @@ import org.agrona.collections.LongHashSet;
  * the rest to later intervals; {@link CoordinatorConfig#minRate} restores the paper's threshold as an override. When the host's own rate is unknown (the value is at its home, which does not count
  * local accesses unless asked), {@link Mechanism#EAGER} approves at once and {@link Mechanism#DEFERRED} asks the
  * home to count for one interval and decides at the next. Whenever a value leaves its home, the home is asked to
- * count its accesses so that a later interval can bring the value back; a key approved recently is left alone for
- * a cooldown, and a key two machines want about equally is not moved at all, so contended keys never ping-pong.
+ * count its accesses so that a later interval can bring the value back, and it keeps counting once the value is back:
+ * the home proved a reader, and a later applicant must beat its rate (an eager approval against a home that was not
+ * counting took values from their main reader again every other interval). A key approved recently is left alone
+ * for a cooldown, and a key two machines want about equally is not moved at all, so contended keys never ping-pong.
+ * An instant report decides only where the host's rate is known in this interval, or the host is an uncounting
+ * home (eager); otherwise the interval's end decides, when every machine has reported.
  * The latest target of every approved migration is recorded (in memory; a cluster keeps it durable too and hands it
  * to a new coordinator through {@link #seedHost}).
  *
@@ -48,8 +52,13 @@ public final class Coordinator {
     /** This interval's rates so far: key to per-machine rate (NaN where nothing was reported). */
     private final Map<Long, double[]> rates = new HashMap<>();
     private final Map<Long, boolean[]> measured = new HashMap<>();
-    /** Keys whose value has (had) read replicas: never moved ({@link #keepInPlace}). */
-    private final LongHashSet kept = new LongHashSet();
+    /** Keys whose value has read replicas: not moved while the policy keeps them ({@link #keepInPlace}). */
+    /**
+     * Intervals a key stays kept in place after the replica policy last kept it: long enough that a key read through
+     * replicas, re-offered at every interval's end, is never let go between two offers.
+     */
+    public static final int KEEP_INTERVALS = 4;
+    private final KeptKeys kept = new KeptKeys(KEEP_INTERVALS);
     /** Approvals per target machine in this interval, against {@link CoordinatorConfig#approvalBudget}. */
     private final int[] approvedThisInterval;
     private long interval;
@@ -132,12 +141,18 @@ public final class Coordinator {
     }
 
     /**
-     * Never approves a migration of {@code key} from now on: its value got read replicas (docs/replicas.md). Their
-     * readers read it locally already and its new readers are offered replicas too, while a migration of a value
-     * whose header still carries the replica bit keeps its new record pending a replica lease, stalling its GETs.
+     * Approves no migration of {@code key} for {@link #KEEP_INTERVALS} intervals from now: its value got read replicas
+     * (docs/replicas.md). Their readers read it locally already and its new readers are offered replicas too, while a
+     * migration of a value whose header still carries the replica bit keeps its new record pending a replica lease,
+     * stalling its GETs. The replica policy keeps a key again at every interval its replicas are still read.
      */
     public void keepInPlace(long key) {
-        kept.add(key);
+        kept.keep(key, interval);
+    }
+
+    /** Keys kept in place now (bounded: those kept in the last {@link #KEEP_INTERVALS} intervals). */
+    public int keptKeys() {
+        return kept.size();
     }
 
     /** Keys waiting for their home's count (deferred). */
@@ -178,6 +193,7 @@ public final class Coordinator {
         measured.clear();
         Arrays.fill(approvedThisInterval, 0);
         interval++;
+        kept.forgetBefore(interval);
         return out.build();
     }
 
@@ -256,8 +272,15 @@ public final class Coordinator {
                 }
             }
         }
+        boolean hostReported = r != null && !Double.isNaN(r[host]);
+        if (!intervalEnd && !hostReported && (host != home || homeTracking.contains(key))) {
+            // An instant report comes before the host's report of this interval: its rate is unknown, not zero. At
+            // the interval's end a host that reported nothing read the key less than its monitor's threshold.
+            // (Deciding here against 0 moved values away from their main reader, then back an interval later.)
+            return;
+        }
         boolean hostMeasured = host != home || (known != null && known[host]);
-        double hostRate = r == null || Double.isNaN(r[host]) ? 0 : r[host];
+        double hostRate = hostReported ? r[host] : 0;
         if (applicant < 0 || best < config.minRate() || best <= (1 + config.margin()) * second
             || kept.contains(key)) {
             // Nobody wants it enough, or several machines want it about equally, or it has read replicas: leave it
@@ -298,11 +321,7 @@ public final class Coordinator {
         approvedInInterval.put(key, interval);
         approvals++;
         pending.remove(key);
-        if (target == home) {
-            if (homeTracking.remove(key)) {
-                out.untrack.add(new Decisions.Track(key, home));
-            }
-        } else if (homeTracking.add(key)) {
+        if (target != home && homeTracking.add(key)) {
             out.track.add(new Decisions.Track(key, home));
         }
     }

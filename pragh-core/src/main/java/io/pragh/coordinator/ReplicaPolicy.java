@@ -12,8 +12,10 @@ import java.util.Map;
 /**
  * Which read replicas to place after an interval (docs/replicas.md): a value read from several machines is local to
  * at most one of them after migration (the single-copy floor), so each other machine that read it in the interval is
- * offered a replica, hottest first, up to a number per machine. The key's home is never offered one (its GETs read
- * its own key region, not the cache), nor the target of a migration of the key approved in the same interval. Whether
+ * offered a replica, hottest first, up to a number per machine. The key's home is offered one too when it read the
+ * value elsewhere (it migrated away: the home reports it as a tracked key, and its GETs use a replica held there);
+ * the machine holding the value refuses its offer. The target of a migration of the key approved in the same
+ * interval is never offered one. Whether
  * a replica is then placed and kept (its memory budget, and its reads weighed against the writes of its value) is the
  * holder's decision ({@code io.pragh.store.Replicas}).
  *
@@ -43,7 +45,8 @@ public final class ReplicaPolicy {
         Map<Long, List<Choice>> readers = new HashMap<>();
         for (MonitorReport r : reports) {
             for (KeyRate k : r.keys()) {
-                if (k.rate() > 0 && placement.home(k.key()) != r.machine()) {
+                // The home only when it read the value elsewhere: its reads of a value it holds are local.
+                if (k.rate() > 0 && (placement.home(k.key()) != r.machine() || k.host() != r.machine())) {
                     readers.computeIfAbsent(k.key(), x -> new ArrayList<>())
                         .add(new Choice(k.key(), r.machine(), k.rate()));
                 }

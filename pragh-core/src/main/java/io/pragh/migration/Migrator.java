@@ -7,6 +7,7 @@ import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.Region;
 import io.pragh.memory.ChunkedRegion;
 import io.pragh.reclaim.Leases;
+import io.pragh.store.InvalidationPendingException;
 import io.pragh.store.MachineStore;
 import io.pragh.store.Session;
 import io.pragh.values.ValueRecord;
@@ -181,8 +182,9 @@ public final class Migrator {
                 if (waitingSince == 0) {
                     waitingSince = now;
                 } else if (now - waitingSince > PENDING_PATIENCE_NANOS) {
-                    throw new PraghException("MIGRATE found a source record whose predecessor was still not"
-                        + " invalidated after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
+                    // Retryable, as a GET that waits as long is: the publisher (or the settle pass) clears the bit.
+                    throw new InvalidationPendingException("MIGRATE found a source record whose predecessor was"
+                        + " still not invalidated after " + (PENDING_PATIENCE_NANOS / 1_000_000) + " ms");
                 }
                 Thread.yield();
             } else {

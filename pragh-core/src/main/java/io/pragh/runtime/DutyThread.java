@@ -29,6 +29,31 @@ public abstract class DutyThread implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
+    /**
+     * A duty that runs {@code round} every {@code intervalNanos}, the first one an interval after its start, the next
+     * an interval after the last one ended (a slow round delays the next rather than piling rounds up).
+     *
+     * <pre>{@code
+     * DutyThread t = DutyThread.periodic("tiering", TimeUnit.SECONDS.toNanos(1), this::runRound);
+     * t.start();
+     * }</pre>
+     */
+    public static DutyThread periodic(String name, long intervalNanos, Runnable round) {
+        return new DutyThread(name, intervalNanos) {
+            private long next = System.nanoTime() + intervalNanos;
+
+            @Override
+            protected int doWork() {
+                if (System.nanoTime() < next) {
+                    return 0;
+                }
+                round.run();
+                next = System.nanoTime() + intervalNanos;
+                return 1;
+            }
+        };
+    }
+
     public final void start() {
         thread.start();
     }

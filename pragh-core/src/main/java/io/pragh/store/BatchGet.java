@@ -93,7 +93,7 @@ final class BatchGet {
         batch.clear();
         for (int i = 0; i < n; i++) {
             long key = keys[base + i];
-            int found = session.lookUpHere(key, true);
+            int found = session.lookUpHere(key, true, true);
             homes[i] = session.home;
             obtainedAt[i] = session.obtainedAtMillis;
             if (found != Session.READ_BUCKET) {

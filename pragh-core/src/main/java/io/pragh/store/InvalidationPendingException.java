@@ -3,10 +3,11 @@ package io.pragh.store;
 import io.pragh.fabric.FabricException;
 
 /**
- * A GET found its key's newest record still flagged {@link io.pragh.values.ValueRecord#INVALIDATION_PENDING} for
- * longer than it may wait: the operation that published it has not yet invalidated the record it replaced (its
- * machine is cut off mid-operation, or stalled). Returning the value then could let a later GET read an older one,
- * so the GET is refused instead. {@linkplain #retryable() Retryable}: the publisher, or the settle pass of
+ * A GET (or a MIGRATE) found its key's newest record still flagged
+ * {@link io.pragh.values.ValueRecord#INVALIDATION_PENDING} for longer than it may wait: the operation that published
+ * it has not yet invalidated the record it replaced (its machine is cut off mid-operation, or stalled). Returning the
+ * value then could let a later GET read an older one (moving it on could let a later update outrun that
+ * invalidation), so the operation is refused instead. {@linkplain #retryable() Retryable}: the publisher, or the settle pass of
  * unfinished migrations, clears the flag.
  *
  * <pre>{@code

@@ -24,9 +24,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   <li>An update that holds the lock calls {@link #invalidateReplicas} before its new value can be read (before the
  *       new record's pending bit clears, before an append in place publishes its length, before a DELETE
  *       invalidates the record a tombstone leads readers to): each replica's header is invalidated by a
- *       generation-checked CAS on its holder (a refused request leaves its entry for the same reason), whose GET then fails its header check and reads the key's word
- *       afresh. The CAS's winner hands the replica to its holder's GC. A holder that does not answer (or a CAS whose
- *       outcome is unknown) is waited out: no replica is used past its lease plus the reclaim lease.</li>
+ *       generation-checked CAS on its holder (a refused request leaves its entry for the same reason, and a
+ *       holder's late request never replaces the entry of a copy it asked for later: {@link ReplicaHolders}),
+ *       whose GET then fails its header check and reads the key's word afresh. The CAS's winner hands the
+ *       replica to its holder's GC. A holder that does not answer (or a CAS whose outcome is unknown) is waited
+ *       out: no replica is used past its lease plus the reclaim lease.</li>
  *   <li>A machine that (re)starts with replicas on waits the same time before its first update becomes visible:
  *       replicas of its previous life are not in this registry.</li>
  * </ol>
@@ -37,8 +39,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class ReplicaRegistry {
     private final MachineStore machine;
-    /** Per key: the replica address (as the home names it) held by each machine, 0 for none. */
-    private final Long2ObjectHashMap<long[]> byKey = new Long2ObjectHashMap<>();
+    /** Per key: the copies (addresses as the home names them) granted or asked for since its last update. */
+    private final Long2ObjectHashMap<ReplicaHolders> byKey = new Long2ObjectHashMap<>();
     /** Keys with replicas: a writer reads it without the lock (see {@link #invalidateReplicas}). */
     private volatile int keys;
     /**
@@ -70,7 +72,7 @@ public final class ReplicaRegistry {
         ReplicaSettings settings = machine.replication().settings();
         int home = machine.placement().home(key);
         if (!settings.enabled() || machine.acks().durable() || Address.host(source, home) != machine.id()
-            || from == machine.id() || from == home) {
+            || from == machine.id()) {
             return false;
         }
         ChunkedRegion region = machine.values().region();
@@ -119,7 +121,7 @@ public final class ReplicaRegistry {
         if (keys == 0) {
             return; // volatile: a grant that took effect before our lock CAS is visible (see the class comment)
         }
-        long[] holders;
+        ReplicaHolders holders;
         synchronized (this) {
             holders = byKey.remove(key);
             keys = byKey.size();
@@ -127,14 +129,13 @@ public final class ReplicaRegistry {
         if (holders == null) {
             return;
         }
-        for (int m = 0; m < holders.length; m++) {
-            if (holders[m] == Address.NONE) {
-                continue;
-            }
+        for (int i = 0; i < holders.size(); i++) {
+            int m = holders.machine(i);
+            long replica = holders.address(i);
             try {
-                if (machine.regions().invalidate(m, holders[m])) {
+                if (machine.regions().invalidate(m, replica)) {
                     invalidated.increment();
-                    machine.reclaimRings().post(m, holders[m]);
+                    machine.reclaimRings().post(m, replica);
                 }
             } catch (PraghException unreachableOrRingFull) {
                 // The CAS may not have happened: the holder's lease is what makes the copy unusable now. (A full
@@ -171,12 +172,12 @@ public final class ReplicaRegistry {
     }
 
     private synchronized void add(long key, int from, long replica) {
-        long[] holders = byKey.get(key);
+        ReplicaHolders holders = byKey.get(key);
         if (holders == null) {
-            holders = new long[machine.machineCount()];
+            holders = new ReplicaHolders();
             byKey.put(key, holders);
         }
-        holders[from] = replica;
+        holders.add(from, replica, Leases.nowMillis(), waitMillis());
         keys = byKey.size();
     }
 

@@ -72,16 +72,16 @@ public final class Replicas {
 
     /**
      * Places (or keeps) a replica here of {@code key}'s value, read about {@code readsPerSecond} here, unless the
-     * value is here or homed here already, the budget is spent, or the upkeep rule says its writes outweigh the reads.
+     * value is here already (a home whose value migrated away may hold one: its GETs use it, see
+     * {@code Session#useOwnReplica}), the budget is spent, or the upkeep rule says its writes outweigh the reads.
      *
      * @return whether a replica is held or requested now
      */
     public synchronized boolean place(long key, double readsPerSecond) {
         ReplicaSettings settings = machine.replication().settings();
-        int self = machine.id();
         int home = machine.placement().home(key);
-        if (!settings.enabled() || home == self || machine.acks().durable()) {
-            return false; // the home's GETs read its own key region, never the cache
+        if (!settings.enabled() || machine.acks().durable()) {
+            return false;
         }
         long now = Leases.nowMillis();
         Replica r = held.get(key);

@@ -92,7 +92,15 @@ public final class Session {
      * @return false when the key has no value
      */
     boolean lookup(long key, boolean useCache) {
-        int found = lookUpHere(key, useCache);
+        return lookup(key, useCache, false);
+    }
+
+    /**
+     * LOOKUP for a GET when {@code ownReplica}: at the key's home, a read replica held here of a value that migrated
+     * away is used (see {@link #useOwnReplica}). Updates and migrations never pass it: they act on the home's word.
+     */
+    boolean lookup(long key, boolean useCache, boolean ownReplica) {
+        int found = lookUpHere(key, useCache, ownReplica);
         if (found != READ_BUCKET) {
             return found == FOUND;
         }
@@ -117,7 +125,7 @@ public final class Session {
      * @return {@link #FOUND}, {@link #MISSING}, or {@link #READ_BUCKET} when only the home's bucket can tell (then
      *     {@link #obtainedAtMillis} is the clock before that read, the lease of what it finds)
      */
-    int lookUpHere(long key, boolean useCache) {
+    int lookUpHere(long key, boolean useCache, boolean ownReplica) {
         home = machine.placement().home(key);
         fromCache = false;
         address = Address.NONE;
@@ -131,7 +139,13 @@ public final class Session {
             // The clock first: a stall between the two reads must shorten the address's lease, never stretch it.
             obtainedAtMillis = Leases.nowMillis();
             address = keys.address(slot);
-            return Address.isNone(address) ? MISSING : FOUND;
+            if (Address.isNone(address)) {
+                return MISSING;
+            }
+            if (ownReplica && !Address.isTombstone(address) && Address.host(address, home) != machine.id()) {
+                useOwnReplica(key);
+            }
+            return FOUND;
         }
         obtainedAtMillis = Leases.nowMillis();
         if (useCache && machine.cache().lookup(key, obtainedAtMillis, hit)) {
@@ -143,6 +157,21 @@ public final class Session {
             return FOUND;
         }
         return READ_BUCKET;
+    }
+
+    /**
+     * At the key's home, whose word names a value on another machine (migrated away): a read replica of it held here
+     * is used instead, as any holder uses one. The home's own words are never cached, so a cache entry of a key homed
+     * here can only be a replica ({@link Replicas}); it is read under the replica's lease, and the host invalidates
+     * it before a write becomes visible exactly as on any other holder, so this adds no ordering of its own. The
+     * slot stays the home's key slot (a CAS targets that, not the cache's copy of it).
+     */
+    private void useOwnReplica(long key) {
+        if (machine.cache().lookup(key, obtainedAtMillis, hit) && Address.host(hit.address, home) == machine.id()) {
+            address = hit.address;
+            obtainedAtMillis = hit.stampMillis;
+            fromCache = true;
+        }
     }
 
     /**
@@ -243,9 +272,12 @@ public final class Session {
         dropCached(key, home, staleAddress);
     }
 
-    /** Forgets a cached address of a key homed at {@code keyHome} found stale (the home's own words are not cached). */
+    /**
+     * Forgets a cached address of a key homed at {@code keyHome} found stale: the home's own words are not cached, but
+     * a replica held at the home is (see {@link #useOwnReplica}).
+     */
     void dropCached(long key, int keyHome, long staleAddress) {
-        if (keyHome != machine.id()) {
+        if (keyHome != machine.id() || Address.host(staleAddress, keyHome) == machine.id()) {
             machine.cache().invalidate(key, staleAddress);
         }
     }
@@ -276,7 +308,7 @@ public final class Session {
         long staleAddress = Address.NONE;
         int staleSeen = 0;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            if (!lookup(key, true)) {
+            if (!lookup(key, true, true)) {
                 if (Address.isTombstone(address) && awaitDeleteFinished(key, address)) {
                     continue; // the DELETE finished (or gave way) while we waited: look again
                 }

@@ -102,19 +102,7 @@ public final class Tiering implements AutoCloseable {
             return;
         }
         long interval = TimeUnit.MILLISECONDS.toNanos(config.intervalMillis());
-        thread = new DutyThread("tiering", interval) {
-            private long next = System.nanoTime() + interval;
-
-            @Override
-            protected int doWork() {
-                if (System.nanoTime() < next) {
-                    return 0;
-                }
-                runRound();
-                next = System.nanoTime() + interval;
-                return 1;
-            }
-        };
+        thread = DutyThread.periodic("tiering", interval, this::runRound);
         thread.start();
     }
 

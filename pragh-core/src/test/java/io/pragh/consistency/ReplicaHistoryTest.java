@@ -24,6 +24,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +89,9 @@ class ReplicaHistoryTest {
         });
     }
 
+    /** Replicas placed at their key's home (its value migrated away): the home's GETs then read them. */
+    private static final LongAdder PLACED_AT_HOME = new LongAdder();
+
     private static final List<Thread> CUTTERS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private static void run(String name, long cacheLease, long reclaimLease, long replicaLease, long leakScan,
@@ -98,6 +102,7 @@ class ReplicaHistoryTest {
     private static void run(String name, long cacheLease, long reclaimLease, long replicaLease, long leakScan,
                             long minLeaseWaits, Consumer<FaultFabric> faults) throws Exception {
         FaultFabric fabric = new FaultFabric(new InProcessFabric(MACHINES, 0), SEED);
+        PLACED_AT_HOME.reset();
         History history = new History();
         ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
         long[] keys = new long[KEYS];
@@ -150,6 +155,7 @@ class ReplicaHistoryTest {
                 + report.describe(ChaosValues.FORMAT, 3));
             assertTrue(enough(c), name + ": replicas were not exercised enough to mean anything: " + counts);
             assertTrue(leaseWaits(c) >= minLeaseWaits, name + ": writes never waited out a lease: " + counts);
+            assertTrue(PLACED_AT_HOME.sum() > 0, name + ": no replica was ever placed at its key's home: " + counts);
         }
     }
 
@@ -193,7 +199,9 @@ class ReplicaHistoryTest {
             int target = rnd.nextInt(MACHINES);
             long t0 = System.nanoTime();
             try {
-                c.machine(target).store().replication().replicas().place(key, 1e9);
+                if (c.machine(target).store().replication().replicas().place(key, 1e9) && c.home(key) == target) {
+                    PLACED_AT_HOME.increment(); // the home reads it instead of its own word's remote address
+                }
                 rec.replicate(key, target, t0, System.nanoTime());
             } catch (RuntimeException e) {
                 rec.failed(Operation.Kind.REPLICATE, key, null, target, t0, e);
@@ -309,7 +317,8 @@ class ReplicaHistoryTest {
             placed += h.placed();
             expired += h.expired();
         }
-        return "replicas placed " + placed + ", granted " + granted + ", refused " + refused + ", invalidated by"
+        return "replicas placed " + placed + " (" + PLACED_AT_HOME.sum() + " at their key's home), granted " + granted
+            + ", refused " + refused + ", invalidated by"
             + " writes " + invalidated + ", lease waits " + leaseWaits + ", expired " + expired;
     }
 

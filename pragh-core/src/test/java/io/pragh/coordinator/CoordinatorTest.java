@@ -89,6 +89,23 @@ class CoordinatorTest {
     }
 
     @Test
+    void aKeyKeptInPlaceIsLetGoOnceThePolicyStopsKeepingItSoTheSetStaysBounded() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        c.keepInPlace(key);
+        for (int i = 0; i < Coordinator.KEEP_INTERVALS - 1; i++) {
+            assertTrue(c.endInterval(List.of()).isEmpty());
+        }
+        assertEquals(1, c.keptKeys(), "kept for its intervals");
+        c.keepInPlace(key); // its replicas are still read: kept again, through the next KEEP_INTERVALS interval ends
+        for (int i = 0; i < Coordinator.KEEP_INTERVALS; i++) {
+            assertTrue(c.endInterval(interval(0, false, NO, 200, 20, NO)).approvals().isEmpty(), "still kept");
+        }
+        assertEquals(1, c.endInterval(interval(0, false, NO, 200, 20, NO)).approvals().size(),
+            "not kept again for its intervals: forgotten, and movable like any key");
+        assertEquals(0, c.keptKeys());
+    }
+
+    @Test
     void aKeyTwoMachinesWantAboutEquallyStaysWhereItIs() {
         Coordinator c = coordinator(Mechanism.EAGER);
         assertTrue(c.endInterval(interval(0, false, NO, 200, 180, NO)).isEmpty());
@@ -111,8 +128,43 @@ class CoordinatorTest {
         assertTrue(cooling.approvals().isEmpty(), "the interval after an approval is its cooldown");
         Decisions back = c.endInterval(interval(1, true, 400, 20, NO, NO));
         assertEquals(List.of(new Decisions.Approval(key, 1, 0, 400, 20)), back.approvals());
-        assertEquals(List.of(new Decisions.Track(key, 0)), back.untrack(), "home again: no need to count");
+        assertTrue(back.untrack().isEmpty(), "home again, the home keeps counting: it proved a reader");
         assertEquals(0, c.hostOf(key));
+    }
+
+    /**
+     * Eager approves against a home that does not count its own reads; once a value came back because the home read
+     * it more, a lighter reader applying again is weighed against the home's count, not approved blind (which moved
+     * values away from their main reader every other interval).
+     */
+    @Test
+    void aValueBackHomeStaysThereWhenALighterReaderAppliesAgain() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        c.endInterval(interval(0, false, NO, 200, NO, NO));
+        c.endInterval(interval(1, true, 400, 20, NO, NO));
+        assertEquals(0, c.endInterval(interval(1, true, 400, 20, NO, NO)).approvals().get(0).target());
+        c.endInterval(interval(0, true, 400, 30, NO, NO)); // cooldown
+        Decisions again = c.endInterval(interval(0, true, 400, 30, NO, NO));
+        assertTrue(again.approvals().isEmpty(), "machine 1 reads it at 30/s, the home at 400/s");
+        assertEquals(0, c.hostOf(key));
+    }
+
+    /**
+     * An instant report arrives before the host has reported anything this interval: the host's rate is unknown, not
+     * zero, so the value stays; the interval's end, with every report in, decides.
+     */
+    @Test
+    void anInstantReportDoesNotTakeAValueFromAHostThatHasNotReportedYet() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        c.endInterval(interval(0, false, NO, 2_000, NO, NO));
+        c.endInterval(interval(1, true, 0, 2_000, NO, NO)); // cooldown
+        Decisions instant = c.onInstantReport(new MonitorReport(2, true, List.of(new KeyRate(key, 1, 150, false))));
+        assertTrue(instant.approvals().isEmpty(), "machine 1 holds the value and reads it at 2,000/s");
+        assertTrue(c.endInterval(interval(1, true, 0, 2_000, 150, NO)).approvals().isEmpty());
+        assertEquals(1, c.hostOf(key));
+        Decisions moved = c.endInterval(interval(1, true, 0, 20, 150, NO));
+        assertEquals(List.of(new Decisions.Approval(key, 1, 2, 150, 20)), moved.approvals(),
+            "at the interval's end a host's rate is known, and machine 2 wins by the margin");
     }
 
     @Test

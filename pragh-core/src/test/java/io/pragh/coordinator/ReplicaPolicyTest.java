@@ -17,15 +17,24 @@ class ReplicaPolicyTest {
     }
 
     @Test
-    void offersReplicasOnlyOfKeysReadFromSeveralMachinesAndNeverToTheHomeOrTheMigrationTarget() {
+    void offersReplicasOnlyOfKeysReadFromSeveralMachinesAndNeverToTheHomeOfALocalValueOrTheMigrationTarget() {
         List<MonitorReport> reports = List.of(
-            report(0, new KeyRate(7, 0, 900, false)),                                  // the home: never offered
+            report(0, new KeyRate(7, 0, 900, false)),                                  // the home, value local
             report(1, new KeyRate(7, 0, 500, false), new KeyRate(8, 0, 800, false)),   // 8: read here only
             report(2, new KeyRate(7, 0, 300, false)),
             report(3, new KeyRate(7, 0, 100, false)));
         Decisions d = new Decisions(List.of(new Decisions.Approval(7, 0, 1, 500, 0)), List.of(), List.of());
         List<ReplicaPolicy.Choice> chosen = ReplicaPolicy.choose(reports, HOME_ZERO, 4, d, 10);
         assertEquals(List.of(new ReplicaPolicy.Choice(7, 2, 300), new ReplicaPolicy.Choice(7, 3, 100)), chosen);
+    }
+
+    @Test
+    void offersAReplicaToAHomeThatReadsItsValueFromTheMachineItMigratedTo() {
+        List<MonitorReport> reports = List.of(
+            report(0, new KeyRate(7, 2, 400, true)),    // the home, tracking its value that migrated to machine 2
+            report(2, new KeyRate(7, 2, 900, false)));  // the value's host (it refuses the offer: local already)
+        List<ReplicaPolicy.Choice> chosen = ReplicaPolicy.choose(reports, HOME_ZERO, 3, Decisions.NONE, 10);
+        assertEquals(List.of(new ReplicaPolicy.Choice(7, 2, 900), new ReplicaPolicy.Choice(7, 0, 400)), chosen);
     }
 
     @Test

@@ -53,4 +53,20 @@ class MigrationControlTest {
             assertArrayEquals(new byte[] {1, 2, 3}, c.machine(1).get(hot));
         }
     }
+
+    @Test
+    void aMoveOnAnotherPolicysWordTellsTheCoordinatorWhereTheValueWent() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
+                .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).build();
+             MigrationControl control = new MigrationControl(c, MonitorConfig.defaults(), CoordinatorConfig.defaults())) {
+            long key = KeyLayout.key(7, 0, KeyLayout.OUT);
+            c.machine(0).put(key, new byte[] {9});
+            int target = (c.home(key) + 1) % 3;
+            control.start();
+            control.migrate(key, target).get(60, TimeUnit.SECONDS);
+            assertEquals(target, host(c, key), "the value moved");
+            assertEquals(target, control.coordinator().hostOf(key), "and the coordinator knows where");
+            assertArrayEquals(new byte[] {9}, c.machine(c.home(key)).get(key));
+        }
+    }
 }

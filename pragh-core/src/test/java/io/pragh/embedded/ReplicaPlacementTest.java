@@ -54,6 +54,33 @@ class ReplicaPlacementTest {
     }
 
     /**
+     * The key's home, whose value migrated to another machine, reads it through a replica held at the home (its own
+     * address word names the other machine): its GETs become local, and a PUT at the value's host, sent from a third
+     * machine, invalidates that replica before it is acknowledged.
+     */
+    @Test
+    void aHomeWhoseValueMigratedAwayReadsItThroughItsOwnReplicaUntilItIsWritten() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).pinThreads(false)
+            .keysPerMachine(1_000).cacheBytes(64 << 10).remoteLatencyNs(0).replicas(1 << 20, 1_000).build()) {
+            long key = keyHomedAt(c, 0);
+            byte[] first = "first".getBytes(StandardCharsets.UTF_8);
+            Machine home = c.machine(0);
+            home.put(key, first);
+            c.machine(1).migrate(key);
+            assertTrue(remoteOpsOfGet(home, key, first) > 0, "the value migrated away: the home reads it remotely");
+            assertTrue(home.store().replication().replicas().place(key, 1_000), "a replica placed at the home");
+            long deadline = System.nanoTime() + PATIENCE_NANOS;
+            while (remoteOpsOfGet(home, key, first) > 0) {
+                assertTrue(System.nanoTime() < deadline, "the home's GETs never became local");
+                Thread.sleep(5);
+            }
+            byte[] second = "second".getBytes(StandardCharsets.UTF_8);
+            c.machine(2).put(key, second);
+            assertArrayEquals(second, home.get(key), "the home's replica was invalidated before the PUT's ack");
+        }
+    }
+
+    /**
      * A cluster's machines start together, so none can hold a replica of a host's previous life: its first replacing
      * PUT does not wait out the replica lease plus the reclaim lease, as a restarted host's must. (Before, every PUT of a new
      * cluster waited that long: with a 10-minute lease this PUT would outlive the test's minute.)

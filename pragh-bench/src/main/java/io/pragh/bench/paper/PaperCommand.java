@@ -75,6 +75,10 @@ public final class PaperCommand {
         }
     }
 
+    /** Fig. 10's traversal run: its flags and its rows. */
+    private record Fig10Run(TraversalConfig config, Map<Mode, ModeResult> results) {
+    }
+
     /** One run of every figure on one graph. */
     private record PaperCommandRun(PaperConfig config, FigureFiles files, PrintStream out) {
         void all() throws Exception {
@@ -85,8 +89,8 @@ public final class PaperCommand {
             // The paper's scope, 2^10, where the graph has that many start vertices.
             int scopeExponent = Math.min(10, topExponent);
             String scope = Integer.toString(1 << scopeExponent);
-            tableAndFig10(graph, scope);
-            fig11(graph, scopeExponent, topExponent);
+            Fig10Run fig10 = tableAndFig10(graph, scope);
+            fig11(graph, scopeExponent, topExponent, fig10);
             scenario("fig12", "Fig. 12: PUT latency CDF with and without migration, 50/50 mix", new PutLatencyCdf(),
                 graph, fig12Paper(), null, NO_FLOOR, "--scope", scope);
             fig13();
@@ -104,7 +108,8 @@ public final class PaperCommand {
             return Double.toString(Math.max(0.05, config.durationSeconds() / 10));
         }
 
-        private void tableAndFig10(AdjacencyGraph graph, String scope) throws Exception {
+        /** Table 1 and Fig. 10 from one traversal run of every mode; returns its rows (Fig. 11 reuses them). */
+        private Fig10Run tableAndFig10(AdjacencyGraph graph, String scope) throws Exception {
             TraversalConfig c = TraversalConfig.parse(config.traversalArgs("--scope", scope, "--modes", FIG10_MODES));
             TraversalRunner runner = new TraversalRunner(c, graph, out);
             double floor = runner.remoteRateFloor();
@@ -125,9 +130,11 @@ public final class PaperCommand {
             files.write("fig10", "Fig. 10: migration schemes on the traversal benchmark (Zipf 0.99)",
                 report.asMap(), fig10Paper(), floor, FLOOR_NOTE,
                 TraversalCharts.write(files.parts("fig10"), report.results(), PaperFigures.TRAVERSAL, floor));
+            return new Fig10Run(c, report.results());
         }
 
-        private void fig11(AdjacencyGraph graph, int from, int top) throws Exception {
+        /** Fig. 11; its first scope is Fig. 10's, whose rows of the same modes and flags are taken, not run again. */
+        private void fig11(AdjacencyGraph graph, int from, int top, Fig10Run fig10) throws Exception {
             // The paper sweeps 2^10 to 2^26; three scopes two powers apart, as far as the graph's start vertices go.
             StringJoiner scopes = new StringJoiner(",");
             for (int e = from; e <= top && e <= from + 4; e += 2) {
@@ -137,8 +144,8 @@ public final class PaperCommand {
             paper.put("note", "Fig. 11 is a plot; the text gives no numbers: the speedup after migration falls "
                 + "steadily as the scope grows from 2^10 to 2^26, and remote accesses rise, from contention on values "
                 + "read by queries on several machines");
-            Scenario.Result r = scenario(new ScopeSweep(), graph, "--scopes", scopes.toString(), "--modes",
-                "orig,split-cache,split-cache-replica");
+            Scenario.Result r = scenario(new ScopeSweep(fig10.config(), fig10.results()), graph, "--scopes",
+                scopes.toString(), "--modes", "orig,split-cache,split-cache-replica");
             Map<String, Object> measured = r.asMap();
             files.write("fig11", "Fig. 11: migration benefits as the scope of start vertices grows", measured, paper,
                 measured.get("single_copy_floor"), FLOOR_NOTE + "; one per scope", r.writeCharts(files.parts("fig11")));

@@ -1,6 +1,8 @@
 package io.pragh.bench.traversal;
 
 import io.pragh.bench.traversal.deploy.BenchCluster;
+import io.pragh.bench.traversal.deploy.EmbeddedBenchCluster;
+import io.pragh.bench.traversal.deploy.ReadCensus;
 import io.pragh.bench.traversal.deploy.ShardMigration;
 import io.pragh.bench.traversal.deploy.SplitMigration;
 import io.pragh.fabric.FabricStats;
@@ -9,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongPredicate;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -48,6 +51,8 @@ public final class ModeSession implements AutoCloseable {
     private SplitMigration automatic;
     /** Whether split migration runs on by itself through the measurement ({@link #liveControl(boolean)}). */
     private boolean liveControl;
+    /** Keys of the loaded graph's two-hop reads when a read census runs through the measurement, else null. */
+    private LongPredicate censusKeys;
 
     /**
      * Starts {@code phases.threads()} query threads of {@code workload} on {@code cluster}, loaded with {@code keys}
@@ -80,6 +85,16 @@ public final class ModeSession implements AutoCloseable {
      */
     public ModeSession liveControl(boolean on) {
         this.liveControl = on;
+        return this;
+    }
+
+    /**
+     * Counts the measurement's value reads per key and reader and prints where the remote ones above the window's
+     * single-copy floor come from ({@link ReadCensus}; in-process clusters only); {@code loaded} says whether a key is
+     * among the loaded graph's two-hop reads. A diagnostic: {@code -Dpragh.bench.census=true}. Returns this session.
+     */
+    public ModeSession census(LongPredicate loaded) {
+        this.censusKeys = loaded;
         return this;
     }
 
@@ -134,8 +149,13 @@ public final class ModeSession implements AutoCloseable {
         if (liveControl && automatic != null) {
             automatic.runAutomatically();
         }
+        ReadCensus census = censusKeys != null && cluster instanceof EmbeddedBenchCluster e
+            ? ReadCensus.start(e.cluster()) : null;
         long m0 = System.nanoTime();
         phase("measurement", config.durationSeconds());
+        if (census != null) {
+            out.print(tag + " " + census.stop(censusKeys));
+        }
         if (mode == Mode.SPLIT_CACHE_REPLICA && automatic != null) {
             out.printf(Locale.ROOT, "%s %s%n", tag, automatic.replicaSummary());
         }

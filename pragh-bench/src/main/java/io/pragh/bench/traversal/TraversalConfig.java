@@ -46,7 +46,8 @@ import java.util.Map;
  *                        with their logs), or null for a temporary directory removed at the end
  * @param liveControl     split modes: the control plane keeps running through the measurement (intervals end every
  *                        {@code intervalSeconds}, instant reports are acted on, replicas offered) instead of stopping
- *                        after the monitoring intervals before it
+ *                        after the monitoring intervals before it (the default: a running system's control plane
+ *                        keeps up with the edge inserts' new neighbours; stopped, they are read remotely)
  */
 public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
                               List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
@@ -89,10 +90,11 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "                          policy reports keys read at least twice an interval and holding 2^-21 of the",
         "                          machine's remote reads, approves the hottest first up to a budget per machine, so the",
         "                          same defaults work at any throughput)",
-        "  --control frozen|live   split modes: frozen (default) migrates (and offers replicas) only in the monitoring",
-        "                          intervals before the measurement; live keeps the control plane running through the",
+        "  --control live|frozen   split modes: live (default) keeps the control plane running through the",
         "                          measurement as a running system does: intervals end every --interval, instant",
-        "                          reports are acted on (in-process), replicas are offered again each interval",
+        "                          reports are acted on (in-process), replicas are offered again each interval; frozen",
+        "                          migrates (and offers replicas) only in the monitoring intervals before the",
+        "                          measurement, so the edge inserts' new neighbours stay remote through it",
         "  --json FILE             write the results as JSON",
         "  --charts DIR            write PNG charts (throughput, latency, remote access rate; the paper's beside)");
 
@@ -157,7 +159,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--gets", "one");
         v.put("--fabric", INPROCESS);
         v.put("--cluster-dir", null);
-        v.put("--control", "frozen");
+        v.put("--control", "live");
         Flags.read(v, args, USAGE);
         v.put("--fabric", fabricFlags(v, args));
         List<Mode> modes = Flags.modes(v.get("--modes"));

@@ -21,6 +21,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -90,12 +92,25 @@ public final class TraversalRunner {
             TwoHopWorkload workload = new TwoHopWorkload(startVertices, graph, graph.verticesWithEdges(),
                 StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
                 config.batchedGets(), config.seed());
-            return new ModeSession(config.phases(), mode, cluster, keys, workload, startVertices, out)
+            ModeSession session = new ModeSession(config.phases(), mode, cluster, keys, workload, startVertices, out)
                 .liveControl(config.liveControl());
+            return Boolean.getBoolean("pragh.bench.census") && mode.split() ? session.census(loadedReads()) : session;
         } catch (Exception | Error e) {
             cluster.close();
             throw e;
         }
+    }
+
+    /** Whether a key is among the loaded graph's two-hop reads from the scope (the read census's floor keys). */
+    private LongPredicate loadedReads() {
+        LongHashSet keys = new LongHashSet();
+        for (int s : scopeVertices) {
+            keys.add(KeyLayout.key(s, TwoHopWorkload.LABEL, KeyLayout.OUT));
+            for (int j = 0, n = Math.min(graph.degree(s), config.fanout()); j < n; j++) {
+                keys.add(KeyLayout.key(graph.neighbour(s, j), TwoHopWorkload.LABEL, KeyLayout.OUT));
+            }
+        }
+        return keys::contains;
     }
 
     /** The vertices with edges, by id: the scope's pool (a scope is a prefix; a dynamic window a slice). */

@@ -10,6 +10,8 @@
  * keys and store packages, HdrHistogram and Jackson. {@link io.pragh.bench.traversal.ClientWorkload} is what the query
  * threads run ({@link io.pragh.bench.traversal.TwoHopWorkload} here); another benchmark on the same modes (the RDF
  * benchmark) brings its own, with {@link io.pragh.bench.traversal.Flags} and {@link io.pragh.bench.traversal.Phases}.
+ * With {@code -Dpragh.bench.census=true} a split mode's measurement also prints where its remote value reads above
+ * the window's single-copy floor come from ({@link io.pragh.bench.traversal.deploy.ReadCensus}, in-process only).
  */
 @MayDependOn({"com.fasterxml.jackson..", "io.pragh.bench.charts", "io.pragh.bench.shard",
     "io.pragh.bench.traversal.deploy", "io.pragh.bench.workload", "io.pragh.coordinator", "io.pragh.fabric",

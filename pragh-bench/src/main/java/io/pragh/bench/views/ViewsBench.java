@@ -174,11 +174,16 @@ public final class ViewsBench {
         roads.clearImpacted();
         final Histogram eventLatency = new ConcurrentHistogram(3);
         final Histogram incidentLatency = new ConcurrentHistogram(3);
+        final Histogram eventWait = new ConcurrentHistogram(3);
+        final Histogram analysis = new ConcurrentHistogram(3);
         final Map<Long, Long> incidentStart = new ConcurrentHashMap<>();
         final AtomicLong handled = new AtomicLong();
         final ViewHandler.PropertyUpdate handler = (ViewEvent e) -> {
+            final long begun = System.nanoTime();
+            eventWait.recordValue(micros(begun - e.committedNanos()));
             if (RoadNetwork.SPEED.equals(e.property()) && Integer.valueOf(0).equals(e.value())) {
                 roads.analyse(e.vid());
+                analysis.recordValue(micros(System.nanoTime() - begun));
                 final Long start = incidentStart.remove(e.vid());
                 if (start != null) {
                     incidentLatency.recordValue(micros(System.nanoTime() - start));
@@ -203,6 +208,10 @@ public final class ViewsBench {
         r.put("dropped", dropped);
         r.put("backlog_handled", drained);
         r.put("event_latency_ms", percentiles(eventLatency));
+        // Where an event's latency goes: waiting from its commit until its handler starts (the tap, the lane's
+        // queue, the lane thread getting a core), and an incident's analysis once started.
+        r.put("event_wait_ms", percentiles(eventWait));
+        r.put("analysis_ms", percentiles(analysis));
         r.put("incidents_handled", handled.get());
         r.put("incident_latency_ms", percentiles(incidentLatency));
         r.put("sustained", drained && dropped == 0 && (double) r.get("achieved_rate") >= 0.95 * rate);

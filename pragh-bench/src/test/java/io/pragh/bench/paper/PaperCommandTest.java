@@ -52,6 +52,13 @@ class PaperCommandTest {
             assertTrue(fig10.get("measured").get("modes").get(mode).get("throughput_qps").asDouble() > 0, mode);
             assertTrue(fig10.get("paper").has(mode), mode);
         }
+        // Fig. 11's first scope is Fig. 10's: its rows are Fig. 10's, not run again.
+        JsonNode scopes = json.readTree(outDir.resolve("fig11.json").toFile()).get("measured").get("scopes");
+        JsonNode firstScope = scopes.get(scopes.fieldNames().next());
+        for (String mode : List.of("orig", "split-cache", "split-cache-replica")) {
+            assertEquals(fig10.get("measured").get("modes").get(mode), firstScope.get(mode), mode);
+        }
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("measured already at this scope"));
         // Beyond the paper's five: measured beside them, with no paper number.
         assertTrue(fig10.get("measured").get("modes").get("split-cache-replica").get("throughput_qps").asDouble() > 0);
         JsonNode table1 = json.readTree(outDir.resolve("table1.json").toFile());

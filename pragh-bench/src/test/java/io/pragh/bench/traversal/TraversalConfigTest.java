@@ -69,11 +69,11 @@ class TraversalConfigTest {
     }
 
     @Test
-    void theControlPlaneStopsBeforeTheMeasurementUnlessLiveIsAsked() {
-        assertFalse(TraversalConfig.defaults().liveControl(), "the phased runs of the paper's figures stay as they were");
-        assertEquals("frozen", TraversalConfig.defaults().asMap().get("control"));
-        assertTrue(TraversalConfig.parse("--control", "live").liveControl());
-        assertEquals("live", TraversalConfig.parse("--control", "live").asMap().get("control"));
+    void theControlPlaneRunsThroughTheMeasurementUnlessFrozenIsAsked() {
+        assertTrue(TraversalConfig.defaults().liveControl(), "a running system keeps deciding");
+        assertEquals("live", TraversalConfig.defaults().asMap().get("control"));
+        assertFalse(TraversalConfig.parse("--control", "frozen").liveControl());
+        assertEquals("frozen", TraversalConfig.parse("--control", "frozen").asMap().get("control"));
         assertTrue(refusal("--control", "on").contains("--control on is invalid"));
     }
 

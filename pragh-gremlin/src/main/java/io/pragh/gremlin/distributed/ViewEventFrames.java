@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * The client-port wire format of view event subscriptions ({@link ViewEventsExtension}), both sides. Requests:
- * {@code SUBSCRIBE kinds:i32 view:utf8} (answer {@code stream:i64}), {@code POLL stream:i64 max:i32} (answer
+ * {@code SUBSCRIBE kinds:i32 view:utf8} (answer {@code stream:i64}), {@code POLL stream:i64 max:i32 [waitMillis:i32]} (answer
  * {@code count:i32} then per event {@code kind:i8 vid:i64 version:i64 propertyLength:i16 property:utf8 value}, a
  * property length of -1 meaning none), {@code UNSUBSCRIBE stream:i64} (empty answer). A value is a tag and its
  * bytes: 0 null, 1 int, 2 long, 3 double, 4 boolean, 5 a string {@code length:i32 utf8} (any other type is sent as
@@ -45,6 +45,13 @@ final class ViewEventFrames {
         b.putLong(1, stream);
         b.putInt(9, max);
         return copy(b, 13);
+    }
+
+    static byte[] poll(final long stream, final int max, final int waitMillis) {
+        final ExpandableArrayBuffer b = new ExpandableArrayBuffer(17);
+        b.putBytes(0, poll(stream, max));
+        b.putInt(13, waitMillis);
+        return copy(b, 17);
     }
 
     static byte[] unsubscribe(final long stream) {

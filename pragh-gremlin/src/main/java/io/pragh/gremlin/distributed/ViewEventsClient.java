@@ -45,6 +45,16 @@ public final class ViewEventsClient {
             views.getOrDefault(stream, "?"));
     }
 
+    /**
+     * A long poll: up to {@code max} events as soon as the stream holds one, or none once {@code waitMillis} passed
+     * (the server waits at most 30 s; keep it below this client's answer timeout). The server holds no thread
+     * meanwhile.
+     */
+    public List<Map<String, Object>> poll(final long stream, final int max, final int waitMillis) {
+        return ViewEventFrames.events(client.extension("POLL", ViewEventFrames.poll(stream, max, waitMillis)),
+            views.getOrDefault(stream, "?"));
+    }
+
     public void unsubscribe(final long stream) {
         client.extension("UNSUBSCRIBE", ViewEventFrames.unsubscribe(stream));
         views.remove(stream);

@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * View event subscriptions over the client port (issue 17), for clients that speak the client protocol rather than
  * Gremlin: {@code extensions: [views]} in the cluster file. A client opens a stream of a view's events
- * ({@code SUBSCRIBE}), drains it with {@code POLL} (never waits: an empty answer when nothing came) and closes it
+ * ({@code SUBSCRIBE}), drains it with {@code POLL} (with a wait, a long poll: answered at the next event, or empty
+ * once the wait passed; without, at once) and closes it
  * ({@code UNSUBSCRIBE}); a stream nobody polls for {@link ViewEvents#POLLED_IDLE_MILLIS} closes itself. The events
  * are this machine's, as over Gremlin (tapped where updates commit), taken from the view event handlers of its Gremlin
  * front end, which the machine must run. Only names and numbers cross the wire. {@link ViewEventsClient} is the
@@ -51,14 +52,15 @@ public final class ViewEventsExtension implements ServerExtension {
                 return host.machine().submit(() -> long8(events(host).openPolled(view,
                     ViewEventFrames.kinds(kinds), CAPACITY)));
             }
-            if (length != (op == ViewEventFrames.POLL ? 13 : 9)) {
+            if (op == ViewEventFrames.POLL ? length != 13 && length != 17 : length != 9) {
                 throw new IllegalArgumentException((op == ViewEventFrames.POLL ? "POLL" : "UNSUBSCRIBE") + " of "
-                    + length + " bytes (expected " + (op == ViewEventFrames.POLL ? 13 : 9) + ")");
+                    + length + " bytes (expected " + (op == ViewEventFrames.POLL ? "13, or 17 with a wait" : "9") + ")");
             }
             final long stream = request.getLong(1);
             if (op == ViewEventFrames.POLL) {
                 final int max = Math.max(1, Math.min(MAX_POLL, request.getInt(9)));
-                return CompletableFuture.completedFuture(ViewEventFrames.events(events(host).poll(stream, max)));
+                final long wait = length == 17 ? Math.max(0, request.getInt(13)) : 0;
+                return events(host).poll(stream, max, wait).thenApply(ViewEventFrames::events);
             }
             events(host).closePolled(stream);
             return CompletableFuture.completedFuture(new byte[0]);

@@ -49,7 +49,9 @@ final class EventTaps implements AutoCloseable {
         this.sink = sink;
         this.previous = new AccessObserver[machines.size()];
         for (final MachineStore m : machines) {
-            m.setCommitObserver(this::onCommit);
+            final int id = m.id();
+            m.setCommitObserver((key, version, mutatorId, arg, argOff, argLen, deleted) ->
+                onCommit(id, key, version, mutatorId, arg, argOff, argLen, deleted));
         }
     }
 
@@ -68,11 +70,12 @@ final class EventTaps implements AutoCloseable {
                 if (reads) {
                     previous[i] = m.accessObserver();
                     final AccessObserver before = previous[i];
+                    final int reader = m.id();
                     m.setAccessObserver((key, home, host) -> {
                         if (before != null) {
                             before.onAccess(key, home, host);
                         }
-                        onRead(key);
+                        onRead(key, reader, host);
                     });
                 } else {
                     m.setAccessObserver(previous[i]);
@@ -82,7 +85,7 @@ final class EventTaps implements AutoCloseable {
         }
     }
 
-    private void onCommit(final long key, final long version, final int mutatorId, final DirectBuffer arg,
+    private void onCommit(final int machine, final long key, final long version, final int mutatorId, final DirectBuffer arg,
                           final int argOff, final int argLen, final boolean deleted) {
         // Every membership update, subscribed or not: the mirror must follow them all to answer for any vertex.
         mirror.onCommit(key, version, mutatorId, arg, argOff, argLen, deleted);
@@ -107,7 +110,10 @@ final class EventTaps implements AutoCloseable {
         final long vid = GraphKeys.vid(key);
         final boolean known = mirror.seeded();
         long bits = known ? mirror.bits(vid) & wantedViews : -1L;
-        if (bits == 0) {
+        // A new edge is no edge member yet; any other event of an edge list or record may concern one.
+        final boolean edges = !(kind == EventKind.EDGE_UPDATE && mutatorId == Mutators.APPEND) && mayHoldEdgeMembers(
+            keyKind, vid, key, known);
+        if (bits == 0 && !edges) {
             return; // in no subscribed view when it committed
         }
         // An added edge names its other end: the edge is a member only when both ends are.
@@ -117,16 +123,17 @@ final class EventTaps implements AutoCloseable {
         if (other >= 0 && known && allLocal) {
             bits &= mirror.bits(other);
             other = -1;
-            if (bits == 0) {
+            if (bits == 0 && !edges) {
                 return;
             }
         }
         final byte[] copy = new byte[argLen];
         arg.getBytes(argOff, copy);
-        sink.accept(new RawEvent(kind, key, version, vid, known, bits, other, mutatorId, copy, System.nanoTime()));
+        sink.accept(new RawEvent(kind, key, version, vid, known, bits, other, edges, mutatorId, copy, System.nanoTime(),
+            machine, machine));
     }
 
-    private void onRead(final long key) {
+    private void onRead(final long key, final int reader, final int host) {
         final int keyKind = GraphKeys.kind(key);
         final EventKind kind = keyKind == GraphKeys.VERTEX ? EventKind.VERTEX_READ
             : keyKind == GraphKeys.OUT ? EventKind.EDGE_READ
@@ -138,9 +145,17 @@ final class EventTaps implements AutoCloseable {
         final long vid = GraphKeys.vid(key);
         final boolean known = mirror.seeded();
         final long bits = known ? mirror.bits(vid) & wantedViews : -1L;
-        if (bits != 0) {
-            sink.accept(new RawEvent(kind, key, 0, vid, known, bits, -1, -1, null, System.nanoTime()));
+        final boolean edges = mayHoldEdgeMembers(keyKind, vid, key, known);
+        if (bits != 0 || edges) {
+            sink.accept(new RawEvent(kind, key, 0, vid, known, bits, -1, edges, -1, null, System.nanoTime(), reader,
+                host));
         }
+    }
+
+    /** Whether an event of edge-list or edge-record {@code key} may concern an edge member of a subscribed view. */
+    private boolean mayHoldEdgeMembers(final int keyKind, final long vid, final long key, final boolean known) {
+        return keyKind != GraphKeys.VERTEX
+            && (!known || (mirror.edgeBits(vid, GraphKeys.label(key)) & wantedViews) != 0);
     }
 
     @Override

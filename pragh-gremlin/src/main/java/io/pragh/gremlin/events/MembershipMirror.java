@@ -41,6 +41,12 @@ final class MembershipMirror {
      * after later ones: applied again, a set could undo a later clear. Guarded by {@link #lock}.
      */
     private final Long2LongHashMap versions = new Long2LongHashMap(0L);
+    /**
+     * An edge list's key ({@code GraphKeys.out(vid, label)}) to the views that hold, or once held, an edge member of
+     * it: a superset that only grows (a cleared edge bit stays here), so a tap never misses an edge member's event
+     * and the lane, which reads the edge's record, drops what is no longer one. Guarded by {@link #lock}.
+     */
+    private final Long2LongHashMap edgeLists = new Long2LongHashMap(0L);
     /** While seeding: vertex id to the (op, mask) pairs tapped, to apply again over the scan's value. */
     private Long2ObjectHashMap<LongArrayList> seedLog = new Long2ObjectHashMap<>();
     /** Set once every membership record was read: from then on {@link #bits} answers for every local vertex. */
@@ -52,6 +58,13 @@ final class MembershipMirror {
      */
     void onCommit(final long key, final long version, final int mutatorId, final DirectBuffer arg, final int argOff,
                   final int argLen, final boolean deleted) {
+        if (ViewRecords.isEdgeMembership(key)) {
+            if (mutatorId == ViewRecords.EDGE_BITS && argLen == ViewRecords.EDGE_BITS_ARG_BYTES && arg.getByte(argOff) != 0) {
+                final int label = arg.getShort(argOff + 1, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+                edgeHeld(GraphKeys.out(GraphKeys.vid(key), label), arg.getLong(argOff + 11, ByteOrder.LITTLE_ENDIAN));
+            }
+            return;
+        }
         if (!ViewRecords.isMembership(key)) {
             return;
         }
@@ -82,12 +95,33 @@ final class MembershipMirror {
         return seeded;
     }
 
+    private void edgeHeld(final long list, final long mask) {
+        final long stamp = lock.writeLock();
+        try {
+            edgeLists.put(list, edgeLists.get(list) | mask);
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
     /** The view bits of {@code vid} as of the last membership update tapped (0: in no view). Never blocks long. */
     long bits(final long vid) {
+        return read(bits, vid);
+    }
+
+    /**
+     * The views that may hold an edge member of the list {@code GraphKeys.out(vid, label)} (a superset: see
+     * {@link #edgeLists}); 0 when none ever did since the mirror was seeded.
+     */
+    long edgeBits(final long vid, final int label) {
+        return read(edgeLists, GraphKeys.out(vid, label));
+    }
+
+    private long read(final Long2LongHashMap map, final long key) {
         long stamp = lock.tryOptimisticRead();
         if (stamp != 0) {
             try {
-                final long b = bits.get(vid);
+                final long b = map.get(key);
                 if (lock.validate(stamp)) {
                     return b;
                 }
@@ -97,7 +131,7 @@ final class MembershipMirror {
         }
         stamp = lock.readLock();
         try {
-            return bits.get(vid);
+            return map.get(key);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -135,6 +169,17 @@ final class MembershipMirror {
             } finally {
                 lock.unlockWrite(stamp);
             }
+        }
+        final LongArrayList edgeRecords = new LongArrayList();
+        store.forEachHomeKey(ViewRecords.VIEW, key -> {
+            if (ViewRecords.isEdgeMembership(key)) {
+                edgeRecords.addLong(key);
+            }
+        });
+        for (int i = 0; i < edgeRecords.size(); i++) {
+            final long outVid = GraphKeys.vid(edgeRecords.getLong(i));
+            ViewRecords.forEachEdge(store.get(edgeRecords.getLong(i)),
+                (label, number, b) -> edgeHeld(GraphKeys.out(outVid, label), b));
         }
         // Vertices in the log and not in the scan had no record when it listed the keys: their entries, built from
         // nothing by every update since, are right already.

@@ -3,6 +3,7 @@ package io.pragh.gremlin.events;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -16,6 +17,11 @@ final class RemoteStream {
     final int kinds;
     private final ArrayBlockingQueue<Map<String, Object>> queue;
     private final LongAdder dropped = new LongAdder();
+    /**
+     * A polling client's answer waiting for the next event (a long poll), or null: run once, by whoever takes it
+     * out first (the lane offering an event, the poll's own re-check, or its timeout).
+     */
+    private final AtomicReference<Runnable> waiter = new AtomicReference<>();
     /** When a polling client last drained it ({@code System.nanoTime()}); unused by a Gremlin stream. */
     volatile long lastPolled = System.nanoTime();
 
@@ -29,6 +35,26 @@ final class RemoteStream {
         if (!queue.offer(e.toMap())) {
             dropped.increment();
         }
+        wake(waiter.get());
+    }
+
+    /**
+     * Parks {@code answer} until an event is queued (then it runs once); returns false, parking nothing, when another
+     * answer waits already. The caller checks the queue after parking, since an event may have come just before.
+     */
+    boolean await(final Runnable answer) {
+        return waiter.compareAndSet(null, answer);
+    }
+
+    /** Runs {@code answer} if it is still the one waiting (a timeout's wake of an answer run already does nothing). */
+    void wake(final Runnable answer) {
+        if (answer != null && waiter.compareAndSet(answer, null)) {
+            answer.run();
+        }
+    }
+
+    boolean isEmpty() {
+        return queue.isEmpty();
     }
 
     /** The next event, or null when none came within {@code millis}. */

@@ -10,7 +10,8 @@ import java.util.Map;
  * the store key and version of the committed update (version 0 for reads), and, for a property set, its name and
  * value. {@link #views} gives the handler the graph to read and the view property space to write.
  * {@link #committedNanos} is the {@code System.nanoTime()} at which the update committed on this machine (or the
- * read happened): a handler's latency is measured from it.
+ * read happened): a handler's latency is measured from it. {@link #machine} and {@link #host} say where: a read
+ * whose value was on another machine than its reader's was a remote read (what view-driven migration counts).
  *
  * <p>Example: {@code (ViewHandler.PropertyUpdate) e -> e.views().property(e.view(), "last", e.value())}
  */
@@ -23,10 +24,13 @@ public final class ViewEvent {
     private final String property;
     private final Object value;
     private final long committedNanos;
+    private final int machine;
+    private final int host;
     private final PraghViews views;
 
     ViewEvent(final EventKind kind, final String view, final long vid, final long key, final long version,
-              final String property, final Object value, final long committedNanos, final PraghViews views) {
+              final String property, final Object value, final long committedNanos, final int machine,
+              final int host, final PraghViews views) {
         this.kind = kind;
         this.view = view;
         this.vid = vid;
@@ -35,6 +39,8 @@ public final class ViewEvent {
         this.property = property;
         this.value = value;
         this.committedNanos = committedNanos;
+        this.machine = machine;
+        this.host = host;
         this.views = views;
     }
 
@@ -71,6 +77,19 @@ public final class ViewEvent {
 
     public long committedNanos() {
         return committedNanos;
+    }
+
+    /** The machine the event happened on: the one that read, or the one the update committed on. */
+    public int machine() {
+        return machine;
+    }
+
+    /**
+     * The machine the value was on: for a read, where it was read from (not {@link #machine}: a remote read); for an
+     * update, where it committed (the value's host).
+     */
+    public int host() {
+        return host;
     }
 
     /** The graph's views: read the graph through {@code views().graph()}, write view properties through it. */

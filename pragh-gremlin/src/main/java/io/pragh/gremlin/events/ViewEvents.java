@@ -1,7 +1,9 @@
 package io.pragh.gremlin.events;
 
 import io.pragh.gremlin.events.Subscriptions.Subscription;
+import io.pragh.gremlin.storage.ByteReader;
 import io.pragh.gremlin.storage.GraphKeys;
+import io.pragh.gremlin.storage.GraphMutations;
 import io.pragh.gremlin.storage.PropertyField;
 import io.pragh.gremlin.storage.VertexOps;
 import io.pragh.gremlin.storage.ViewRecords;
@@ -16,7 +18,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -46,13 +52,17 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ViewEvents implements AutoCloseable {
     /**
-     * Lanes of the event pool (system property {@code pragh.events.lanes}, default 8). More lanes than cores: a
+     * Lanes of the event pool (system property {@code pragh.events.lanes}, default 32). Many more lanes than cores: a
      * handler that runs long (Concerto's incident analysis, tens of store reads) holds its lane, and every event
      * queued behind it on that lane waits, whatever its vertex. With 2 lanes that wait set the p99 of every event
-     * (151 and 267 ms at 8,000 and 16,000 updates/s, {@code ./pragh bench views}); with 8 the other lanes' threads
-     * run meanwhile (24 and 40 ms on the same host). A vertex's events still share one lane, so their order holds.
+     * (151 and 267 ms at 8,000 and 16,000 updates/s, {@code ./pragh bench views}); with 8, 24 and 40 ms on the same
+     * host, but at 32,000 updates/s with 1% incidents 34-701 ms (median 247 of seven runs on a loaded host), where
+     * 32 lanes, alternating with them, gave a median of 100 ms and 5-11 ms whenever the host did not starve the
+     * process (docs/results/views.md); with almost no incidents, 8 lanes kept 32,000/s at 0.12 ms: the waits are
+     * behind analyses. An idle lane is a parked thread and an empty queue. A vertex's events still share one lane,
+     * so their order holds.
      */
-    public static final int LANES = Integer.getInteger("pragh.events.lanes", 8);
+    public static final int LANES = Integer.getInteger("pragh.events.lanes", 32);
     /** Capacity of each lane's queue (system property {@code pragh.events.queue}, default 65,536). */
     public static final int QUEUE = Integer.getInteger("pragh.events.queue", 65_536);
     private static final Logger LOG = LoggerFactory.getLogger(ViewEvents.class);
@@ -194,6 +204,14 @@ public final class ViewEvents implements AutoCloseable {
         rebuild();
     }
 
+    /** Stops running {@code handler} for subscription {@code name} here (no-op when it was not handed to it). */
+    public void release(final String name, final ViewHandler handler) {
+        final List<ViewHandler> hs = handlers.get(name);
+        if (hs != null && hs.remove(handler)) {
+            rebuild();
+        }
+    }
+
     /** Events handed to a handler or a remote stream so far (one per target they reached). */
     public long delivered() {
         return delivered.sum();
@@ -257,6 +275,43 @@ public final class ViewEvents implements AutoCloseable {
         closeIdlePolled();
         return out;
     }
+
+    /**
+     * A long poll of polled stream {@code id}: up to {@code max} events as soon as there is one, or an empty list
+     * once {@code waitMillis} (at most {@link #MAX_POLL_WAIT_MILLIS}) passed without one. No thread waits meanwhile:
+     * the lane that queues the next event completes the answer, or a timer does.
+     */
+    public CompletableFuture<List<Map<String, Object>>> poll(final long id, final int max, final long waitMillis) {
+        final List<Map<String, Object>> now = poll(id, max);
+        final RemoteStream s = polled.get(id);
+        if (!now.isEmpty() || waitMillis <= 0 || s == null) {
+            return CompletableFuture.completedFuture(now);
+        }
+        final CompletableFuture<List<Map<String, Object>>> answer = new CompletableFuture<>();
+        final Runnable complete = () -> {
+            s.lastPolled = System.nanoTime();
+            final List<Map<String, Object>> out = new ArrayList<>();
+            s.drainTo(out, max);
+            answer.complete(out);
+        };
+        if (!s.await(complete)) {
+            return CompletableFuture.completedFuture(now); // another poll of this stream waits already
+        }
+        if (!s.isEmpty()) {
+            s.wake(complete); // an event came between the first drain and the parking
+        }
+        POLL_TIMER.schedule(() -> s.wake(complete), Math.min(waitMillis, MAX_POLL_WAIT_MILLIS), TimeUnit.MILLISECONDS);
+        return answer;
+    }
+
+    /** The longest a long poll waits for an event (well below {@link #POLLED_IDLE_MILLIS}). */
+    public static final long MAX_POLL_WAIT_MILLIS = 30_000;
+    /** Ends long polls that saw no event: one daemon thread for every graph's streams. */
+    private static final ScheduledExecutorService POLL_TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
+        final Thread t = new Thread(r, "pragh-view-events-poll-timer");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** Closes polled stream {@code id} (no-op when it is gone). */
     public void closePolled(final long id) {
@@ -346,6 +401,9 @@ public final class ViewEvents implements AutoCloseable {
             if (bits != 0 && r.other >= 0) {
                 bits &= ViewRecords.bits(store.get(ViewRecords.members(r.other)));
             }
+            if (r.edgeLookup) {
+                bits |= edgeMemberBits(r);
+            }
             if (bits == 0) {
                 return;
             }
@@ -363,7 +421,7 @@ public final class ViewEvents implements AutoCloseable {
                     continue;
                 }
                 final ViewEvent e = new ViewEvent(r.kind, t.view, r.vid, r.key, r.version, property, value, r.nanos,
-                    views);
+                    r.machine, r.host, views);
                 for (final ViewHandler h : t.handlers) {
                     if (h.takes(r.kind)) {
                         try {
@@ -383,6 +441,23 @@ public final class ViewEvents implements AutoCloseable {
             failures.increment(); // e.g. the store closing under the lane: the lane goes on
             LOG.debug("a view event could not be delivered", unexpected);
         }
+    }
+
+    /**
+     * The views holding, as an edge member, the edge an event concerns: the edge an edge property update or an edge
+     * removal names, or any edge of the list or record read or otherwise written (one GET at the edge's home).
+     */
+    private long edgeMemberBits(final RawEvent r) {
+        final byte[] record = store.get(ViewRecords.edgeMembers(r.vid));
+        final int keyKind = GraphKeys.kind(r.key);
+        if (r.arg != null && keyKind == GraphKeys.EDGE && r.mutatorId == GraphMutations.EDGE_PROPERTIES
+            && r.arg.length >= 9) {
+            return ViewRecords.edgeBitsOf(record, ByteReader.longAt(r.arg, 1)); // op, then the edge's number
+        }
+        if (r.arg != null && r.mutatorId == GraphMutations.REMOVE_EDGE && r.arg.length >= 8) {
+            return ViewRecords.edgeBitsOf(record, ByteReader.longAt(r.arg, 0));
+        }
+        return ViewRecords.labelBitsOf(record, GraphKeys.label(r.key));
     }
 
     /** Stops tapping and handling (queued events are dropped); subscriptions stay stored. */

@@ -2,6 +2,7 @@ package io.pragh.gremlin.server;
 
 import io.pragh.gremlin.analytics.GraphAlgorithms;
 import io.pragh.gremlin.events.ViewEvents;
+import io.pragh.gremlin.hotspot.ViewHotspots;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.gremlin.view.PraghViews;
 import org.apache.tinkerpop.gremlin.server.GremlinServer;
@@ -54,6 +55,9 @@ public final class PraghServer implements AutoCloseable {
         final String handOver = "graph-" + HANDOVERS.incrementAndGet();
         PraghGraphManager.handOver(handOver, graph); // before the server exists: its constructor builds the manager
         final ViewEvents events = ViewEvents.of(PraghViews.of(graph));
+        if (graph.store() instanceof io.pragh.gremlin.structure.EmbeddedGraphStore) {
+            ViewHotspots.of(events); // g.call("pragh.hotspot", [...]): moves values between this process's machines
+        }
         GraphAlgorithms.register(graph); // g.call("pragh.bfs", [...]) and g.call("pragh.pagerank", [...])
         final Settings settings = settings(options, handOver);
         START_STOP.writeLock().lock();

@@ -17,7 +17,8 @@
  * {@code io.pragh.gremlin.distributed} depends on it (each cluster machine runs a {@code PraghServer}).
  */
 @MayDependOn({"io.micrometer..", "io.netty..", "io.pragh", "io.pragh.coordinator", "io.pragh.embedded",
-    "io.pragh.fabric", "io.pragh.gremlin.analytics", "io.pragh.gremlin.events", "io.pragh.gremlin.load",
+    "io.pragh.fabric", "io.pragh.gremlin.analytics", "io.pragh.gremlin.events", "io.pragh.gremlin.hotspot",
+    "io.pragh.gremlin.load",
     "io.pragh.gremlin.structure", "io.pragh.gremlin.view", "io.pragh.server.config",
     "io.pragh.server.metrics", "org.agrona..", "org.antlr..", "org.apache.commons.configuration2..",
     "org.apache.commons.text..", "org.apache.tinkerpop.."})

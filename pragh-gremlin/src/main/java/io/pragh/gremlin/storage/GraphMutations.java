@@ -43,21 +43,22 @@ public final class GraphMutations {
     public static final int COMPACT_COMMIT = 40;
     /**
      * Writes a sealed segment stamped with its writer's token, unless a later holder of the list wrote it
-     * ({@link SegmentStamp#write}); argument {@code token:i64} then the entries. (41..43 are {@link ViewRecords}'.)
+     * ({@link SegmentStamp#write}); argument {@code token:i64} then the entries. (41..43 and 45 are {@link ViewRecords}'.)
      */
     public static final int SEGMENT_WRITE = FIRST_ID + 12;
 
     /** Every provider mutator, by id, for registration: {@code ids()[i]} runs {@code updates()[i]}. */
     public static int[] ids() {
         return new int[] {REMOVE_EDGE, VERTEX, EDGE_PROPERTIES, DICTIONARY, ID_BLOCKS, SEAL_BEGIN, SEAL_COMMIT,
-            SEGMENT_SLOT, COMPACT_COMMIT, ViewRecords.BITS, ViewRecords.CATALOG, ViewRecords.PROPERTY, SEGMENT_WRITE};
+            SEGMENT_SLOT, COMPACT_COMMIT, ViewRecords.BITS, ViewRecords.CATALOG, ViewRecords.PROPERTY, SEGMENT_WRITE,
+            ViewRecords.EDGE_BITS};
     }
 
     public static RecordUpdate[] updates() {
         return new RecordUpdate[] {AdjacencySegments::removeEdge, GraphMutations::vertex, GraphMutations::edgeProperties,
             DictionaryRecord::add, IdBlocks::apply, SealLease::begin, AdjacencySegments::sealCommit,
             AdjacencySegments::claimSlot, AdjacencySegments::compactCommit, ViewRecords::applyBits,
-            ViewRecords::applyCatalog, ViewRecords::applyProperty, SegmentStamp::write};
+            ViewRecords::applyCatalog, ViewRecords::applyProperty, SegmentStamp::write, ViewRecords::applyEdgeBits};
     }
 
     private GraphMutations() {

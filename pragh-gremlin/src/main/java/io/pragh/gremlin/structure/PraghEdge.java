@@ -137,6 +137,16 @@ public final class PraghEdge extends PraghElement implements Edge {
         return inVid;
     }
 
+    /** The dictionary id of the edge's label. */
+    public int labelId() {
+        return label;
+    }
+
+    /** The TinkerPop id of the edge of label id {@code label} out of {@code outVid} whose entries carry {@code number}. */
+    public static Object idOf(final long outVid, final int label, final long number) {
+        return EdgeIds.id(outVid, label, number);
+    }
+
     @Override
     public String toString() {
         return StringFactory.edgeString(this);

@@ -3,8 +3,10 @@ package io.pragh.gremlin.view;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.ViewRecords;
 import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.gremlin.structure.PraghEdge;
 import io.pragh.gremlin.structure.PraghGraph;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.structure.Edge;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +14,7 @@ import java.util.Map;
 import java.util.function.LongBinaryOperator;
 
 /**
- * Named vertex views of one graph (Concerto's views): create, add and remove members, union / intersection /
+ * Named views of one graph (Concerto's views: sets of vertex and edge ids): create, add and remove members, union / intersection /
  * difference into a new view, drop, and a property space per view and per member. Every change is an ordinary
  * store update ({@link ViewRecords}), so a durable cluster logs and recovers views with the rest of the graph.
  * A member's view lookup is one GET of the record homed with it. Installs the {@code pragh.view} service on the
@@ -95,6 +97,78 @@ public final class PraghViews {
         }
     }
 
+    /**
+     * Adds edges to view {@code name} as members of their own (Concerto's views hold vertex and edge ids): an edge
+     * member is in the view whether or not its ends are; an edge between two member vertices is in it anyway.
+     */
+    public void addEdges(final String name, final Edge... edges) {
+        edgeBits(name, 1, edges);
+    }
+
+    /** Removes edge members (an edge between two member vertices stays in the view through them). */
+    public void removeEdges(final String name, final Edge... edges) {
+        edgeBits(name, 0, edges);
+    }
+
+    private void edgeBits(final String name, final int op, final Edge... edges) {
+        final long mask = 1L << id(name);
+        for (final Edge edge : edges) {
+            final PraghEdge e = (PraghEdge) edge;
+            final byte[] arg = ViewRecords.edgeBits(op, e.labelId(), e.longId(), mask);
+            store.update(ViewRecords.edgeMembers(e.outVid()), ViewRecords.EDGE_BITS, arg);
+            store.update(ViewRecords.edgeEnds(e.inVid()), ViewRecords.EDGE_BITS, arg);
+        }
+    }
+
+    /** Whether {@code edge} is an edge member of view number {@code view}: one GET, at the edge's home. */
+    public boolean containsEdge(final int view, final Edge edge) {
+        final PraghEdge e = (PraghEdge) edge;
+        return (ViewRecords.edgeBitsOf(store.get(ViewRecords.edgeMembers(e.outVid())), e.longId()) & (1L << view)) != 0;
+    }
+
+    /**
+     * Whether vertex {@code vid} is in view number {@code view} as a traversal under it sees it: a member, or an end
+     * of an edge member (GETs at the vertex's home).
+     */
+    public boolean holdsVertex(final int view, final long vid) {
+        final long bit = 1L << view;
+        return contains(view, vid)
+            || ((ViewRecords.allBitsOf(store.get(ViewRecords.edgeMembers(vid)))
+                | ViewRecords.allBitsOf(store.get(ViewRecords.edgeEnds(vid)))) & bit) != 0;
+    }
+
+    /** Whether {@code edge} is in view number {@code view}: an edge member, or an edge between two members. */
+    public boolean holdsEdge(final int view, final Edge edge) {
+        final PraghEdge e = (PraghEdge) edge;
+        return contains(view, e.outVid()) && contains(view, e.inVid()) || containsEdge(view, edge);
+    }
+
+    /** The TinkerPop ids of view {@code name}'s edge members, in no particular order: a scan of edge records. */
+    public List<Object> edgeMembers(final String name) {
+        final long mask = 1L << id(name);
+        final List<Object> out = new ArrayList<>();
+        forEachEdgeRecord(ViewRecords.EDGE_MEMBERS, (record, outVid) -> ViewRecords.forEachEdge(record,
+            (label, number, bits) -> {
+                if ((bits & mask) != 0) {
+                    out.add(PraghEdge.idOf(outVid, label, number));
+                }
+            }));
+        return out;
+    }
+
+    /** Every edge membership record with its out-vertex; keys first, values after (no GET inside the scan). */
+    private void forEachEdgeRecord(final int label, final java.util.function.ObjLongConsumer<byte[]> visit) {
+        final List<Long> keys = new ArrayList<>();
+        store.forEachKey(ViewRecords.VIEW, key -> {
+            if (io.pragh.keys.KeyLayout.label(key) == label) {
+                keys.add(key);
+            }
+        });
+        for (final long key : keys) {
+            visit.accept(store.get(key), GraphKeys.vid(key));
+        }
+    }
+
     /** Whether vertex {@code vid} is a member of view number {@code view}: one GET, at the vertex's home. */
     public boolean contains(final int view, final long vid) {
         return (ViewRecords.bits(store.get(ViewRecords.members(vid))) & (1L << view)) != 0;
@@ -153,6 +227,18 @@ public final class PraghViews {
     /** Drops view {@code name}: its members leave it, its properties go, then its number is free again. */
     public void drop(final String name) {
         final int view = id(name);
+        for (final int records : new int[] {ViewRecords.EDGE_MEMBERS, ViewRecords.EDGE_ENDS}) {
+            final List<long[]> edges = new ArrayList<>();
+            forEachEdgeRecord(records, (record, vid) -> ViewRecords.forEachEdge(record, (label, number, bits) -> {
+                if ((bits & (1L << view)) != 0) {
+                    edges.add(new long[] {vid, label, number});
+                }
+            }));
+            for (final long[] e : edges) {
+                store.update(io.pragh.keys.KeyLayout.key(e[0], records, ViewRecords.VIEW), ViewRecords.EDGE_BITS,
+                    ViewRecords.edgeBits(0, (int) e[1], e[2], 1L << view));
+            }
+        }
         for (final long vid : members(name)) {
             store.update(ViewRecords.members(vid), ViewRecords.BITS, ViewRecords.clearBits(1L << view));
             store.delete(ViewRecords.memberProperties(vid, view));
@@ -183,7 +269,7 @@ public final class PraghViews {
         return ViewRecords.properties(store.get(ViewRecords.memberProperties(vid, id(name))));
     }
 
-    /** {@code g} constrained to the members of view {@code name} (vertices, and edges between members). */
+    /** {@code g} constrained to view {@code name}: its member vertices, its edge members and edges between members. */
     public GraphTraversalSource withView(final GraphTraversalSource g, final String name) {
         return g.withStrategies(ViewStrategy.of(this, id(name)));
     }

@@ -1,5 +1,8 @@
 package io.pragh.gremlin.view;
 
+import org.apache.tinkerpop.gremlin.structure.Edge;
+
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +32,21 @@ final class ViewService extends CallService<Map<String, Object>> {
         return List.of(call(params));
     }
 
+    /** The edges whose ids parameter {@code ids} lists (TinkerPop edge ids), or an error naming the ones not found. */
+    private Edge[] edges(final Map<?, ?> params) {
+        final Object v = params.get("ids");
+        if (!(v instanceof List) || ((List<?>) v).isEmpty()) {
+            throw new IllegalArgumentException(NAME + " needs parameter 'ids' (a non-empty list of edge ids); got " + v);
+        }
+        final List<Edge> found = new ArrayList<>();
+        views.graph().edges(((List<?>) v).toArray()).forEachRemaining(found::add);
+        if (found.size() != ((List<?>) v).size()) {
+            throw new IllegalArgumentException(NAME + " found " + found.size() + " of the " + ((List<?>) v).size()
+                + " edges " + v);
+        }
+        return found.toArray(new Edge[0]);
+    }
+
     private Map<String, Object> call(final Map<?, ?> params) {
         final String op = string(params, "op");
         final Map<String, Object> out = new LinkedHashMap<>();
@@ -45,6 +63,16 @@ final class ViewService extends CallService<Map<String, Object>> {
             case "remove":
                 views.remove(string(params, "name"), ids(params, "ids"));
                 break;
+            case "addEdges":
+                views.addEdges(string(params, "name"), edges(params));
+                break;
+            case "removeEdges":
+                views.removeEdges(string(params, "name"), edges(params));
+                break;
+            case "edges":
+                out.put("name", string(params, "name"));
+                out.put("edges", views.edgeMembers(string(params, "name")).stream().map(String::valueOf).sorted().toList());
+                return out;
             case "union":
                 views.union(string(params, "name"), string(params, "a"), string(params, "b"));
                 break;
@@ -73,7 +101,7 @@ final class ViewService extends CallService<Map<String, Object>> {
                 return out;
             default:
                 throw new IllegalArgumentException(NAME + " has no op '" + op + "': ops are list, create, add, remove,"
-                    + " union, intersection, difference, property, properties, members, drop");
+                    + " addEdges, removeEdges, edges, union, intersection, difference, property, properties, members, drop");
         }
         final String name = string(params, "name");
         out.put("name", name);

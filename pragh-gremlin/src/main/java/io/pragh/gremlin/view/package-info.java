@@ -11,7 +11,8 @@
  * a remote probe of a large set, and its updates a hot spot. The price: at most 64 views per graph, and listing a
  * view's members scans the membership records (set operations and drop are scans too, run rarely).
  * Membership and view properties are ordinary store updates (mutators), so a durable cluster's log and recovery
- * cover them. This slice holds vertex members; edges are in a view when both ends are.
+ * cover them. Edges are members of their own too, in one record per out-vertex homed with it (the edge's home):
+ * an edge is in a view when it is an edge member or both its ends are members.
  *
  * <p>May depend on the provider's structure and storage packages and TinkerPop; nothing in structure depends on it.
  */

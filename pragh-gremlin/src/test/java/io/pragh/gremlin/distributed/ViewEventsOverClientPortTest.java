@@ -71,4 +71,30 @@ class ViewEventsOverClientPortTest {
             assertTrue(missing.getMessage().contains("nowhere"), missing.getMessage());
         }
     }
+
+    @Test
+    void aLongPollIsAnsweredByTheNextEventOfItsViewOrEmptyWhenItsWaitEnds() throws Exception {
+        try (InJvmCluster cluster = InJvmCluster.start(1, s -> s
+                .withGremlinPortBase(InJvmCluster.freeConsecutivePorts(1)).withSection("extensions", "[views]"));
+             MachineClient machine = new MachineClient(cluster.config().machine(0).clientAddress(), 60_000,
+                 cluster.config().secret(), null)) {
+            final ViewEvents served = ViewEvents.serving(cluster.node(0).machine().store());
+            final PraghViews views = served.views();
+            final Vertex member = views.graph().addVertex();
+            views.create("city");
+            views.add("city", PraghGraph.toVid(member.id()));
+            final ViewEventsClient client = new ViewEventsClient(machine);
+            final long stream = client.subscribe("city", Set.of(EventKind.PROPERTY_UPDATE));
+            assertEquals(List.of(), client.poll(stream, 10, 100), "a quiet view: the wait ends empty");
+
+            final java.util.concurrent.CompletableFuture<List<Map<String, Object>>> pending =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> client.poll(stream, 10, 30_000));
+            Thread.sleep(300); // lets the poll reach the server first (ordering, not timing: it waits up to 30 s)
+            member.property("speed", 7);
+            final List<Map<String, Object>> got = pending.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(List.of(7), got.stream().map(e -> e.get("value")).collect(Collectors.toList()),
+                "the waiting poll carried the event committed while it waited");
+            client.unsubscribe(stream);
+        }
+    }
 }

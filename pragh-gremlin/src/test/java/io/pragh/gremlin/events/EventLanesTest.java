@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EventLanesTest {
     private static RawEvent update(final long vid, final long version) {
-        return new RawEvent(EventKind.PROPERTY_UPDATE, vid * 16, version, vid, true, 1L, -1, 0, new byte[0], 0);
+        return new RawEvent(EventKind.PROPERTY_UPDATE, vid * 16, version, vid, true, 1L, -1, false, 0, new byte[0], 0, 0, 0);
     }
 
     @Test

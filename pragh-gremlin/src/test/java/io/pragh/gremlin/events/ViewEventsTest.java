@@ -274,4 +274,31 @@ class ViewEventsTest {
             seen.add(e.kind() + " " + e.vid());
         }
     }
+
+    @Test
+    void anEdgeMembersUpdatesFireItsViewAndOtherEdgesOfTheSameListDoNot() throws Exception {
+        try (PraghGraph graph = TestGraphs.open()) {
+            final Vertex a = graph.addVertex();
+            final Vertex b = graph.addVertex();
+            final Vertex c = graph.addVertex();
+            final org.apache.tinkerpop.gremlin.structure.Edge member = a.addEdge("road", b);
+            final org.apache.tinkerpop.gremlin.structure.Edge other = a.addEdge("road", c);
+            final PraghViews views = PraghViews.of(graph);
+            views.create("roads");
+            views.addEdges("roads", member);
+            try (ViewEvents events = ViewEvents.of(views)) {
+                events.subscribe("edges", "roads", EventKind.PROPERTY_UPDATE, EventKind.EDGE_UPDATE);
+                final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+                events.handle("edges", (ViewHandler.PropertyUpdate) e -> seen.add(e.kind() + " " + e.vid()));
+                member.property("closed", true);
+                other.property("closed", true);
+                a.property("speed", 10); // a is no member: its own updates are not the view's
+                flush(events);
+                assertEquals(List.of(EventKind.PROPERTY_UPDATE + " " + vid(a)), seen);
+                other.remove();
+                flush(events);
+                assertEquals(1, seen.size(), "removing a non-member edge of the list fires nothing: " + seen);
+            }
+        }
+    }
 }

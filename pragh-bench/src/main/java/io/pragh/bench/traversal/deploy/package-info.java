@@ -3,7 +3,8 @@
  * an embedded cluster in the benchmark's JVM on the in-process fabric ({@code --fabric inprocess}), or a cluster of
  * server processes on 127.0.0.1 over the TCP fabric, started per mode as {@code ./pragh cluster start} starts one
  * ({@code --fabric tcp}). Each offers query paths for the client threads, fabric statistics, and the control of
- * split migration and of the shard baseline's moves. Depends on the core's embedding API
+ * split migration and of the shard baseline's moves; an embedded cluster can also take a read census of a window
+ * ({@link io.pragh.bench.traversal.deploy.ReadCensus}, a diagnostic of the migration policy). Depends on the core's embedding API
  * ({@code io.pragh.embedded}), monitor and coordinator packages, on the benchmark's shard baseline
  * ({@code io.pragh.bench.shard}) and server extension ({@code io.pragh.bench.extension}), and on pragh-server's
  * local cluster and client RPC.

@@ -1,0 +1,82 @@
+package io.pragh.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.address.Address;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.Machine;
+import io.pragh.keys.KeyLayout;
+import io.pragh.values.ValueRecord;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The host's record of the replicas it granted: what an update must invalidate before it is acknowledged. */
+class ReplicaRegistryTest {
+    private static final long PATIENCE_NANOS = 10_000_000_000L;
+
+    /**
+     * A holder drops a replica and places another; the request for the first arrives late (messages can be delayed
+     * by a loaded machine for longer than a replica lives) and is refused. The host must still invalidate the second
+     * copy on the next write: before, the late request replaced the holder's entry, the write invalidated only the dead
+     * copy, and the holder kept reading the old value from the live one for the rest of its lease (found by
+     * ReplicaHistoryTest under a load average of 30).
+     */
+    @Test
+    void aLateRequestForADroppedCopyDoesNotMakeTheHostForgetTheCopyStillRead() throws Exception {
+        long lease = 600_000; // the replica outlives the test: only an invalidation makes it unusable
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).pinThreads(false)
+            .keysPerMachine(1_000).cacheBytes(64 << 10).remoteLatencyNs(0).leases(lease + 1_000, 50)
+            .replicas(1 << 20, lease).operationTimeoutMillis(lease).build()) {
+            long key = keyHomedAt(c, 0);
+            Machine host = c.machine(0);
+            Machine holder = c.machine(2);
+            byte[] first = "first".getBytes(StandardCharsets.UTF_8);
+            host.put(key, first);
+            assertTrue(holder.store().replication().replicas().place(key, 1e9));
+            awaitLocalReads(holder, key, first);
+
+            // The late request: a copy of the holder's that no longer exists, of a record the host no longer has.
+            long dead = holder.store().values().allocate(ValueRecord.unitsFor(first.length));
+            holder.store().values().release(dead);
+            long source = sourceOf(host, key);
+            boolean granted = host.store().replication().registry().grant(holder.id(), key, source,
+                Address.at(holder.id(), 0, dead), 0, first.length);
+            assertFalse(granted, "a request for another version is refused");
+
+            byte[] second = "second".getBytes(StandardCharsets.UTF_8);
+            host.put(key, second);
+            assertArrayEquals(second, holder.get(key), "the holder's live replica was invalidated before the PUT's ack");
+        }
+    }
+
+    private static long sourceOf(Machine host, long key) {
+        Session s = host.store().session();
+        assertTrue(s.locate(key, false));
+        return s.address();
+    }
+
+    /** Waits until a GET on {@code m} returns {@code expected} without a remote operation (its replica is granted). */
+    private static void awaitLocalReads(Machine m, long key, byte[] expected) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE_NANOS;
+        while (true) {
+            long before = m.stats().snapshot().remoteOps();
+            assertArrayEquals(expected, m.get(key));
+            if (m.stats().snapshot().remoteOps() == before) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "machine " + m.id() + "'s GETs never became local");
+            Thread.sleep(5);
+        }
+    }
+
+    private static long keyHomedAt(EmbeddedCluster c, int home) {
+        for (long v = 1; ; v++) {
+            long key = KeyLayout.key(v, 0, KeyLayout.OUT);
+            if (c.home(key) == home) {
+                return key;
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.pragh.gremlin.hotspot;
+
+import io.pragh.address.Address;
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.gremlin.storage.GraphKeys;
+import io.pragh.gremlin.storage.ViewRecords;
+import io.pragh.keys.KeyRegion;
+import org.agrona.collections.LongArrayList;
+
+/**
+ * The values of one view member that a hot view's placement moves together (Concerto moves a vertex with its data):
+ * its vertex record, its membership record, and per edge label its outgoing and incoming lists and its outgoing
+ * edges' property record, each only when its key exists; and where a value lives now, read from the address word at
+ * the key's home. Sealed segments of a supernode's lists stay (they migrate alone, by the per-key policy).
+ *
+ * <p>Example: {@code LongArrayList keys = MemberValues.keys(cluster, vid, labels); int at = MemberValues.host(cluster, GraphKeys.vertex(vid));}
+ */
+final class MemberValues {
+    private MemberValues() {
+    }
+
+    /** The keys of member {@code vid} present at their home, over edge labels {@code labels}. */
+    static LongArrayList keys(final EmbeddedCluster cluster, final long vid, final int[] labels) {
+        final LongArrayList out = new LongArrayList();
+        addIfPresent(cluster, GraphKeys.vertex(vid), out);
+        addIfPresent(cluster, ViewRecords.members(vid), out);
+        for (final int label : labels) {
+            addIfPresent(cluster, GraphKeys.out(vid, label), out);
+            addIfPresent(cluster, GraphKeys.in(vid, label), out);
+            addIfPresent(cluster, GraphKeys.edgeProperties(vid, label), out);
+        }
+        return out;
+    }
+
+    private static void addIfPresent(final EmbeddedCluster cluster, final long key, final LongArrayList out) {
+        if (host(cluster, key) >= 0) {
+            out.addLong(key);
+        }
+    }
+
+    /** The machine holding {@code key}'s value now, or -1 when the key has no value. */
+    static int host(final EmbeddedCluster cluster, final long key) {
+        final int home = cluster.placement().home(key);
+        final KeyRegion keys = cluster.machine(home).store().keys();
+        final long slot = keys.find(key);
+        if (slot < 0) {
+            return -1;
+        }
+        final long address = keys.address(slot);
+        return Address.isNone(address) ? -1 : Address.host(address, home); // none: absent or deleted
+    }
+}
