@@ -71,6 +71,8 @@ public final class ValueRegion implements AutoCloseable {
     private final Object[] classLocks;
     private final Object bumpLock = new Object();
     private long bump = FIRST_OFFSET;
+    /** Chunk tails the bump pointer skipped because a record does not cross a chunk. Under {@link #bumpLock}. */
+    private long skippedBytes;
     private final AtomicLong liveBytes = new AtomicLong();
     /** Bit per 8-byte unit: set where a record starts. Written under {@link #bumpLock}, read after taking it. */
     private final long[] starts;
@@ -211,6 +213,7 @@ public final class ValueRegion implements AutoCloseable {
             if (start + classBytes > region.capacity()) {
                 return Address.NONE;
             }
+            skippedBytes += start - bump;
             bump = start + classBytes;
             liveBytes.addAndGet(classBytes);
             long unit = start >>> 3;
@@ -264,9 +267,27 @@ public final class ValueRegion implements AutoCloseable {
         }
     }
 
+    /**
+     * The refusal of a region whose bump pointer is at its end and whose free lists have no slot of the class or a
+     * larger one. Either live records fill it, or free slots do but all of smaller classes (a slot keeps the class it
+     * was first carved for: no reader's stale address may land inside a record, see the class comment): the message
+     * says which, so that an operator sizes the region rather than looking for a leak.
+     */
     private LimitExceededException fullOfLiveRecords(long classBytes) {
+        long carved;
+        synchronized (bumpLock) {
+            carved = bump - FIRST_OFFSET - skippedBytes;
+        }
+        long live = liveBytes.get();
+        long free = carved - live;
+        if (free >= classBytes) {
+            return new LimitExceededException("value region is full: " + region.capacity() + " bytes, " + live
+                + " live; cannot allocate " + classBytes + " more: " + free + " bytes are free, but only in slots"
+                + " of smaller size classes (a slot keeps the class it was first carved for; give the region more"
+                + " room than its live records and their superseded copies need at the write rate)");
+        }
         return new LimitExceededException("value region is full: " + region.capacity() + " bytes, "
-            + liveBytes.get() + " live; cannot allocate " + classBytes + " more");
+            + live + " live; cannot allocate " + classBytes + " more");
     }
 
     /**

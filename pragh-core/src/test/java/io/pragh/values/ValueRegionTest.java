@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.LimitExceededException;
 import io.pragh.address.Address;
+import io.pragh.address.SizeClasses;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -125,6 +126,32 @@ class ValueRegionTest {
                 "with the slot's next generation: the freed record's address does not name it");
             assertEquals(live, values.liveBytes(), "counted at the slot's size");
             assertThrows(LimitExceededException.class, () -> values.allocate(10), "and then the region is full");
+        }
+    }
+
+    /**
+     * The allocator's known limit, pinned so that it is seen: a region carved wholly into small classes and then
+     * freed refuses a larger record even though almost all of it is free, and says so (not "full of live records",
+     * which would send an operator looking for a leak); the small classes it holds still serve.
+     */
+    @Test
+    void aRegionCarvedIntoSmallClassesRefusesALargerRecordNamingTheFragmentation() {
+        try (ValueRegion values = new ValueRegion(8192, 4096)) {
+            List<Long> small = fillWith(values, 10);
+            for (long a : small) {
+                writeRecord(values, a, 7, 1);
+                assertTrue(values.invalidate(a));
+                assertTrue(values.free(a));
+            }
+            assertEquals(0, values.liveBytes());
+            LimitExceededException e = assertThrows(LimitExceededException.class, () -> values.allocate(100));
+            long needed = SizeClasses.units(SizeClasses.classOf(100)) << 3;
+            assertTrue(e.getMessage().contains("0 live; cannot allocate " + needed + " more: ")
+                && e.getMessage().contains("bytes are free, but only in slots of smaller size classes"), e.getMessage());
+            assertEquals(small.size(), fillWith(values, 10).size(), "every small slot still serves");
+            LimitExceededException full = assertThrows(LimitExceededException.class, () -> values.allocate(10));
+            assertFalse(full.getMessage().contains("smaller size classes"), "full of live records now: "
+                + full.getMessage());
         }
     }
 
