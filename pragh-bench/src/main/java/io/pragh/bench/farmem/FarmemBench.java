@@ -26,7 +26,8 @@ import java.util.function.ToLongFunction;
  * the rest out in rounds; BFS (from the highest-degree vertex) and PageRank are timed with chunked far reads and
  * with the on-demand baseline. Ratio 0 is the all-local reference. At the sweep ratio, chunked runs at every chunk
  * size. Times are medians of the timed runs, after two warm-up runs and, before the first ratio, an untimed pass
- * over every scan path on a cluster of its own (so the JIT does not bill the all-local reference).
+ * over every scan path on a cluster of its own (so the JIT does not bill the all-local reference); at a ratio, the
+ * runs of chunked and on-demand alternate, so their ratio is measured side by side.
  *
  * <pre>{@code
  * ./pragh bench farmem --scale 14 --out target/farmem
@@ -92,15 +93,16 @@ public final class FarmemBench {
                 load(cluster, graph);
                 double farShare = spill(cluster, ratio);
                 List<String> modes = ratio == 0 ? List.of(ALL_LOCAL) : List.of(CHUNKED, ON_DEMAND);
+                List<GraphAnalytics> analytics = new ArrayList<>();
                 for (String mode : modes) {
-                    ScanOptions options = ScanOptions.defaults().withChunkBytes(config.chunkBytes())
-                        .withMode(mode.equals(ON_DEMAND) ? ScanOptions.FarReads.ON_DEMAND : ScanOptions.FarReads.CHUNKED);
-                    points.addAll(timeBoth(cluster, options, source, mode, ratio, farShare));
+                    analytics.add(new GraphAnalytics(cluster, ScanOptions.defaults().withChunkBytes(config.chunkBytes())
+                        .withMode(mode.equals(ON_DEMAND) ? ScanOptions.FarReads.ON_DEMAND : ScanOptions.FarReads.CHUNKED)));
                 }
+                points.addAll(timeSideBySide(analytics, modes, source, ratio, farShare));
                 if (ratio == config.sweepRatio()) {
                     for (int chunk : config.chunkSizes()) {
-                        sweep.addAll(timeBoth(cluster, ScanOptions.defaults().withChunkBytes(chunk), source, CHUNKED,
-                            ratio, farShare));
+                        sweep.addAll(timeSideBySide(List.of(new GraphAnalytics(cluster,
+                            ScanOptions.defaults().withChunkBytes(chunk))), List.of(CHUNKED), source, ratio, farShare));
                     }
                 }
             }
@@ -192,42 +194,60 @@ public final class FarmemBench {
         return share;
     }
 
-    private List<Point> timeBoth(EmbeddedCluster cluster, ScanOptions options, long source, String mode, double ratio,
-                                 double farShare) {
-        GraphAnalytics analytics = new GraphAnalytics(cluster, options);
+    /** BFS, then PageRank, each timed in every one of {@code modes} (the analytics at the same index). */
+    private List<Point> timeSideBySide(List<GraphAnalytics> analytics, List<String> modes, long source, double ratio,
+                                       double farShare) {
         List<Point> points = new ArrayList<>();
-        points.add(time("bfs", analytics, a -> a.bfs(source, 0).size(), mode, ratio, farShare));
-        points.add(time("pagerank", analytics, a -> a.pageRank(0, config.iterations(), 0.85).vertices(), mode, ratio,
-            farShare));
+        points.addAll(time("bfs", analytics, a -> a.bfs(source, 0).size(), modes, ratio, farShare));
+        points.addAll(time("pagerank", analytics, a -> a.pageRank(0, config.iterations(), 0.85).vertices(), modes,
+            ratio, farShare));
         return points;
     }
 
-    private Point time(String algorithm, GraphAnalytics analytics, ToLongFunction<GraphAnalytics> run, String mode,
-                       double ratio, double farShare) {
-        long reached = run.applyAsLong(analytics);
-        run.applyAsLong(analytics); // two warm-up runs: the first ratio's cluster also warms the JIT
-        long reads0 = analytics.farReads();
-        double[] seconds = new double[config.runs()];
-        double[] cpu = new double[config.runs()];
+    /**
+     * Times {@code run} in each mode, the modes' runs interleaved (run i of every mode, then run i + 1): on a shared
+     * host a slow spell then slows every mode alike instead of the one whose block it fell on, so the ratio of the
+     * medians is measured side by side, not block after block.
+     */
+    private List<Point> time(String algorithm, List<GraphAnalytics> analytics, ToLongFunction<GraphAnalytics> run,
+                             List<String> modes, double ratio, double farShare) {
+        int n = analytics.size();
+        long[] reached = new long[n];
+        long[] reads0 = new long[n];
+        for (int m = 0; m < n; m++) {
+            reached[m] = run.applyAsLong(analytics.get(m));
+            run.applyAsLong(analytics.get(m)); // two warm-up runs: the first ratio's cluster also warms the JIT
+            reads0[m] = analytics.get(m).farReads();
+        }
+        double[][] seconds = new double[n][config.runs()];
+        double[][] cpu = new double[n][config.runs()];
         List<Thread> workers = computeWorkers();
-        for (int i = 0; i < seconds.length; i++) {
-            long c0 = cpuNanos(workers);
-            long t0 = System.nanoTime();
-            long again = run.applyAsLong(analytics);
-            seconds[i] = (System.nanoTime() - t0) / 1e9;
-            cpu[i] = (cpuNanos(workers) - c0) / 1e9;
-            if (again != reached) {
-                throw new IllegalStateException(algorithm + " reached " + again + " vertices, " + reached + " before");
+        for (int i = 0; i < config.runs(); i++) {
+            for (int m = 0; m < n; m++) {
+                long c0 = cpuNanos(workers);
+                long t0 = System.nanoTime();
+                long again = run.applyAsLong(analytics.get(m));
+                seconds[m][i] = (System.nanoTime() - t0) / 1e9;
+                cpu[m][i] = (cpuNanos(workers) - c0) / 1e9;
+                if (again != reached[m]) {
+                    throw new IllegalStateException(algorithm + " " + modes.get(m) + " reached " + again
+                        + " vertices, " + reached[m] + " before");
+                }
             }
         }
-        Arrays.sort(seconds);
-        Arrays.sort(cpu);
-        Point p = new Point(algorithm, mode, ratio, farShare, analytics.options().chunkBytes(),
-            seconds[seconds.length / 2], (analytics.farReads() - reads0) / seconds.length, cpu[cpu.length / 2]);
-        out.printf(Locale.ROOT, "  %-8s %-9s ratio %.2f chunk %7d: %8.4f s, CPU %8.4f s  (%,d far READs a run, %,d"
-            + " vertices)%n", algorithm, mode, ratio, p.chunkBytes(), p.seconds(), p.cpuSeconds(), p.farReadsPerRun(),
-            reached);
-        return p;
+        List<Point> points = new ArrayList<>();
+        for (int m = 0; m < n; m++) {
+            GraphAnalytics a = analytics.get(m);
+            Arrays.sort(seconds[m]);
+            Arrays.sort(cpu[m]);
+            Point p = new Point(algorithm, modes.get(m), ratio, farShare, a.options().chunkBytes(),
+                seconds[m][config.runs() / 2], (a.farReads() - reads0[m]) / config.runs(), cpu[m][config.runs() / 2]);
+            out.printf(Locale.ROOT, "  %-8s %-9s ratio %.2f chunk %7d: %8.4f s, CPU %8.4f s  (%,d far READs a run, %,d"
+                + " vertices)%n", algorithm, modes.get(m), ratio, p.chunkBytes(), p.seconds(), p.cpuSeconds(),
+                p.farReadsPerRun(), reached[m]);
+            points.add(p);
+        }
+        return points;
     }
 
     /** The compute machines' worker threads (named by {@link io.pragh.runtime.WorkerPool}) and this one. */

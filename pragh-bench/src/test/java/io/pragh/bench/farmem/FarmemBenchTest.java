@@ -26,6 +26,9 @@ class FarmemBenchTest {
         assertEquals(6, json.get("points").size());
         assertEquals(4, json.get("chunkSweep").size());
         assertEquals(2, json.get("comparisons").size());
+        for (JsonNode c : json.get("comparisons")) {
+            assertTrue(c.get("onDemandOverAllLocal").asDouble() > 0, "the speedup's ceiling is reported: " + c);
+        }
         for (JsonNode p : json.get("points")) {
             assertTrue(p.get("cpuSeconds").asDouble() > 0, "a run's CPU time is measured: " + p);
             if (p.get("ratio").asDouble() == 0.75) {
