@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 /**
  * The event pool of one process: a few lane threads, each with a bounded queue; every event of one vertex goes to
  * the same lane (by a hash of its id), so one vertex's events are handled one at a time, in the order its updates
- * committed on its machine. A lane drops a version of a key it has just delivered (a durable home may be told of one
- * version twice), so each committed update is handled once.
+ * committed on its machine. A lane drops a version of a key at or below one it delivered (a durable home may be told
+ * of one version twice, even after later ones), so each committed update is handled once.
  *
  * <p><b>When a lane's queue is full, the event is dropped and counted</b> ({@link #dropped}), never waited for:
  * taps run on the store's own threads, at the moment an update commits, and back-pressure there would stall every
@@ -95,7 +95,7 @@ final class EventLanes implements AutoCloseable {
         final AtomicLong queued = new AtomicLong();
         /** Written by this lane only; volatile so {@link #flush} sees it (release after the event was handled). */
         volatile long done;
-        /** Lane-confined: the last version delivered per key, to drop a version told twice. */
+        /** Lane-confined: the newest version delivered per key, to drop a version told again ({@link #newest}). */
         private final Long2LongHashMap lastVersion = new Long2LongHashMap(-1L);
         private final Consumer<RawEvent> dispatch;
 
@@ -106,13 +106,29 @@ final class EventLanes implements AutoCloseable {
             this.dispatch = dispatch;
         }
 
+        /**
+         * Whether {@code version} is above every version of {@code key} this lane delivered, and if so, remembers it.
+         * Not merely "not the last one": a durable home is told a version again when the value's host (a migrated
+         * value's) sent its LOG again while the first append was slow, and the first append's completion can come
+         * after the repeat's and after later updates of the key (v1, v2, then v1 again). A key's versions only grow
+         * and its updates are observed in commit order, so an older version is a repeat, as the membership mirror
+         * also takes it.
+         */
+        private boolean newest(final long key, final long version) {
+            if (version <= lastVersion.get(key)) {
+                return false;
+            }
+            lastVersion.put(key, version);
+            return true;
+        }
+
         @Override
         public void run() {
             try {
                 while (true) {
                     final RawEvent e = queue.take();
                     try {
-                        if (e.version == 0 || lastVersion.put(e.key, e.version) != e.version) {
+                        if (e.version == 0 || newest(e.key, e.version)) {
                             dispatch.accept(e);
                         }
                     } finally {

@@ -3,7 +3,9 @@ package io.pragh.gremlin.events;
 import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.GraphMutations;
+import io.pragh.gremlin.storage.ViewRecords;
 import io.pragh.gremlin.structure.GraphStore;
+import io.pragh.keys.Placement;
 import io.pragh.store.AccessObserver;
 import io.pragh.store.CommitObserver;
 import io.pragh.store.MachineStore;
@@ -20,7 +22,9 @@ import java.util.List;
  * {@link AccessObserver} chained before the one installed already (the monitor's). A tap keeps the
  * {@link MembershipMirror} up to date with the membership updates it sees, classifies the key, and stamps the event
  * with its vertex's view bits as of that moment (membership as of commit), read from the mirror without waiting: an
- * update of a vertex in no subscribed view is dropped there. Keys that are not a vertex record, an outgoing adjacency
+ * update of a vertex in no subscribed view is dropped there. The mirror answers only for vertices homed in this
+ * process ({@link #mirrored}): a GET of another process's vertex looks membership up when it is handled, as events
+ * tapped before the mirror was seeded do. Keys that are not a vertex record, an outgoing adjacency
  * or an edge properties record are skipped after one comparison; so is every event when no subscription wants its
  * kind (one volatile load).
  *
@@ -34,6 +38,9 @@ final class EventTaps implements AutoCloseable {
      * end's membership is looked up when the event is handled.
      */
     private final boolean allLocal;
+    /** Where every key's home is, and which machines run in this process, by id; see {@link #mirrored}. */
+    private final Placement placement;
+    private final boolean[] local;
     private final java.util.function.Consumer<RawEvent> sink;
     private final AccessObserver[] previous;
     /** The kinds some subscription wants, as {@link EventKind#bit} flags; volatile, read once per tapped event. */
@@ -46,6 +53,11 @@ final class EventTaps implements AutoCloseable {
         this.machines = store.localMachines();
         this.mirror = mirror;
         this.allLocal = machines.size() == store.machines();
+        this.placement = machines.isEmpty() ? null : machines.get(0).placement();
+        this.local = new boolean[store.machines()];
+        for (final MachineStore m : machines) {
+            local[m.id()] = true;
+        }
         this.sink = sink;
         this.previous = new AccessObserver[machines.size()];
         for (final MachineStore m : machines) {
@@ -108,7 +120,7 @@ final class EventTaps implements AutoCloseable {
             return;
         }
         final long vid = GraphKeys.vid(key);
-        final boolean known = mirror.seeded();
+        final boolean known = mirror.seeded() && mirrored(vid);
         long bits = known ? mirror.bits(vid) & wantedViews : -1L;
         // A new edge is no edge member yet; any other event of an edge list or record may concern one.
         final boolean edges = !(kind == EventKind.EDGE_UPDATE && mutatorId == Mutators.APPEND) && mayHoldEdgeMembers(
@@ -143,13 +155,25 @@ final class EventTaps implements AutoCloseable {
             return;
         }
         final long vid = GraphKeys.vid(key);
-        final boolean known = mirror.seeded();
+        final boolean known = mirror.seeded() && mirrored(vid);
         final long bits = known ? mirror.bits(vid) & wantedViews : -1L;
         final boolean edges = mayHoldEdgeMembers(keyKind, vid, key, known);
         if (bits != 0 || edges) {
             sink.accept(new RawEvent(kind, key, 0, vid, known, bits, -1, edges, -1, null, System.nanoTime(), reader,
                 host));
         }
+    }
+
+    /**
+     * Whether the mirror answers for {@code vid}: its membership records (vertex and edge members) are homed on a
+     * machine of this process, so their updates are observed here and feed the mirror. Always when every machine is
+     * here. In a multi-process cluster (whose machines are durable: an update, of a migrated value too, is observed
+     * at its key's home once logged, see {@link io.pragh.store.CommitObserver}) an update's vertex is always homed
+     * here, but a GET is tapped at its reader, whatever the vertex's home: a read of another process's vertex looks
+     * membership up at the vertex's home when handled. One placement hash; never waits.
+     */
+    private boolean mirrored(final long vid) {
+        return allLocal || local[placement.home(ViewRecords.members(vid))];
     }
 
     /** Whether an event of edge-list or edge-record {@code key} may concern an edge member of a subscribed view. */

@@ -38,9 +38,20 @@ import java.util.concurrent.atomic.LongAdder;
  * of commit</b>: an update is delivered to the views its vertex was in when the update committed, whatever joins
  * or leaves happen before its handler runs. The tap reads it, without waiting, from a mirror of the membership
  * records that the taps keep in commit order ({@link MembershipMirror}); an update of a vertex in no subscribed view
- * is dropped at the tap. Two exceptions look membership up when the event is handled instead: events tapped before
+ * is dropped at the tap. Three exceptions look membership up when the event is handled instead: events tapped before
  * the mirror's first scan is done, and, when machines run in other processes, the other end of an added edge (its
- * membership updates commit there). A full lane drops and counts ({@link #dropped}); see {@link EventLanes} for
+ * membership updates commit there) and a GET of another process's vertex (tapped at its reader).
+ *
+ * <p><b>Where an event fires</b>: in the process whose machine observed it. A GET at its reader. An update where it
+ * committed: on an embedded cluster the machine its value is on (every machine is in this process); on a
+ * multi-process cluster, whose machines are durable, the key's home once the home's log has it, also when the value
+ * migrated to another process (the update runs there, and its host sends it to the home to log). A migrated member's
+ * updates therefore fire at its home, against the home's exact mirror, whatever joins, leaves and migrations come;
+ * an embedder hands its handlers to every process ({@code ViewEventsOfMigratedValuesTest}). A home may be told a
+ * migrated value's update twice (its host sends the LOG again while the first append is slow), even after later
+ * ones: the lanes drop a version at or below one delivered, so it is handled once ({@code ViewEventsOfRetoldLogsTest}).
+ *
+ * <p>A full lane drops and counts ({@link #dropped}); see {@link EventLanes} for
  * why. Bulk loads (the loader's direct installs) are not events.
  *
  * <p>Example:
