@@ -21,6 +21,15 @@ class MigrationHistoryTest {
     private static final int MAX_EDGES_PER_KEY = 400;
     private static final int PUT_PERCENT = 50;
     private static final long RUN_MILLIS = 3_000;
+    /** What a run must hold to mean anything; the workload runs on past RUN_MILLIS until it does. */
+    private static final int MIN_GETS = 1_000;
+    private static final int MIN_PUTS = 500;
+    private static final int MIN_APPENDS = 100;
+
+    private static MigrationWorkload workload(EmbeddedCluster c) {
+        return new MigrationWorkload(c, VERTICES, CLIENTS, MAX_EDGES_PER_KEY, PUT_PERCENT)
+            .atLeast(MIN_GETS, MIN_PUTS, MIN_APPENDS);
+    }
 
     private static EmbeddedCluster.Builder cluster() {
         return EmbeddedCluster.builder().machines(MACHINES).workersPerMachine(1).pinThreads(false)
@@ -29,8 +38,7 @@ class MigrationHistoryTest {
 
     private static MigrationWorkload.Result run(EmbeddedCluster.Builder builder) throws InterruptedException {
         try (EmbeddedCluster c = builder.build()) {
-            MigrationWorkload.Result r = new MigrationWorkload(c, VERTICES, CLIENTS, MAX_EDGES_PER_KEY, PUT_PERCENT)
-                .run(RUN_MILLIS);
+            MigrationWorkload.Result r = workload(c).run(RUN_MILLIS);
             long waits = 0;
             for (int m = 0; m < MACHINES; m++) {
                 waits += c.machine(m).store().values().backPressureWaits();
@@ -61,9 +69,9 @@ class MigrationHistoryTest {
             + r.outrun().subList(0, Math.min(5, r.outrun().size())));
         // The run must have exercised what it claims to, or passing proves nothing.
         assertTrue(r.migrated() >= 100, "too few migrations to mean anything: " + r.summary());
-        assertTrue(r.count(History.Kind.PUT) >= 500, "too few PUTs: " + r.summary());
-        assertTrue(r.count(History.Kind.GET) >= 1_000, "too few GETs: " + r.summary());
-        assertTrue(r.count(History.Kind.APPEND) >= 100, "too few APPENDs: " + r.summary());
+        assertTrue(r.count(History.Kind.PUT) >= MIN_PUTS, "too few PUTs: " + r.summary());
+        assertTrue(r.count(History.Kind.GET) >= MIN_GETS, "too few GETs: " + r.summary());
+        assertTrue(r.count(History.Kind.APPEND) >= MIN_APPENDS, "too few APPENDs: " + r.summary());
     }
 
     /**
@@ -87,8 +95,7 @@ class MigrationHistoryTest {
     void historyWithMachinesCutOffInTurnStaysConsistentAndLeavesNoKeyOrMigratorStuck() throws InterruptedException {
         MigrationWorkload.Result r;
         try (EmbeddedCluster c = cluster().valueBytesPerMachine(64L << 20).operationTimeoutMillis(1_000).build()) {
-            r = new MigrationWorkload(c, VERTICES, CLIENTS, MAX_EDGES_PER_KEY, PUT_PERCENT)
-                .partitioning((InProcessFabric) c.fabric(), 40, 60).run(RUN_MILLIS);
+            r = workload(c).partitioning((InProcessFabric) c.fabric(), 40, 60).run(RUN_MILLIS);
         }
         assertConsistent(r);
         assertTrue(r.cuts() >= 10, "too few cuts to mean anything: " + r.summary());

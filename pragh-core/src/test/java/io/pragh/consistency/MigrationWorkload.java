@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -66,7 +67,18 @@ final class MigrationWorkload {
     private InProcessFabric partitioned;
     private long cutMillis;
     private long healedMillis;
-    private long cuts;
+    /** Cuts the run waits for past its length: a loaded host's partitioner, its sleeps overshooting, cuts fewer. */
+    private static final long MIN_CUTS = 20;
+    /** How long past its length a run may wait for {@link #MIN_CUTS} and {@link #atLeast}'s counts. */
+    private static final long MAX_EXTRA_MILLIS = 60_000;
+    /** Completed GETs, PUTs and APPENDs of the clients, by {@link #GETS}, {@link #PUTS}, {@link #APPENDS}. */
+    private final AtomicLongArray completed = new AtomicLongArray(3);
+    private final long[] atLeast = new long[3];
+    private static final int GETS = 0;
+    private static final int PUTS = 1;
+    private static final int APPENDS = 2;
+    /** Written by the partitioner thread only; volatile so that the run sees how many it made. */
+    private volatile long cuts;
 
     /**
      * What a run did; {@code ops} is the whole history, final reads included.
@@ -126,8 +138,20 @@ final class MigrationWorkload {
      * Runs with a partitioner: one random machine at a time is cut off from every other for {@code cutMillis}, then
      * all are reachable for {@code healedMillis}. Operations may then fail, retryably; once the run ends and every
      * machine is reachable again, every machine must update and migrate every key (no key or migrator left stuck)
-     * before the final reads.
+     * before the final reads. The run lasts past its length until the partitioner made {@link #MIN_CUTS} cuts (for
+     * at most {@link #MAX_EXTRA_MILLIS} more), whatever the machine's speed.
      */
+    /**
+     * The run lasts past its length until the clients completed this many GETs, PUTs and APPENDs (for at most
+     * {@link #MAX_EXTRA_MILLIS} more): on a loaded host a fixed length may hold too few to test anything.
+     */
+    MigrationWorkload atLeast(long gets, long puts, long appends) {
+        atLeast[GETS] = gets;
+        atLeast[PUTS] = puts;
+        atLeast[APPENDS] = appends;
+        return this;
+    }
+
     MigrationWorkload partitioning(InProcessFabric fabric, long cutMillis, long healedMillis) {
         this.partitioned = fabric;
         this.cutMillis = cutMillis;
@@ -159,6 +183,10 @@ final class MigrationWorkload {
             t.start();
         }
         Thread.sleep(millis);
+        long extraDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAX_EXTRA_MILLIS);
+        while ((partitioned != null && cuts < MIN_CUTS || tooFewCompleted()) && System.nanoTime() < extraDeadline) {
+            Thread.sleep(10);
+        }
         stop = true;
         for (Thread t : threads) {
             t.join(TimeUnit.SECONDS.toMillis(30));
@@ -178,6 +206,15 @@ final class MigrationWorkload {
             cuts, migrationCounts[0],
             migrationCounts[1], freed,
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    private boolean tooFewCompleted() {
+        for (int kind = 0; kind < atLeast.length; kind++) {
+            if (completed.get(kind) < atLeast[kind]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void client(int client) {
@@ -212,6 +249,7 @@ final class MigrationWorkload {
         try {
             m.put(key, value);
             rec.put(key, id, t0, System.nanoTime());
+            completed.incrementAndGet(PUTS);
         } catch (RuntimeException e) {
             rec.failed(key, History.Kind.PUT, id, t0, e);
             failed("PUT " + WrittenValue.describe(id) + " of key " + key + " on machine " + m.id() + ": " + e, e);
@@ -224,6 +262,7 @@ final class MigrationWorkload {
         try {
             m.update(key, Mutators.APPEND, arg);
             rec.append(key, edge, t0, System.nanoTime());
+            completed.incrementAndGet(APPENDS);
         } catch (RuntimeException e) {
             rec.failed(key, History.Kind.APPEND, edge, t0, e);
             failed("APPEND " + Long.toHexString(edge) + " to key " + key + " on machine " + m.id() + ": " + e, e);
@@ -253,7 +292,7 @@ final class MigrationWorkload {
             while (!stop) {
                 int m = rnd.nextInt(cluster.machineCount());
                 partitioned.setReachable(m, false);
-                cuts++;
+                cuts++; // single writer: a volatile increment is not lost
                 Thread.sleep(cutMillis);
                 partitioned.setReachable(m, true);
                 Thread.sleep(healedMillis);
@@ -336,6 +375,7 @@ final class MigrationWorkload {
         try {
             byte[] v = m.get(key);
             rec.get(key, t0, System.nanoTime(), v);
+            completed.incrementAndGet(GETS);
         } catch (RuntimeException e) {
             rec.failed(key, History.Kind.GET, 0, t0, e);
             failed("GET of key " + key + " on machine " + m.id() + ": " + e, e);
