@@ -123,9 +123,15 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                 + " with a membership section: crash recovery assumes a key's home never changes, which only hash"
                 + " placement guarantees (remove membership, e.g. cluster start --zookeeper none)");
         }
+        ReplicaConfig replicas = ReplicaConfig.read(root.section("replicas"));
+        if (replicas.bytesPerMachine() > 0 && replicas.lease().compareTo(leases.cache()) > 0) {
+            // The holder's cache entry carries the replica's lease: it cannot outlast the cache lease.
+            throw new ConfigException(source, "replicas.lease", "must be at most leases.cache (" + leases.cache()
+                .toMillis() + " ms), got " + replicas.lease().toMillis() + " ms");
+        }
         return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
             membership, placement, metrics, gremlin, sparql, LimitsConfig.read(root.section("limits")), extensions,
-            ReplicaConfig.read(root.section("replicas")));
+            replicas);
     }
 
     private static JsonNode readTree(String yaml, String source) {
