@@ -94,6 +94,9 @@ public final class PeerLoss {
         for (long[] g : gone) {
             keys.add(g[0]);
         }
+        // Replicas of these values that the lost host granted are not in this machine's registry: updates here wait
+        // out their leases before they become visible (docs/replicas.md, "Host crash or restart").
+        store.replication().registry().quarantine();
         int restored = 0;
         try {
             // Fenced before the read: a LOG of these keys that reaches the log after it is refused, not acknowledged.

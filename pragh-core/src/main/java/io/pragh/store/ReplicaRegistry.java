@@ -44,11 +44,12 @@ public final class ReplicaRegistry {
     /** Keys with replicas: a writer reads it without the lock (see {@link #invalidateReplicas}). */
     private volatile int keys;
     /**
-     * Until when updates wait for replicas this machine may have granted in a previous life: its start plus
-     * {@link #waitMillis}, or 0 when it starts with its cluster ({@link #firstLife}). Plain reads race only with
-     * {@link #firstLife}, called before the machine attaches; the fabric's start publishes it.
+     * Updates wait until this plus {@link #waitMillis} for replicas granted of values this machine did not know about:
+     * its own start (replicas of a previous life), or the latest {@link #quarantine} (values put back here after
+     * their host crashed); 0 when it starts with its cluster ({@link #firstLife}). Volatile: {@link #quarantine} runs
+     * on a recovery thread while updates run; it only ever moves forward, so it is never reset.
      */
-    private long quarantineStartedAtMillis = Leases.nowMillis();
+    private volatile long quarantineStartedAtMillis = Leases.nowMillis();
     private final LongAdder granted = new LongAdder();
     private final LongAdder refused = new LongAdder();
     private final LongAdder invalidated = new LongAdder();
@@ -71,7 +72,7 @@ public final class ReplicaRegistry {
     boolean grant(int from, long key, long source, long replica, long versionWord, int length) {
         ReplicaSettings settings = machine.replication().settings();
         int home = machine.placement().home(key);
-        if (!settings.enabled() || machine.acks().durable() || Address.host(source, home) != machine.id()
+        if (!settings.enabled() || Address.host(source, home) != machine.id()
             || from == machine.id()) {
             return false;
         }
@@ -110,13 +111,9 @@ public final class ReplicaRegistry {
         if (!settings.enabled()) {
             return;
         }
-        if (quarantineStartedAtMillis != 0) {
-            long quarantineEnds = quarantineStartedAtMillis + waitMillis();
-            if (Leases.nowMillis() < quarantineEnds) {
-                sleepUntil(quarantineEnds);
-            } else {
-                quarantineStartedAtMillis = 0; // plain: a thread that still sees the start only reads the clock
-            }
+        long quarantinedAt = quarantineStartedAtMillis;
+        if (quarantinedAt != 0) {
+            sleepUntil(quarantinedAt + waitMillis()); // returns at once once it passed
         }
         if (keys == 0) {
             return; // volatile: a grant that took effect before our lock CAS is visible (see the class comment)
@@ -152,6 +149,20 @@ public final class ReplicaRegistry {
      */
     void firstLife() {
         quarantineStartedAtMillis = 0;
+    }
+
+    /**
+     * Values this machine did not host until now become its to update (a home putting back the values a crashed host
+     * held, {@code io.pragh.durability.PeerLoss}): replicas of them granted by that host are not in this registry, so
+     * every update here waits out their leases, until {@link #waitMillis} from now, as a restarted host's first
+     * updates do. Called before the first of those values is put back.
+     */
+    public void quarantine() {
+        if (machine.replication().settings().enabled()) {
+            // Volatile, before the first value is put back: an update of a put-back value read the restore's
+            // (volatile) CAS of its word, and so sees this.
+            quarantineStartedAtMillis = Leases.nowMillis();
+        }
     }
 
     /** How long a replica granted before now may still be read: its lease plus the reclaim lease (a copy in flight). */

@@ -80,7 +80,7 @@ public final class Replicas {
     public synchronized boolean place(long key, double readsPerSecond) {
         ReplicaSettings settings = machine.replication().settings();
         int home = machine.placement().home(key);
-        if (!settings.enabled() || machine.acks().durable()) {
+        if (!settings.enabled()) {
             return false;
         }
         long now = Leases.nowMillis();
@@ -271,6 +271,49 @@ public final class Replicas {
         if (machine.regions().invalidate(machine.id(), r.address)) {
             machine.reclaimRings().post(machine.id(), r.address);
         }
+    }
+
+    /**
+     * The holder's counts at one moment, summable over machines: what a benchmark or the client RPC's STATS reports.
+     *
+     * <pre>{@code
+     * Replicas.Counts all = a.replication().replicas().counts().plus(b.replication().replicas().counts());
+     * System.out.println(all.describe());
+     * }</pre>
+     */
+    public record Counts(long held, long bytes, long placed, long renewed, long refused, long invalidated,
+                         long expired, long writeHot, long overBudget) {
+        public static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+        public Counts plus(Counts o) {
+            return new Counts(held + o.held, bytes + o.bytes, placed + o.placed, renewed + o.renewed,
+                refused + o.refused, invalidated + o.invalidated, expired + o.expired, writeHot + o.writeHot,
+                overBudget + o.overBudget);
+        }
+
+        /** The counts in order, as {@link #of} reads them back. */
+        public long[] toArray() {
+            return new long[] {held, bytes, placed, renewed, refused, invalidated, expired, writeHot, overBudget};
+        }
+
+        /** The counts {@link #toArray} gave ({@code v} has at least 9 from {@code at}). */
+        public static Counts of(long[] v, int at) {
+            return new Counts(v[at], v[at + 1], v[at + 2], v[at + 3], v[at + 4], v[at + 5], v[at + 6], v[at + 7],
+                v[at + 8]);
+        }
+
+        /** One line for a benchmark's output. */
+        public String describe() {
+            return String.format(java.util.Locale.ROOT, "read replicas held %d (%d bytes); placed %d, renewed %d,"
+                + " refused %d, invalidated by writes %d, expired unread %d, write-hot %d, over budget %d", held, bytes,
+                placed, renewed, refused, invalidated, expired, writeHot, overBudget);
+        }
+    }
+
+    /** This holder's counts now. */
+    public Counts counts() {
+        return new Counts(count(), bytes(), placed(), renewed(), refused(), invalidated(), expired(), writeHot(),
+            overBudget());
     }
 
     /** Replicas held here now. */

@@ -366,6 +366,8 @@ final class UpdateProtocol {
         if (fresh == Address.NONE && machine.acks().durable()) {
             // A durable DELETE: the removed record stays valid and pending until the home has logged the DELETE; the
             // home then invalidates it, hands it to this machine's GC and prunes the tombstone (MachineStore#applied).
+            // The replicas go first: the LOG that lets the home make the DELETE visible is sent after this returns.
+            machine.replication().registry().invalidateReplicas(key);
             machine.fence().await(key);
             if (home != self) {
                 machine.cache().invalidate(key, address);

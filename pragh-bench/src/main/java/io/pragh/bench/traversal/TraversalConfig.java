@@ -115,8 +115,6 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         check(cacheMb >= 1 && cacheMb <= 1024, "--cache-mb", cacheMb, "1..1024");
         check(minRate >= 0, "--min-rate", minRate, ">= 0 (0: the relative policy)");
         check(INPROCESS.equals(fabric) || TCP.equals(fabric), "--fabric", fabric, INPROCESS + " or " + TCP);
-        check(!(TCP.equals(fabric) && modes.contains(Mode.SPLIT_CACHE_REPLICA)), "--modes", modes,
-            "without split-cache-replica with --fabric tcp (server processes do not place read replicas yet)");
         modes = List.copyOf(modes);
     }
 

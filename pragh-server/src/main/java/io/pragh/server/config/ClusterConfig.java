@@ -55,13 +55,14 @@ import java.util.Map;
  * @param limits        idle timeout of every port and the Gremlin port's frame limit
  * @param extensions    the server extensions every machine runs, by name ({@code io.pragh.server.extension}):
  *                      none unless the file names them
+ * @param replicas      read replicas of contended values: off unless the file gives them bytes
  */
 public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
                             MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, ClusterTls tls,
                             FabricConfig fabric,
                             DurabilityConfig durability, MembershipConfig membership, PlacementConfig placement,
                             MetricsConfig metrics, GremlinConfig gremlin, SparqlConfig sparql,
-                            LimitsConfig limits, List<String> extensions) {
+                            LimitsConfig limits, List<String> extensions, ReplicaConfig replicas) {
     public ClusterConfig {
         machines = List.copyOf(machines);
         extensions = List.copyOf(extensions);
@@ -86,7 +87,7 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
             .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
-                "membership", "placement", "metrics", "gremlin", "sparql", "limits", "extensions");
+                "membership", "placement", "metrics", "gremlin", "sparql", "limits", "extensions", "replicas");
         Map<String, String> endpoints = new HashMap<>();
         List<MachineConfig> machines = readMachines(root, source, endpoints);
         StoreSizes store = StoreSizes.read(root.section("store"));
@@ -122,8 +123,15 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
                 + " with a membership section: crash recovery assumes a key's home never changes, which only hash"
                 + " placement guarantees (remove membership, e.g. cluster start --zookeeper none)");
         }
+        ReplicaConfig replicas = ReplicaConfig.read(root.section("replicas"));
+        if (replicas.bytesPerMachine() > 0 && replicas.lease().compareTo(leases.cache()) > 0) {
+            // The holder's cache entry carries the replica's lease: it cannot outlast the cache lease.
+            throw new ConfigException(source, "replicas.lease", "must be at most leases.cache (" + leases.cache()
+                .toMillis() + " ms), got " + replicas.lease().toMillis() + " ms");
+        }
         return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
-            membership, placement, metrics, gremlin, sparql, LimitsConfig.read(root.section("limits")), extensions);
+            membership, placement, metrics, gremlin, sparql, LimitsConfig.read(root.section("limits")), extensions,
+            replicas);
     }
 
     private static JsonNode readTree(String yaml, String source) {

@@ -2,9 +2,12 @@ package io.pragh.server.node;
 
 import io.pragh.coordinator.DecisionLog;
 import io.pragh.coordinator.Decisions;
+import io.pragh.coordinator.ReplicaPolicy;
 import io.pragh.fabric.FabricException;
 import io.pragh.monitor.Monitor;
 import io.pragh.store.MachineStore;
+import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -33,9 +36,16 @@ final class DecisionDelivery {
     /** The coordinator's decisions, one log line per interval (written on the control thread only). */
     private final DecisionLog decisionLog;
     private final AtomicLong approvals = new AtomicLong();
+    private final AtomicLong replicasPlaced = new AtomicLong();
+    /**
+     * Where replica offers are placed: placing one READs the key's word and record remotely and waits, which a
+     * fabric's delivery thread (where DECISIONs arrive) must not do.
+     */
+    private final Executor placing;
 
     DecisionDelivery(MachineStore store, Monitor monitor, CountedMigrations migrations, ApprovalRecovery recovery,
-                     DecisionLog decisionLog) {
+                     DecisionLog decisionLog, Executor placing) {
+        this.placing = placing;
         this.store = store;
         this.monitor = monitor;
         this.migrations = migrations;
@@ -71,13 +81,34 @@ final class DecisionDelivery {
         return sent;
     }
 
-    /** Carries a decision out here or sends it to {@code machineId}; returns whether it was carried out or sent. */
+    /** Sends each replica offer to its machine (or places it here); returns how many were sent or placed. */
+    int offer(List<ReplicaPolicy.Choice> offers) {
+        int sent = 0;
+        for (ReplicaPolicy.Choice c : offers) {
+            if (deliver(c.machine(), DecisionKind.REPLICATE_HERE, c.key(), c.readsPerSecond())) {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /** Replicas this machine placed (or kept) on the replica policy's offers. */
+    long replicasPlaced() {
+        return replicasPlaced.get();
+    }
+
     private boolean deliver(int machineId, DecisionKind kind, long key) {
+        return deliver(machineId, kind, key, 0);
+    }
+
+    /** Carries a decision out here or sends it to {@code machineId}; returns whether it was carried out or sent. */
+    private boolean deliver(int machineId, DecisionKind kind, long key, double rate) {
         if (machineId == store.id()) {
-            carryOut(kind, key);
+            carryOut(kind, key, rate);
             return true;
         }
-        UnsafeBuffer msg = PolicyMessages.decision(kind, key);
+        UnsafeBuffer msg = kind == DecisionKind.REPLICATE_HERE ? PolicyMessages.replicaOffer(key, rate)
+            : PolicyMessages.decision(kind, key);
         try {
             store.send(machineId, msg, 0, msg.capacity());
             return true;
@@ -94,14 +125,20 @@ final class DecisionDelivery {
             LOG.warn("machine {} dropped a malformed DECISION from machine {}", store.id(), from);
             return;
         }
-        carryOut(kind, PolicyMessages.decisionKey(msg, off));
+        carryOut(kind, PolicyMessages.decisionKey(msg, off),
+            kind == DecisionKind.REPLICATE_HERE ? PolicyMessages.offerRate(msg, off) : 0);
     }
 
-    private void carryOut(DecisionKind kind, long key) {
+    private void carryOut(DecisionKind kind, long key, double rate) {
         switch (kind) {
             case MIGRATE_HERE -> migrations.migrate(key);
             case TRACK -> monitor.track(key);
             case UNTRACK -> monitor.untrack(key);
+            case REPLICATE_HERE -> placing.execute(() -> {
+                if (store.replication().replicas().place(key, rate)) {
+                    replicasPlaced.incrementAndGet();
+                }
+            });
         }
     }
 }

@@ -16,9 +16,14 @@ enum DecisionKind {
     /** The machine starts counting its local accesses of the key (so the coordinator can weigh it as a host). */
     TRACK(1),
     /** The machine stops counting them. */
-    UNTRACK(2);
+    UNTRACK(2),
+    /**
+     * The machine places (or keeps) a read replica of the key's value, which it read at the rate the message carries
+     * (docs/replicas.md): the replica policy offered it one.
+     */
+    REPLICATE_HERE(3);
 
-    private static final DecisionKind[] BY_CODE = {MIGRATE_HERE, TRACK, UNTRACK};
+    private static final DecisionKind[] BY_CODE = {MIGRATE_HERE, TRACK, UNTRACK, REPLICATE_HERE};
 
     private final byte code;
 

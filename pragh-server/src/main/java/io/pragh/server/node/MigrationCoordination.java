@@ -5,6 +5,7 @@ import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.coordinator.DecisionLog;
 import io.pragh.coordinator.Decisions;
 import io.pragh.coordinator.Mechanism;
+import io.pragh.coordinator.ReplicaPolicy;
 import io.pragh.embedded.Machine;
 import io.pragh.fabric.FabricException;
 import io.pragh.migration.Migrator;
@@ -59,6 +60,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
 
     /** How often the monitoring thread polls for instant reports. */
     private static final long POLL_MILLIS = 100;
+    /** Replicas offered to one machine per interval at most, as in the embedded control. */
+    private static final int REPLICAS_PER_MACHINE = 16_384;
     /** How often a waiting DECIDE looks for the reports it still misses. */
     private static final long DECIDE_POLL_MILLIS = 10;
 
@@ -73,6 +76,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private final MigrationPolicy.Trigger trigger;
     /** Runs everything that touches the monitor's intervals or the coordinator: one thread, so neither locks. */
     private final DutyExecutor control;
+    /** Places the replicas offered to this machine (remote reads that wait: not on a delivery thread). */
+    private final DutyExecutor placing;
     /** Polls the monitor: instant reports every poll, periodic ones every interval ({@link #tick}). */
     private final DutyThread ticker;
     /** When this machine's current report interval ends; read and written by the monitoring thread only. */
@@ -102,7 +107,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         MonitorConfig mc = MonitorConfig.defaults().withIntervalMillis(intervalMillis)
             .withRates(instant, Math.min(policy.minimumRate(), instant));
         this.monitor = new Monitor(store.id(), store.placement(), store.cache(), mc);
-        this.delivery = new DecisionDelivery(store, monitor, migrations, recovery, decisionLog);
+        this.placing = DutyExecutor.single("m" + store.id() + "-replicas");
+        this.delivery = new DecisionDelivery(store, monitor, migrations, recovery, decisionLog, placing);
         this.coordinatorConfig = CoordinatorConfig.defaults().withMargin(policy.thresholdMargin())
             .withMechanism(policy.mode() == MigrationPolicy.Mode.EAGER ? Mechanism.EAGER : Mechanism.DEFERRED)
             .withMinRate(policy.minimumRate());
@@ -250,6 +256,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
             periodic.clear();
             Decisions d = coordinator.endInterval(reports);
             int sent = delivery.apply(d);
+            offerReplicas(reports, d);
             decisionLog.endInterval(coordinator.interval(), Double.NaN);
             decided.complete(new Decided(sent, d.track().size(), d.untrack().size()));
         } catch (RuntimeException e) {
@@ -373,8 +380,41 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         }
         List<MonitorReport> reports = new ArrayList<>(periodic);
         periodic.clear();
-        delivery.apply(coordinator.endInterval(reports));
+        Decisions d = coordinator.endInterval(reports);
+        delivery.apply(d);
+        offerReplicas(reports, d);
         decisionLog.endInterval(coordinator.interval(), Double.NaN);
+    }
+
+    /**
+     * With read replicas on, offers the interval's replicas ({@link ReplicaPolicy}) to their machines and keeps their
+     * keys in place ({@link Coordinator#keepInPlace}). Not of a key whose migration this interval approved: the
+     * embedded control places replicas once the interval's migrations are done, which no machine here knows of the
+     * others, and a replica of a source about to move would keep its migration waiting out the replica lease; its
+     * readers are offered one next interval, at its new host.
+     */
+    private void offerReplicas(List<MonitorReport> reports, Decisions d) {
+        if (!store.replication().settings().enabled()) {
+            return;
+        }
+        Set<Long> moving = new HashSet<>();
+        for (Decisions.Approval a : d.approvals()) {
+            moving.add(a.key());
+        }
+        List<ReplicaPolicy.Choice> offers = new ArrayList<>();
+        for (ReplicaPolicy.Choice c : ReplicaPolicy.choose(reports, store.placement(), store.machineCount(), d,
+            REPLICAS_PER_MACHINE)) {
+            if (!moving.contains(c.key())) {
+                offers.add(c);
+                coordinator.keepInPlace(c.key());
+            }
+        }
+        delivery.offer(offers);
+    }
+
+    /** Replicas this machine placed (or kept) on the replica policy's offers. */
+    public long replicasPlaced() {
+        return delivery.replicasPlaced();
     }
 
     @Override
@@ -382,6 +422,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         closed = true;
         store.setAccessObserver(null);
         control.close();
+        placing.close();
         ticker.close(); // waits up to a minute for a poll under way, and logs it if it does not end
     }
 }

@@ -16,6 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <pre>
  *  REPORT    | 18 (1) | instant (1: 0 or 1) | count (4) | count x (key (8), host (4), rate (8, double), tracked (1)) |
  *  DECISION  | 19 (1) | kind (1: DecisionKind.code(), 0 migrate here, 1 track, 2 untrack) | key (8) |
+ *  DECISION  | 19 (1) | kind (1: 3, replicate here) | key (8) | reads per second here (8, double) |
  * </pre>
  * Numbers are in the buffer's native order, as in the store's own messages: both ends are machines of one cluster.
  *
@@ -30,6 +31,8 @@ final class PolicyMessages {
     static final int REPORT_HEADER = 6;
     static final int KEY_RATE_BYTES = 21;
     static final int DECISION_LENGTH = 10;
+    /** A replica offer: a DECISION followed by the holder's read rate of the key. */
+    static final int OFFER_LENGTH = DECISION_LENGTH + 8;
 
     private PolicyMessages() {
     }
@@ -87,9 +90,29 @@ final class PolicyMessages {
         return msg;
     }
 
-    /** The kind a DECISION says, or null when it is malformed (wrong length, or a code no kind has). */
+    /** A DECISION offering a replica of {@code key}, read {@code readsPerSecond} at the machine it goes to. */
+    static UnsafeBuffer replicaOffer(long key, double readsPerSecond) {
+        UnsafeBuffer msg = new UnsafeBuffer(new byte[OFFER_LENGTH]);
+        msg.putByte(0, (byte) DECISION);
+        msg.putByte(1, DecisionKind.REPLICATE_HERE.code());
+        msg.putLong(2, key);
+        msg.putDouble(DECISION_LENGTH, readsPerSecond);
+        return msg;
+    }
+
+    /** The kind a DECISION says, or null when it is malformed (wrong length for its kind, or a code no kind has). */
     static DecisionKind decisionKind(DirectBuffer msg, int off, int len) {
-        return len == DECISION_LENGTH ? DecisionKind.of(msg.getByte(off + 1)) : null;
+        if (len < DECISION_LENGTH) {
+            return null;
+        }
+        DecisionKind kind = DecisionKind.of(msg.getByte(off + 1));
+        int expected = kind == DecisionKind.REPLICATE_HERE ? OFFER_LENGTH : DECISION_LENGTH;
+        return len == expected ? kind : null;
+    }
+
+    /** The read rate of a replica offer (a DECISION whose {@link #decisionKind} is REPLICATE_HERE). */
+    static double offerRate(DirectBuffer msg, int off) {
+        return msg.getDouble(off + DECISION_LENGTH);
     }
 
     /** The key of a DECISION whose {@link #decisionKind} is not null. */

@@ -136,6 +136,9 @@ public final class ServerNode implements AutoCloseable {
                 config.durability().snapshotInterval().toMillis(), store);
             refuseMovablePlacementOverEarlierRecords(config, id, durability.recovered());
             recovery = new CrashRecovery(store, durability);
+            // Before attach, and never as a first life: a server process may be a restarted host, whose updates wait
+            // out the leases of replicas its previous life granted (docs/replicas.md).
+            store.replication().configure(config.replicas().toSettings());
             fabric = fabrics.open(config.fabric().kind(), Deployment.MULTI_PROCESS, fabricSpec(config, id));
             store.attach(fabric);
             long timeout = operationTimeoutMillis(config);

@@ -85,7 +85,8 @@ final class UserOperations {
     private Reply stats() {
         MachineStats s = new MachineStats(machine.id(), machine.stats().snapshot(), machine.store().forwardedUpdates(),
             migrations.migrationsRequested(), migrations.migrationsDone(), migrations.valuesMigrated(),
-            machine.migrationThread().migrator().bytesMoved(), migrations.approvals(), migrations.isCoordinator());
+            machine.migrationThread().migrator().bytesMoved(), migrations.approvals(), migrations.isCoordinator(),
+            machine.store().replication().replicas().counts());
         UnsafeBuffer u = new UnsafeBuffer(new byte[MachineStats.BYTES]);
         s.encode(u, 0);
         return Reply.ok(u.byteArray());

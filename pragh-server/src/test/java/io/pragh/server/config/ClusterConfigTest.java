@@ -61,6 +61,7 @@ class ClusterConfigTest {
         assertEquals(StoreSizes.DEFAULT, c.store(), "the example documents the store defaults");
         assertEquals(MigrationPolicy.DEFAULT, c.policy(), "the example documents the policy defaults");
         assertEquals(DurabilityConfig.DEFAULT, c.durability(), "the example documents the durability defaults");
+        assertEquals(ReplicaConfig.OFF, c.replicas(), "the example documents the replica defaults");
         assertEquals(7501, c.machine(1).clientPort());
         assertEquals(new MembershipConfig("127.0.0.1:2181", Duration.ofSeconds(10), "/pragh"), c.membership());
     }
@@ -112,6 +113,17 @@ class ClusterConfigTest {
             "machines[1].clientPort", "duplicate port: 127.0.0.1:7400 is already machines[0].fabricPort");
         refused(MINIMAL.replace("gremlinPort: 8183}", "gremlinPort: 8183, clientPort: 0}"),
             "machines[1].clientPort", "must be between 1 and 65535");
+    }
+
+    @Test
+    void replicasTakeABudgetAndALeaseAndAreOffWithoutBytes() {
+        ClusterConfig c = parse(MINIMAL + "replicas: {bytesPerMachine: 64MiB, lease: 200ms}\n");
+        assertEquals(new io.pragh.store.ReplicaSettings(64L << 20, 200), c.replicas().toSettings());
+        assertFalse(parse(MINIMAL).replicas().toSettings().enabled(), "off unless the file gives them bytes");
+        refused(MINIMAL + "replicas: {bytesPerMachine: lots}\n", "replicas.bytesPerMachine", "");
+        refused(MINIMAL + "replicas: {leaseMillis: 5}\n", "replicas.leaseMillis", "unknown key");
+        refused(MINIMAL + "leases: {cache: 2s}\nreplicas: {bytesPerMachine: 1MiB, lease: 3s}\n", "replicas.lease",
+            "must be at most leases.cache (2000 ms), got 3000 ms");
     }
 
     @Test

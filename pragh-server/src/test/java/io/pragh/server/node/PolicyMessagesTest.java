@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The policy's messages between machines keep their wire format (machines of one cluster may run builds from either
- * side of a change of this class): decision codes 0, 1, 2, a report's layout, and malformed messages refused.
+ * side of a change of this class): decision codes 0, 1, 2, 3, a report's layout, and malformed messages refused.
  */
 class PolicyMessagesTest {
     @Test
@@ -21,10 +21,11 @@ class PolicyMessagesTest {
         assertEquals(0, DecisionKind.MIGRATE_HERE.code());
         assertEquals(1, DecisionKind.TRACK.code());
         assertEquals(2, DecisionKind.UNTRACK.code());
+        assertEquals(3, DecisionKind.REPLICATE_HERE.code());
         for (DecisionKind k : DecisionKind.values()) {
             assertEquals(k, DecisionKind.of(k.code()));
         }
-        assertNull(DecisionKind.of((byte) 3), "a code no kind has");
+        assertNull(DecisionKind.of((byte) 4), "a code no kind has");
         assertNull(DecisionKind.of((byte) -1));
     }
 
@@ -39,6 +40,21 @@ class PolicyMessagesTest {
         assertNull(PolicyMessages.decisionKind(msg, 0, 9), "a short DECISION is malformed");
         msg.putByte(1, (byte) 7);
         assertNull(PolicyMessages.decisionKind(msg, 0, 10), "an unknown kind is malformed");
+    }
+
+    @Test
+    void aReplicaOfferIsADecisionFollowedByTheReadRate() {
+        UnsafeBuffer msg = PolicyMessages.replicaOffer(0x0102030405060708L, 12.5);
+        assertEquals(18, msg.capacity());
+        assertEquals(19, msg.getByte(0));
+        assertEquals(3, msg.getByte(1));
+        assertEquals(DecisionKind.REPLICATE_HERE, PolicyMessages.decisionKind(msg, 0, 18));
+        assertEquals(0x0102030405060708L, PolicyMessages.decisionKey(msg, 0));
+        assertEquals(12.5, PolicyMessages.offerRate(msg, 0));
+        assertNull(PolicyMessages.decisionKind(msg, 0, 10), "an offer without its rate is malformed");
+        UnsafeBuffer plain = PolicyMessages.decision(DecisionKind.TRACK, 1);
+        plain.putByte(1, DecisionKind.REPLICATE_HERE.code());
+        assertNull(PolicyMessages.decisionKind(plain, 0, 10), "a ten-byte REPLICATE_HERE is malformed");
     }
 
     @Test

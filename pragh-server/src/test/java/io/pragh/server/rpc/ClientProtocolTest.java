@@ -85,11 +85,12 @@ class ClientProtocolTest {
     @Test
     void machineStatsSurviveTheirEncoding() {
         MachineStats s = new MachineStats(2, new io.pragh.fabric.FabricStats.Snapshot(1, 2, 3, 4, 5, 6, 7, 8, 9), 10,
-            11, 12, 13, 14, 15, true);
+            11, 12, 13, 14, 15, true, new io.pragh.store.Replicas.Counts(16, 17, 18, 19, 20, 21, 22, 23, 24));
         UnsafeBuffer u = new UnsafeBuffer(new byte[MachineStats.BYTES + 3]);
         s.encode(u, 3);
         org.junit.jupiter.api.Assertions.assertEquals(s, MachineStats.decode(u, 3));
-        MachineStats off = new MachineStats(0, io.pragh.fabric.FabricStats.Snapshot.ZERO, 0, 0, 0, 0, 0, 0, false);
+        MachineStats off = new MachineStats(0, io.pragh.fabric.FabricStats.Snapshot.ZERO, 0, 0, 0, 0, 0, 0, false,
+            io.pragh.store.Replicas.Counts.ZERO);
         off.encode(u, 0);
         org.junit.jupiter.api.Assertions.assertEquals(off, MachineStats.decode(u, 0));
     }

@@ -187,18 +187,11 @@ public final class EmbeddedBenchCluster implements BenchCluster {
 
         @Override
         public String replicaSummary() {
-            long[] sum = new long[9];
+            Replicas.Counts sum = Replicas.Counts.ZERO;
             for (int m = 0; m < cluster.machineCount(); m++) {
-                Replicas r = cluster.machine(m).store().replication().replicas();
-                long[] one = {r.count(), r.bytes(), r.placed(), r.renewed(), r.refused(), r.invalidated(), r.expired(),
-                    r.writeHot(), r.overBudget()};
-                for (int i = 0; i < sum.length; i++) {
-                    sum[i] += one[i];
-                }
+                sum = sum.plus(cluster.machine(m).store().replication().replicas().counts());
             }
-            return String.format(java.util.Locale.ROOT, "read replicas held %d (%d bytes); placed %d, renewed %d, refused"
-                + " %d, invalidated by writes %d, expired unread %d, write-hot %d, over budget %d", sum[0], sum[1],
-                sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8]);
+            return sum.describe();
         }
 
         @Override

@@ -13,6 +13,7 @@ import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.rpc.Decided;
 import io.pragh.server.rpc.MachineClient;
 import io.pragh.server.rpc.MachineStats;
+import io.pragh.store.Replicas;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -134,10 +135,6 @@ public final class ProcessBenchCluster implements BenchCluster {
 
     /** The cluster file's settings for {@code spec}: sizes, cache, the manual split policy, the placement. */
     static LocalCluster.Settings settings(ClusterSpec spec) {
-        if (spec.replicaBytes() > 0) {
-            throw new IllegalArgumentException("read replicas (split-cache-replica) run on the in-process fabric only:"
-                + " server processes do not place them yet");
-        }
         String interval = spec.intervalMillis() + "ms";
         LocalCluster.Settings s = LocalCluster.Settings.defaults(spec.machines())
             .withGremlinPortBase(LocalCluster.Settings.NO_GREMLIN)
@@ -150,6 +147,10 @@ public final class ProcessBenchCluster implements BenchCluster {
             .withSection("policy", String.format(Locale.ROOT, "{trigger: manual, reportInterval: %s,%s migration: %s}",
                 interval, spec.minRate() > 0 ? " minimumRate: " + spec.minRate() + "," : "",
                 spec.mechanism().name().toLowerCase(Locale.ROOT)));
+        if (spec.replicaBytes() > 0) {
+            s = s.withSection("replicas", "{bytesPerMachine: " + spec.replicas().bytesPerMachine() + ", lease: "
+                + spec.replicas().leaseMillis() + "ms}");
+        }
         return spec.sharded()
             ? s.withSection("placement", "{kind: " + BenchExtension.SHARDS + ", shardsPerMachine: "
                 + spec.shardsPerMachine() + "}") : s;
@@ -317,6 +318,25 @@ public final class ProcessBenchCluster implements BenchCluster {
                 }
                 Thread.sleep(POLL_MILLIS);
             }
+        }
+
+        /** Replicas the holders placed so far (new copies; a replica kept on a later offer is not counted again). */
+        @Override
+        public long replicasPlaced() {
+            return replicaCounts().placed();
+        }
+
+        @Override
+        public String replicaSummary() {
+            return replicaCounts().describe();
+        }
+
+        private Replicas.Counts replicaCounts() {
+            Replicas.Counts sum = Replicas.Counts.ZERO;
+            for (MachineStats m : allStats()) {
+                sum = sum.plus(m.replicas());
+            }
+            return sum;
         }
 
         @Override

@@ -44,6 +44,20 @@ class ProcessBenchClusterSettingsTest {
     }
 
     @Test
+    void aReplicaClusterGivesEveryMachineTheSpecsReplicaBytesAndLease() {
+        ClusterConfig c = written(new ClusterSpec(2, 5_000, 80L << 20, 4L << 20, ClusterSpec.HASHED, 0, 1_500, 0,
+            Mechanism.EAGER, ClusterSpec.DEFAULT_REPLICA_BYTES));
+        assertEquals(new io.pragh.store.ReplicaSettings(ClusterSpec.DEFAULT_REPLICA_BYTES,
+            io.pragh.store.ReplicaSettings.DEFAULT_LEASE_MILLIS), c.replicas().toSettings());
+        assertFalse(written2(new ClusterSpec(2, 5_000, 80L << 20, 4L << 20, ClusterSpec.HASHED, 0, 1_500, 0,
+            Mechanism.EAGER)).replicas().toSettings().enabled(), "off without replica bytes");
+    }
+
+    private ClusterConfig written2(ClusterSpec spec) {
+        return LocalCluster.create(dir.resolve("c2"), ProcessBenchCluster.settings(spec)).config();
+    }
+
+    @Test
     void theShardBaselinesClusterPlacesKeysByShardWithoutACache() {
         ClusterConfig c = written(new ClusterSpec(4, 5_000, 80L << 20, 0, 100, 0, 2_000, 10, Mechanism.EAGER));
         assertEquals("shards", c.placement().kind());
