@@ -66,7 +66,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "  --get-ratio R           share of two-hop GETs, rest are edge PUTs (default 0.95; 0.5 for the update-heavy mix)",
         "  --dist zipf|uniform     start-vertex distribution (default zipf, theta 0.99)",
         "  --modes LIST            comma-separated of orig,ideal,shard,split,split-cache (default all five), and",
-        "                          split-cache-replica (split-cache plus read replicas, docs/replicas.md; in-process only)",
+        "                          split-cache-replica (split-cache plus read replicas, docs/replicas.md)",
         "  --duration SECONDS      measurement phase (default 10)",
         "  --warmup SECONDS        warm-up phase (default 2)",
         "  --interval SECONDS      monitoring interval before migration (default 2; the paper's is 10)",
