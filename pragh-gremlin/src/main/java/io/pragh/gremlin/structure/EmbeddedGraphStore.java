@@ -43,6 +43,8 @@ public final class EmbeddedGraphStore implements GraphStore {
     public static final String PRETOUCH = "pragh.pretouch";
 
     /** The machine whose worker is running this thread's {@link #callOnHome} work, if any. */
+    /** Set before the cluster closes, read by other graphs' sweepers on their own threads: volatile. */
+    private volatile boolean closed;
     private final ThreadLocal<Machine> onMachine = new ThreadLocal<>();
     private final EmbeddedCluster cluster;
     private final Machine gateway;
@@ -235,6 +237,12 @@ public final class EmbeddedGraphStore implements GraphStore {
 
     @Override
     public void close() {
+        closed = true;
         cluster.close();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
     }
 }

@@ -112,6 +112,15 @@ public interface GraphStore extends AutoCloseable {
     /** Number of machines behind this store. */
     int machines();
 
+    /**
+     * Whether {@link #close} ran. Several graphs may share one store, and closing one closes it for all: the others'
+     * background duties (the segment sweep) ask this to stop with it rather than fail against released memory.
+     * A store whose machines belong to their server (a multi-process one) is never closed under its graph.
+     */
+    default boolean isClosed() {
+        return false;
+    }
+
     @Override
     void close();
 }

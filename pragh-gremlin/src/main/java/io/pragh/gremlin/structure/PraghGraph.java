@@ -403,6 +403,11 @@ public final class PraghGraph implements Graph {
         }
     }
 
+    /** This graph's segment sweep, or null when its configuration turns it off (for tests of its lifecycle). */
+    SegmentSweeper sweeper() {
+        return sweeper;
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("this PraghGraph is closed");

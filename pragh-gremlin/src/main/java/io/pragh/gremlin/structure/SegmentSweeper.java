@@ -23,22 +23,27 @@ final class SegmentSweeper implements AutoCloseable {
 
     private final ScheduledExecutorService thread;
 
-    private SegmentSweeper(final SegmentSealer sealer, final long everyMillis) {
+    private SegmentSweeper(final GraphStore store, final SegmentSealer sealer, final long everyMillis) {
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "pragh-segment-sweeper");
             t.setDaemon(true);
             return t;
         });
-        thread.scheduleWithFixedDelay(() -> sweep(sealer), everyMillis, everyMillis, TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(() -> sweep(store, sealer), everyMillis, everyMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Starts sweeping {@code graph}'s home lists, or returns null when its configuration turns the sweep off. */
     static SegmentSweeper start(final PraghGraph graph) {
         final long every = SegmentSealer.sweepMillis(graph);
-        return every == 0 ? null : new SegmentSweeper(SegmentSealer.of(graph), every);
+        return every == 0 ? null : new SegmentSweeper(graph.store(), SegmentSealer.of(graph), every);
     }
 
-    private static void sweep(final SegmentSealer sealer) {
+    private void sweep(final GraphStore store, final SegmentSealer sealer) {
+        if (store.isClosed()) {
+            // Another graph over the same store closed it: nothing is left to sweep, and nobody will close us.
+            thread.shutdown();
+            return;
+        }
         try {
             final int reclaimed = sealer.sweep();
             if (reclaimed > 0) {
@@ -47,6 +52,11 @@ final class SegmentSweeper implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("the sweep for orphaned supernode segments failed; tried again in one period: {}", e.toString());
         }
+    }
+
+    /** Whether the sweep stopped: closed, or its store closed under it. */
+    boolean stopped() {
+        return thread.isShutdown();
     }
 
     /** Stops the sweep; one under way is interrupted between store operations (it is safe to stop anywhere). */

@@ -162,6 +162,11 @@ final class WriteBehind {
         }
 
         @Override
+        public boolean isClosed() {
+            return backing.isClosed();
+        }
+
+        @Override
         public void close() {
             try {
                 flush();

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -82,5 +83,21 @@ class SharedStoreGraphsTest {
             }
         }
         return false;
+    }
+
+    @Test
+    void aGraphWhoseStoreAnotherGraphClosedStopsItsSegmentSweep() throws InterruptedException {
+        final GraphStore store = EmbeddedGraphStore.open(new BaseConfiguration());
+        final BaseConfiguration quickSweep = new BaseConfiguration();
+        quickSweep.setProperty(SegmentSealer.SWEEP_MILLIS, 20L);
+        final PraghGraph a = PraghGraph.open(quickSweep, store);
+        final PraghGraph b = PraghGraph.open(quickSweep, store);
+        assertFalse(b.sweeper().stopped(), "b sweeps while the store is open");
+        a.close(); // closes the store both graphs share; b is never closed
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (!b.sweeper().stopped() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(b.sweeper().stopped(), "b's sweep stopped with the store instead of failing against it every period");
     }
 }
