@@ -5,14 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.fabric.inprocess.InProcessFabric;
+import io.pragh.linearizability.CheckReport;
+import io.pragh.linearizability.LinearizabilityChecker;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * GET, PUT and edge APPEND on eight hot keys of four machines while MIGRATE moves them between machines all the
  * time; the recorded history must pass every rule of {@link HistoryChecker} (no stale read, no lost write or edge,
- * no foreign-key bytes). Once with the default leases, once with leases short enough that the GC frees and the
- * allocator reuses value memory during the run.
+ * no foreign-key bytes) and be linearizable per key ({@link LinearizabilityChecker}'s search). Once with the default
+ * leases, once with leases short enough that the GC frees and the allocator reuses value memory during the run.
  */
 class MigrationHistoryTest {
     private static final int MACHINES = 4;
@@ -55,6 +57,10 @@ class MigrationHistoryTest {
         List<String> violations = report.violations();
         assertTrue(violations.isEmpty(), violations.size() + " violations in a history of " + r.summary() + ":\n"
             + String.join("\n", violations.subList(0, Math.min(15, violations.size()))));
+        // The same history searched for a linearization, key by key (new-old inversions included).
+        CheckReport search = LinearizabilityChecker.forValues().check(r.operations());
+        assertTrue(search.linearizable() && search.undecidedKeys().isEmpty(),
+            search.describe(MigrationWorkload.FORMAT, 3));
         // Allowed by the store's contract (a regular register, see HistoryChecker) but worth knowing about.
         System.out.println("MigrationHistoryTest: " + report.inversions().size() + " new-old inversions during"
             + " in-flight PUTs" + (report.inversions().isEmpty() ? "" : ", e.g. " + report.inversions().get(0)));

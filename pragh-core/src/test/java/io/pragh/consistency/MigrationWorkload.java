@@ -9,6 +9,7 @@ import io.pragh.fabric.FabricException;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
+import io.pragh.linearizability.Operation;
 import io.pragh.memory.ChunkedRegion;
 import io.pragh.migration.Migrator;
 import io.pragh.store.MachineStore;
@@ -16,7 +17,9 @@ import io.pragh.store.Mutators;
 import io.pragh.values.ValueRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -25,20 +28,82 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A concurrent run against an embedded cluster that records its {@link History}: client threads issue GET, PUT and
- * edge APPEND on a small hot key set through random machines (so every machine's location cache holds addresses of
- * every key), while a driver thread keeps MIGRATE running to random machines, several machines at once. Each hot
- * vertex has one register key (its VERTEX record) and one adjacency key (its OUT list); the vertices are chosen so
- * that each machine is the home of one.
+ * A concurrent run against a cluster that records its {@link History}: client threads issue GET, PUT and edge APPEND
+ * on a small hot key set through random machines (so every machine's location cache holds addresses of every key),
+ * while a driver thread keeps MIGRATE running to random machines, several machines at once. Each hot vertex has one
+ * register key (its VERTEX record) and one adjacency key (its OUT list); the vertices are chosen so that each machine
+ * is the home of one. The machines are an embedded cluster's or any others' ({@link Machines}: pragh-server's tests
+ * run it over server nodes on the TCP fabric), and {@link #alongside} runs what disturbs the run (partitions, held
+ * operations, restarts) on threads of its own. The history is checked by {@link HistoryChecker} ({@link Result#ops})
+ * or for linearizability by search ({@link Result#operations}).
  *
  * <pre>{@code
  * MigrationWorkload.Result r = new MigrationWorkload(cluster, 4, 6, 400, 50).run(3_000);
  * HistoryChecker.Report report = HistoryChecker.check(r.ops());
+ * CheckReport search = LinearizabilityChecker.forValues().check(r.operations());
  * }</pre>
  */
-final class MigrationWorkload {
+public final class MigrationWorkload {
+    /**
+     * The machines a run issues its operations at. {@link #machine} is asked anew for every operation, so a machine
+     * that restarts during the run may be replaced (operations at a closed one fail, retryably).
+     */
+    public interface Machines {
+        int count();
+
+        /** The machine index of {@code key}'s home. */
+        int home(long key);
+
+        /** The machine {@code m} now. */
+        Machine machine(int m);
+
+        static Machines of(EmbeddedCluster cluster) {
+            return new Machines() {
+                @Override
+                public int count() {
+                    return cluster.machineCount();
+                }
+
+                @Override
+                public int home(long key) {
+                    return cluster.home(key);
+                }
+
+                @Override
+                public Machine machine(int m) {
+                    return cluster.machine(m);
+                }
+            };
+        }
+    }
+
+    /** What runs beside the clients (see {@link #alongside}): until {@code stopping} says the run ends. */
+    @FunctionalInterface
+    public interface Disturbance {
+        void run(BooleanSupplier stopping) throws InterruptedException;
+    }
+
+    /**
+     * Self-describing values in a linearizability report: a register's value says which write made it, an
+     * adjacency value how many edges it holds and its last.
+     */
+    public static final Operation.ValueFormat FORMAT = v -> {
+        WrittenValue.Decoded d = WrittenValue.decode(v);
+        if (d.problem() == null) {
+            return WrittenValue.describe(d.id());
+        }
+        if (v.length % 8 == 0 && v.length > 0) {
+            long last = new UnsafeBuffer(v).getLong(v.length - 8);
+            return (v.length / 8) + " edges, last " + Long.toHexString(last);
+        }
+        return Operation.ValueFormat.HEX.describe(v);
+    };
+
     /** Migrations the driver keeps in flight: one per machine's migration thread in the common case. */
     private static final int MIGRATIONS_IN_FLIGHT = 4;
     private static final int FINAL_READER = 1_000;
@@ -50,7 +115,7 @@ final class MigrationWorkload {
      */
     static final String OUTRUN = "times without finding its value";
 
-    private final EmbeddedCluster cluster;
+    private final Machines cluster;
     private final long[] registers;
     private final long[] adjacencies;
     private final long[] keys;
@@ -67,6 +132,12 @@ final class MigrationWorkload {
     private InProcessFabric partitioned;
     private long cutMillis;
     private long healedMillis;
+    /** What {@link #alongside} added, by thread name; any makes retryable failures tolerated. */
+    private final Map<String, Disturbance> disturbances = new LinkedHashMap<>();
+    /** Failures a disturbance explains besides retryable ones ({@link #tolerating}). */
+    private Predicate<Throwable> alsoTolerated = e -> false;
+    /** Conditions the run waits for past its length ({@link #until}). */
+    private final List<BooleanSupplier> until = new ArrayList<>();
     /** Cuts the run waits for past its length: a loaded host's partitioner, its sleeps overshooting, cuts fewer. */
     private static final long MIN_CUTS = 20;
     /** How long past its length a run may wait for {@link #MIN_CUTS} and {@link #atLeast}'s counts. */
@@ -86,16 +157,44 @@ final class MigrationWorkload {
      * @param errors operations that failed
      * @param outrun updates refused because their value kept migrating away from them (see {@link #OUTRUN}): not
      *               applied, a liveness limit of check-and-forward rather than a consistency failure; not in errors
-     * @param refused with {@link #partitioning}: operations that failed retryably while a machine was cut off (they
-     *               may or may not have taken effect, and the history says so); not in errors
+     * @param refused with {@link #alongside} (partitions, restarts): operations that failed retryably while a machine
+     *               was cut off or down (they may or may not have taken effect, and the history says so); not in
+     *               errors
      */
-    record Result(List<History.Op> ops, List<String> errors, List<String> outrun, List<String> refused, long cuts,
-                  long migrated, long migrationsNotMoving, long freed, long elapsedMillis) {
+    public record Result(List<History.Op> ops, List<String> errors, List<String> outrun, List<String> refused,
+                         long cuts, long migrated, long migrationsNotMoving, long freed, long elapsedMillis) {
         long count(History.Kind kind) {
             return ops.stream().filter(o -> o.kind() == kind).count();
         }
 
-        String summary() {
+        /** Completed GETs, PUTs, APPENDs and MIGRATEs, by {@code "GET"}, {@code "PUT"}, ... */
+        public long completed(String kind) {
+            History.Kind k = History.Kind.valueOf(kind);
+            return ops.stream().filter(o -> o.kind() == k && o.acknowledged()).count();
+        }
+
+        /**
+         * The history as the linearizability checker takes it: a PUT's value and an APPEND's bytes as the run wrote
+         * them, failed operations with an unknown outcome.
+         */
+        public List<Operation> operations() {
+            List<Operation> out = new ArrayList<>(ops.size());
+            for (History.Op o : ops) {
+                Operation.Kind kind = Operation.Kind.valueOf(o.kind().name());
+                byte[] input = switch (o.kind()) {
+                    case PUT -> WrittenValue.encode(o.key(), o.writeId());
+                    case APPEND -> KHopTraversal.encode(o.writeId());
+                    default -> null;
+                };
+                int target = o.kind() == History.Kind.MIGRATE ? (int) o.writeId() : -1;
+                out.add(o.acknowledged()
+                    ? new Operation(o.thread(), o.key(), kind, o.invoke(), o.response(), input, o.read(), target, null)
+                    : Operation.failed(o.thread(), kind, o.key(), input, target, o.invoke(), o.error()));
+            }
+            return out;
+        }
+
+        public String summary() {
             return count(History.Kind.GET) + " GETs, " + count(History.Kind.PUT) + " PUTs, "
                 + count(History.Kind.APPEND) + " APPENDs (" + outrun.size() + " updates outrun by migrations), "
                 + migrated + " migrations (" + migrationsNotMoving + " already local or absent), " + freed
@@ -111,6 +210,11 @@ final class MigrationWorkload {
      * @param putPercent     share of register operations that are PUTs (the rest are GETs)
      */
     MigrationWorkload(EmbeddedCluster cluster, int vertices, int clients, int maxEdgesPerKey, int putPercent) {
+        this(Machines.of(cluster), vertices, clients, maxEdgesPerKey, putPercent);
+    }
+
+    /** Over any machines: see {@link #MigrationWorkload(EmbeddedCluster, int, int, int, int)}. */
+    public MigrationWorkload(Machines cluster, int vertices, int clients, int maxEdgesPerKey, int putPercent) {
         this.cluster = cluster;
         this.clients = clients;
         this.maxEdgesPerKey = maxEdgesPerKey;
@@ -121,7 +225,7 @@ final class MigrationWorkload {
         this.appendsStarted = new AtomicInteger[vertices];
         long vid = 1;
         for (int i = 0; i < vertices; i++) {
-            int home = i % cluster.machineCount();
+            int home = i % cluster.count();
             while (cluster.home(KeyLayout.key(vid, 0, KeyLayout.VERTEX)) != home) {
                 vid++;
             }
@@ -135,37 +239,72 @@ final class MigrationWorkload {
     }
 
     /**
-     * Runs with a partitioner: one random machine at a time is cut off from every other for {@code cutMillis}, then
-     * all are reachable for {@code healedMillis}. Operations may then fail, retryably; once the run ends and every
-     * machine is reachable again, every machine must update and migrate every key (no key or migrator left stuck)
-     * before the final reads. The run lasts past its length until the partitioner made {@link #MIN_CUTS} cuts (for
-     * at most {@link #MAX_EXTRA_MILLIS} more), whatever the machine's speed.
-     */
-    /**
      * The run lasts past its length until the clients completed this many GETs, PUTs and APPENDs (for at most
      * {@link #MAX_EXTRA_MILLIS} more): on a loaded host a fixed length may hold too few to test anything.
      */
-    MigrationWorkload atLeast(long gets, long puts, long appends) {
+    public MigrationWorkload atLeast(long gets, long puts, long appends) {
         atLeast[GETS] = gets;
         atLeast[PUTS] = puts;
         atLeast[APPENDS] = appends;
         return this;
     }
 
+    /**
+     * Runs with a partitioner: one random machine at a time is cut off from every other for {@code cutMillis}, then
+     * all are reachable for {@code healedMillis}. The run lasts past its length until the partitioner made
+     * {@link #MIN_CUTS} cuts (for at most {@link #MAX_EXTRA_MILLIS} more), whatever the machine's speed; otherwise as
+     * {@link #alongside}.
+     */
     MigrationWorkload partitioning(InProcessFabric fabric, long cutMillis, long healedMillis) {
         this.partitioned = fabric;
         this.cutMillis = cutMillis;
         this.healedMillis = healedMillis;
+        return alongside("history-partitions", stopping -> partitions()).until(() -> cuts >= MIN_CUTS);
+    }
+
+    /**
+     * Runs {@code d} on a thread of its own (named {@code name}) from the clients' start until the run stops. With
+     * anything alongside, operations may fail retryably (they count as refused, not as errors, and the history says
+     * their outcome is unknown); once the run ends and the disturbances stopped, every machine must update and
+     * migrate every key (no key or migrator left stuck) before the final reads.
+     */
+    public MigrationWorkload alongside(String name, Disturbance d) {
+        disturbances.put(name, d);
         return this;
     }
 
-    Result run(long millis) throws InterruptedException {
+    /**
+     * Failures that the disturbances explain besides retryable ones (such as the "closed" of an operation in flight
+     * at a machine that crashed): refused, with an unknown outcome, not errors.
+     */
+    public MigrationWorkload tolerating(Predicate<Throwable> explained) {
+        alsoTolerated = explained;
+        return this;
+    }
+
+    /** The run lasts past its length until {@code condition} holds too (for at most {@link #MAX_EXTRA_MILLIS} more). */
+    public MigrationWorkload until(BooleanSupplier condition) {
+        until.add(condition);
+        return this;
+    }
+
+    /** The hot keys: each vertex's register, then its adjacency list. */
+    public long[] keys() {
+        return keys.clone();
+    }
+
+    /** Whether the run is ending: a {@link Disturbance} stops when this says so. */
+    private boolean stopping() {
+        return stop;
+    }
+
+    public Result run(long millis) throws InterruptedException {
         long started = System.nanoTime();
         History.Recorder setup = history.recorder(0);
         for (long key : registers) {
             long id = WrittenValue.id(0, (int) KeyLayout.vid(key));
             long t0 = System.nanoTime();
-            cluster.homeOf(key).put(key, WrittenValue.encode(key, id));
+            cluster.machine(cluster.home(key)).put(key, WrittenValue.encode(key, id));
             setup.put(key, id, t0, System.nanoTime());
         }
         List<Thread> threads = new ArrayList<>();
@@ -175,8 +314,16 @@ final class MigrationWorkload {
         }
         long[] migrationCounts = new long[2];
         threads.add(new Thread(() -> migrations(migrationCounts), "history-migrations"));
-        if (partitioned != null) {
-            threads.add(new Thread(this::partitions, "history-partitions"));
+        for (var d : disturbances.entrySet()) {
+            threads.add(new Thread(() -> {
+                try {
+                    d.getValue().run(this::stopping);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException | AssertionError e) {
+                    errors.add(d.getKey() + " failed: " + e);
+                }
+            }, d.getKey()));
         }
         for (Thread t : threads) {
             t.setDaemon(true);
@@ -184,7 +331,8 @@ final class MigrationWorkload {
         }
         Thread.sleep(millis);
         long extraDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAX_EXTRA_MILLIS);
-        while ((partitioned != null && cuts < MIN_CUTS || tooFewCompleted()) && System.nanoTime() < extraDeadline) {
+        while ((!until.stream().allMatch(BooleanSupplier::getAsBoolean) || tooFewCompleted())
+            && System.nanoTime() < extraDeadline) {
             Thread.sleep(10);
         }
         stop = true;
@@ -194,12 +342,12 @@ final class MigrationWorkload {
                 errors.add(t.getName() + " did not stop within 30 s of the end of the run");
             }
         }
-        if (partitioned != null) {
+        if (!disturbances.isEmpty()) {
             everyKeyStillMoves();
         }
         finalReads();
         long freed = 0;
-        for (int m = 0; m < cluster.machineCount(); m++) {
+        for (int m = 0; m < cluster.count(); m++) {
             freed += cluster.machine(m).store().reclaimer().freed();
         }
         return new Result(history.ops(), new ArrayList<>(errors), new ArrayList<>(outrun), new ArrayList<>(refused),
@@ -223,7 +371,7 @@ final class MigrationWorkload {
         int seq = 0;
         int edgeSeq = 0;
         while (!stop) {
-            Machine m = cluster.machine(rnd.nextInt(cluster.machineCount()));
+            Machine m = cluster.machine(rnd.nextInt(cluster.count()));
             int v = rnd.nextInt(registers.length);
             if (rnd.nextBoolean()) {
                 long key = registers[v];
@@ -273,13 +421,16 @@ final class MigrationWorkload {
         (what.contains(OUTRUN) ? outrun : tolerated(e) ? refused : errors).add(what);
     }
 
-    /** With partitions, a retryable failure is the store's answer to a machine it cannot reach. */
+    /** With disturbances, a retryable failure is the store's answer to a machine it cannot reach. */
     private boolean tolerated(Throwable e) {
         while ((e instanceof ExecutionException || e instanceof CompletionException) && e.getCause() != null) {
             e = e.getCause();
         }
-        if (partitioned == null) {
+        if (disturbances.isEmpty()) {
             return false;
+        }
+        if (alsoTolerated.test(e)) {
+            return true;
         }
         return e instanceof FabricException f ? f.retryable()
             : e instanceof PraghException && !(e instanceof LimitExceededException);
@@ -290,7 +441,7 @@ final class MigrationWorkload {
         SplittableRandom rnd = new SplittableRandom(99);
         try {
             while (!stop) {
-                int m = rnd.nextInt(cluster.machineCount());
+                int m = rnd.nextInt(cluster.count());
                 partitioned.setReachable(m, false);
                 cuts++; // single writer: a volatile increment is not lost
                 Thread.sleep(cutMillis);
@@ -300,20 +451,21 @@ final class MigrationWorkload {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            for (int m = 0; m < cluster.machineCount(); m++) {
+            for (int m = 0; m < cluster.count(); m++) {
                 partitioned.setReachable(m, true);
             }
         }
     }
 
     /**
-     * After partitions healed: every machine updates every key and migrates it to itself, retrying retryable failures
-     * for a while. A key whose updates keep failing, or a migrator that keeps refusing, was left stuck by a cut.
+     * After the disturbances ended (partitions healed): every machine updates every key and migrates it to itself,
+     * retrying retryable failures for a while. A key whose updates keep failing, or a migrator that keeps refusing,
+     * was left stuck by a cut or a restart.
      */
     private void everyKeyStillMoves() {
         History.Recorder rec = history.recorder(SETTLER);
         AtomicInteger seq = new AtomicInteger();
-        for (int m = 0; m < cluster.machineCount(); m++) {
+        for (int m = 0; m < cluster.count(); m++) {
             Machine machine = cluster.machine(m);
             for (int v = 0; v < registers.length; v++) {
                 long key = registers[v];
@@ -341,7 +493,7 @@ final class MigrationWorkload {
 
     /** Where a key's home word points and what the record there holds: what a stuck key's report needs. */
     private String describe(long key) {
-        MachineStore home = cluster.homeOf(key).store();
+        MachineStore home = cluster.machine(cluster.home(key)).store();
         long slot = home.keys().find(key);
         if (slot < 0) {
             return "home " + home.id() + " has no slot for the key";
@@ -392,8 +544,15 @@ final class MigrationWorkload {
         while (!stop || !inFlight.isEmpty()) {
             if (!stop) {
                 long key = keys[rnd.nextInt(keys.length)];
-                int target = rnd.nextInt(cluster.machineCount());
-                inFlight.add(new InFlight(key, target, System.nanoTime(), cluster.machine(target).migrateAsync(key)));
+                int target = rnd.nextInt(cluster.count());
+                long t0 = System.nanoTime();
+                CompletableFuture<Migrator.Outcome> f;
+                try {
+                    f = cluster.machine(target).migrateAsync(key);
+                } catch (RuntimeException e) { // a machine closed by a restart refuses at once
+                    f = CompletableFuture.failedFuture(e);
+                }
+                inFlight.add(new InFlight(key, target, t0, f));
             }
             if (inFlight.size() >= MIGRATIONS_IN_FLIGHT || stop) {
                 InFlight f = inFlight.poll();
@@ -410,12 +569,23 @@ final class MigrationWorkload {
         }
     }
 
-    /** After the run: every machine reads every key, once nothing else runs (the final state). */
+    /**
+     * After the run: every machine reads every key, once nothing else runs (the final state). Faults are healed by
+     * then, so a read that fails is an error whatever the disturbances were: a key no machine can read is lost.
+     */
     private void finalReads() {
-        for (int m = 0; m < cluster.machineCount(); m++) {
+        for (int m = 0; m < cluster.count(); m++) {
             History.Recorder rec = history.recorder(FINAL_READER + m);
+            Machine machine = cluster.machine(m);
             for (long key : keys) {
-                get(rec, cluster.machine(m), key);
+                long t0 = System.nanoTime();
+                try {
+                    byte[] v = machine.get(key);
+                    rec.get(key, t0, System.nanoTime(), v);
+                } catch (RuntimeException e) {
+                    rec.failed(key, History.Kind.GET, 0, t0, e);
+                    errors.add("final GET of key " + key + " on machine " + m + ": " + e + "; " + describe(key));
+                }
             }
         }
     }
