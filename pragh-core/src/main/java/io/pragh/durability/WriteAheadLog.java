@@ -43,8 +43,16 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
     private static final int WRITE_BUFFER = 1 << 20;
 
     /** What the log thread takes off its queue: a record to write (an update's, or a restore's), or a fence. */
-    private record Pending(int kind, byte[] record, int origin, long request, long key, long version) {
+    private record Pending(int kind, byte[] record, int origin, long request, long key, long version,
+                           long queuedNanos) {
     }
+
+    /**
+     * A batch whose queue wait, write and sync, or acknowledgements took longer than this is logged with where the
+     * time went: a durable update's record stays pending (and every GET of its key waits) until its home's log has
+     * it, so a stall here looks, from outside, like an update left pending for good.
+     */
+    static final long SLOW_BATCH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private static final int UPDATE = 0;
     private static final int RESTORE = 1;
@@ -182,7 +190,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
 
     private void enqueueMarker(int kind, long key) {
         accepted.incrementAndGet();
-        queue.add(new Pending(kind, null, -1, 0, key, 0));
+        queue.add(new Pending(kind, null, -1, 0, key, 0, System.nanoTime()));
         wake();
     }
 
@@ -197,7 +205,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         LogRecord.write(new UnsafeBuffer(bytes), 0, key, version, mutatorId, arg, argOff, argLen);
         // Counted before it is queued: whoever reads the count then waits for this record too (awaitWritten).
         accepted.incrementAndGet();
-        queue.add(new Pending(kind, bytes, origin, request, key, version));
+        queue.add(new Pending(kind, bytes, origin, request, key, version, System.nanoTime()));
         wake();
     }
 
@@ -211,6 +219,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
             return 0;
         }
         int n = batch.size();
+        long startNanos = System.nanoTime();
         int written = 0;
         IOException failed = null;
         refused.clear();
@@ -243,6 +252,7 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
             failed = e;
             failure = e;
         }
+        long writtenNanos = System.nanoTime();
         // Before the acknowledgements: a reader waiting in awaitWritten needs the bytes out, not the peers told.
         settled += n;
         int refusal = 0;
@@ -263,8 +273,27 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         if (failed == null) {
             appended += written;
         }
+        reportIfSlow(batch.get(0), n, startNanos, writtenNanos, System.nanoTime());
         batch.clear();
         return n;
+    }
+
+    /**
+     * Logs a batch that took longer than {@link #SLOW_BATCH_NANOS} anywhere on its way: waiting in the queue (the log
+     * thread starved of CPU, or still busy with an earlier batch), being written and synced (the disk), or being
+     * acknowledged (the acknowledgements run on this thread: an ACK to a peer that does not take messages, or a
+     * connection to it being opened, holds up every later record).
+     */
+    private void reportIfSlow(Pending oldest, int n, long startNanos, long writtenNanos, long endNanos) {
+        long queued = startNanos - oldest.queuedNanos();
+        long writing = writtenNanos - startNanos;
+        long acknowledging = endNanos - writtenNanos;
+        if (queued > SLOW_BATCH_NANOS || writing > SLOW_BATCH_NANOS || acknowledging > SLOW_BATCH_NANOS) {
+            LOG.warn("write-ahead log of machine {} was slow with a batch of {} record(s) (first key {}): {} ms queued,"
+                + " {} ms writing and syncing ({}), {} ms acknowledging; the updates' records stayed pending meanwhile",
+                store.id(), n, oldest.key(), TimeUnit.NANOSECONDS.toMillis(queued),
+                TimeUnit.NANOSECONDS.toMillis(writing), policy, TimeUnit.NANOSECONDS.toMillis(acknowledging));
+        }
     }
 
     private void write(byte[] record) throws IOException {

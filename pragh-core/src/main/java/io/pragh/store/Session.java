@@ -380,7 +380,8 @@ public final class Session {
                 return false;
             }
             pause(key, round, deadline, "its value's newest record (machine " + host + ", offset " + offset
-                + ") still waiting for its predecessor's invalidation");
+                + ") still pending (its update has not invalidated the record it replaced yet, or, on a durable cluster,"
+                + " the key's home has not logged it yet)");
         }
     }
 

@@ -342,6 +342,64 @@ class DurabilityTest {
     }
 
     /**
+     * A durable update's record stays pending until its home's log has it, so a log thread that stalls (a slow disk
+     * sync, a CPU-starved thread, or an acknowledgement to a peer that does not take messages: acknowledgements run on
+     * the log thread) looks from outside like an update left pending for good (a Gremlin addV beside a CPU hog: "not
+     * acknowledged within 30000 ms", and the home's snapshot "still pending after 5000 ms"). The log says where the
+     * time went: here its thread is held sending one acknowledgement for over a second, and the next update, queued
+     * behind it, waits with its record pending; both batches are reported, with their keys.
+     */
+    @Test
+    void aLogBatchThatTookOverASecondIsReportedWithWhereItsTimeWent() throws Exception {
+        ch.qos.logback.classic.Logger log =
+            (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(WriteAheadLog.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> capture =
+            new ch.qos.logback.core.read.ListAppender<>();
+        capture.start();
+        log.addAppender(capture);
+        try (Stalled t = new Stalled()) {
+            EmbeddedCluster c = t.cluster;
+            StallingFabric.Hold hold = t.fabric.holdNextSendBy("pragh-m" + t.home + "-wal");
+            var first = c.machine(t.origin).updateAsync(t.other, io.pragh.store.Mutators.SET, bytes("first"));
+            hold.awaitReached(); // the log thread wrote "first" and is held sending its acknowledgement
+            long heldAt = System.nanoTime();
+            var queued = c.machine(t.origin).updateAsync(t.key, io.pragh.store.Mutators.SET, bytes("queued"));
+            WriteAheadLog wal = c.machine(t.home).durability().log();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (wal.accepted() < 2) {
+                assertTrue(System.nanoTime() < deadline, "the home never took the second update into its log");
+                Thread.sleep(1);
+            }
+            // A duration this test is about, not a synchronisation: the report threshold is a second.
+            long over = WriteAheadLog.SLOW_BATCH_NANOS + TimeUnit.MILLISECONDS.toNanos(100);
+            while (System.nanoTime() - heldAt < over) {
+                Thread.sleep(10);
+            }
+            hold.release();
+            first.get(60, TimeUnit.SECONDS);
+            queued.get(60, TimeUnit.SECONDS);
+            java.util.regex.Pattern p = java.util.regex.Pattern.compile("write-ahead log of machine " + t.home
+                + " was slow with a batch of 1 record\\(s\\) \\(first key (\\d+)\\): (\\d+) ms queued, \\d+ ms writing"
+                + " and syncing \\(BATCH\\), (\\d+) ms acknowledging; the updates' records stayed pending meanwhile");
+            long acknowledging = -1;
+            long queuedMillis = -1;
+            List<String> lines = capture.list.stream().map(e -> e.getFormattedMessage()).toList();
+            for (String line : lines) {
+                var m = p.matcher(line);
+                if (m.matches() && Long.parseLong(m.group(1)) == t.other) {
+                    acknowledging = Long.parseLong(m.group(3));
+                } else if (m.matches() && Long.parseLong(m.group(1)) == t.key) {
+                    queuedMillis = Long.parseLong(m.group(2));
+                }
+            }
+            assertTrue(acknowledging >= 1000, "the held batch was reported as slow to acknowledge: " + lines);
+            assertTrue(queuedMillis >= 1000, "the batch behind it was reported as queued that long: " + lines);
+        } finally {
+            log.detachAppender(capture);
+        }
+    }
+
+    /**
      * On a durable cluster an update's record stays pending until its home has logged it (a disk sync, milliseconds).
      * A later update of the key made on a worker must not wait for that on the worker, which would serve nobody
      * meanwhile: it is handed to the deferred updates, the worker goes on, and the key's updates still take effect
