@@ -40,6 +40,12 @@ public final class LocationCache implements AutoCloseable {
     private static final int STAMP = 24;
     private static final int COUNT = 32;
     private static final int WAYS_OFFSET = 8;
+    /**
+     * The address of a way whose address was found stale ({@link #invalidate}): the word 0 says "no value" and is
+     * never cached, so it marks a way that keeps its key and access count but no address (a miss to lookups, first
+     * to be replaced, not shown to the monitor) until the GET that found it stale refills it.
+     */
+    private static final long DROPPED = 0L;
 
     /** The fields of a hit, reused by one thread: no allocation on the GET path. */
     public static final class Hit {
@@ -153,7 +159,7 @@ public final class LocationCache implements AutoCloseable {
             if (sets.getLongVolatile(set) != seq) {
                 continue;
             }
-            if (found < 0 || nowMillis - stamp >= leaseMillis) {
+            if (found < 0 || address == DROPPED || nowMillis - stamp >= leaseMillis) {
                 misses.increment();
                 return false;
             }
@@ -216,8 +222,8 @@ public final class LocationCache implements AutoCloseable {
                     target = way;
                     break;
                 }
-                long count = (k == 0 || nowMillis - sets.getLong(way + STAMP) >= leaseMillis) ? -1
-                    : sets.getLong(way + COUNT);
+                long count = (k == 0 || sets.getLong(way + ADDRESS) == DROPPED
+                    || nowMillis - sets.getLong(way + STAMP) >= leaseMillis) ? -1 : sets.getLong(way + COUNT);
                 if (count < fewest) {
                     fewest = count;
                     victim = way;
@@ -236,7 +242,14 @@ public final class LocationCache implements AutoCloseable {
         }
     }
 
-    /** Drops the entry of {@code key} if it still holds {@code staleAddress} (a concurrent refresh is kept). */
+    /**
+     * Drops the address of {@code key} if it is still {@code staleAddress} (a concurrent refresh is kept). The way keeps
+     * the key's access count: a stale address means the value was rewritten (a PUT's new record) or moved, not that
+     * this machine reads it less, and the GET that found it stale refills the way at once. Dropping the count too
+     * reset a reader's count of a value at every write of it, while its host's count (refreshed in place by its own
+     * PUT) kept growing: the monitor then saw a value's main reader as a light one wherever the value was written
+     * often, and the coordinator left it at, or moved it to, a lighter reader.
+     */
     public void invalidate(long key, long staleAddress) {
         if (sets == null) {
             return;
@@ -247,8 +260,7 @@ public final class LocationCache implements AutoCloseable {
             for (int w = 0; w < WAYS; w++) {
                 int way = set + WAYS_OFFSET + w * WAY_BYTES;
                 if (sets.getLong(way + KEY) == key && sets.getLong(way + ADDRESS) == staleAddress) {
-                    sets.putLong(way + KEY, 0);
-                    sets.putLong(way + COUNT, 0);
+                    sets.putLong(way + ADDRESS, DROPPED);
                 }
             }
         } finally {
@@ -283,9 +295,9 @@ public final class LocationCache implements AutoCloseable {
             for (int w = 0; w < WAYS; w++) {
                 int way = base + WAYS_OFFSET + w * WAY_BYTES;
                 long k = sets.getLongVolatile(way + KEY);
-                if (k != 0 && nowMillis - sets.getLong(way + STAMP) < leaseMillis) {
-                    visitor.visit(k, sets.getLong(way + ADDRESS), sets.getLong(way + SLOT),
-                        sets.getLong(way + COUNT));
+                long address = sets.getLong(way + ADDRESS);
+                if (k != 0 && address != DROPPED && nowMillis - sets.getLong(way + STAMP) < leaseMillis) {
+                    visitor.visit(k, address, sets.getLong(way + SLOT), sets.getLong(way + COUNT));
                 }
             }
         }

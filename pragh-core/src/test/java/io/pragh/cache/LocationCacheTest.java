@@ -43,6 +43,48 @@ class LocationCacheTest {
     }
 
     @Test
+    void aStaleAddressIsDroppedButTheKeysAccessCountIsKeptForItsRefill() {
+        try (LocationCache cache = new LocationCache(1 << 16, 1000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            cache.insert(key(1), 0x10, 8, 0);
+            for (int i = 0; i < 9; i++) {
+                assertTrue(cache.lookup(key(1), 1, hit));
+            }
+            cache.invalidate(key(1), 0x10); // the value was rewritten elsewhere: a new record, a new address
+            assertFalse(cache.lookup(key(1), 1, hit), "the stale address is never used again");
+            List<Long> shown = new ArrayList<>();
+            cache.forEach(1, (k, a, s, n) -> shown.add(a));
+            assertEquals(List.of(), shown, "a way without an address is not shown to the monitor");
+            assertEquals(-1, cache.accesses(key(1), 0x10));
+            cache.insert(key(1), 0x20, 8, 2); // the GET that found it stale read the bucket again
+            List<Long> counts = new ArrayList<>();
+            cache.forEach(2, (k, a, s, n) -> counts.add(n));
+            assertEquals(List.of(10L), counts, "the reader's count survives the value's rewrite");
+            assertTrue(cache.lookup(key(1), 2, hit));
+            assertEquals(0x20, hit.address);
+        }
+    }
+
+    @Test
+    void aDroppedWayIsReplacedBeforeAnyLiveOne() {
+        try (LocationCache cache = new LocationCache(LocationCache.SET_BYTES, 1_000_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            for (long v = 0; v < LocationCache.WAYS; v++) {
+                cache.insert(key(v), v + 1, 0, 0);
+                for (int i = 0; i < 5; i++) {
+                    assertTrue(cache.lookup(key(v), 1, hit));
+                }
+            }
+            cache.invalidate(key(3), 4); // the busiest-but-one is as busy as the rest, but has no address now
+            cache.insert(key(100), 101, 0, 2);
+            assertTrue(cache.lookup(key(100), 3, hit));
+            for (long v = 0; v < LocationCache.WAYS; v++) {
+                assertEquals(v != 3, cache.lookup(key(v), 3, hit), "entry " + v);
+            }
+        }
+    }
+
+    @Test
     void theBudgetBoundsTheMemoryAndTheReplacementKeepsTheBusiestEntries() {
         try (LocationCache cache = new LocationCache(LocationCache.SET_BYTES, 1_000_000)) {
             assertEquals(LocationCache.WAYS, cache.capacity(), "one set of 256 bytes");

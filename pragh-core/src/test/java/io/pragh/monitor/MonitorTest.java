@@ -69,6 +69,28 @@ class MonitorTest {
     }
 
     @Test
+    void aKeyRewrittenBetweenItsReadsIsStillReportedWithEveryRead() {
+        // A hot adjacency list takes edge inserts: each PUT writes a new record at the value's host, so this reader's
+        // cached address is stale at its next read, which drops it and reads the bucket again. Counted from the
+        // refill only, a key read 3 times an interval and written between the reads was never reported (1 < 2).
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
+        m.start(0);
+        long key = keyHomedAt(2, 1);
+        LocationCache.Hit hit = new LocationCache.Hit();
+        long address = 0;
+        for (int read = 0; read < 3; read++) {
+            if (address != 0) {
+                assertTrue(cache.lookup(key, 0, hit), "read " + read + " uses its cached address");
+                cache.invalidate(key, address); // ... finds the record replaced by the PUT
+            }
+            address = Address.at(2, 2, Address.local(2, 1, 100 + read));
+            cache.insert(key, address, 128, 0); // the bucket read's refill (the first read's fill)
+        }
+        KeyRate r = find(m.endInterval(1_000), key).orElseThrow();
+        assertEquals(3, r.rate(), 1e-9, "three reads in one second, the writes between them notwithstanding");
+    }
+
+    @Test
     void keysBelowTheReportRateAreLeftOut() {
         Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
         m.start(0);
