@@ -37,11 +37,28 @@ public final class Tiering implements AutoCloseable {
         CompletableFuture<Migrator.Outcome> migrate(int target, long key);
     }
 
+    /**
+     * Where the tier may move values: the memory nodes' ids and the room each has left. In an embedded cluster their
+     * stores are at hand ({@link #Tiering(TieringConfig, MachineStore[], Monitor[], MachineStore[], Mover)}); a
+     * server process sees only its own store and estimates the room of the memory nodes across the network.
+     */
+    public interface MemoryNodes {
+        int count();
+
+        /** Machine id of memory node {@code n}. */
+        int id(int n);
+
+        /** Bytes memory node {@code n} can still take, as well as this machine knows. */
+        long room(int n);
+    }
+
     /** Replaced whole when the budget changes; read once per round. */
     private volatile TieringConfig config;
     private final MachineStore[] compute;
     private final Monitor[] monitors;
+    /** The memory nodes' stores when they are in this process (else null): {@link #replaceMemoryNode} swaps them. */
     private final MachineStore[] memory;
+    private final MemoryNodes nodes;
     private final boolean[] isMemoryNode;
     private final Mover mover;
     private final Long2LongHashMap[] lastVersions;
@@ -59,24 +76,56 @@ public final class Tiering implements AutoCloseable {
      * @param memory   the memory nodes' stores (values go to the one with the most room)
      */
     public Tiering(TieringConfig config, MachineStore[] compute, Monitor[] monitors, MachineStore[] memory, Mover mover) {
+        this(config, compute, monitors, memory.clone(), null, mover);
+    }
+
+    /**
+     * A tier whose memory nodes are out of this process: a server process's, over its own store only.
+     *
+     * <pre>{@code
+     * Tiering t = new Tiering(config, new MachineStore[] {store}, new Monitor[] {monitor}, remoteNodes, mover);
+     * }</pre>
+     */
+    public Tiering(TieringConfig config, MachineStore[] compute, Monitor[] monitors, MemoryNodes memory, Mover mover) {
+        this(config, compute, monitors, null, memory, mover);
+    }
+
+    private Tiering(TieringConfig config, MachineStore[] compute, Monitor[] monitors, MachineStore[] stores,
+                    MemoryNodes remote, Mover mover) {
         if (compute.length != monitors.length) {
             throw new IllegalArgumentException(compute.length + " compute machines but " + monitors.length + " monitors");
         }
         this.config = config;
         this.compute = compute.clone();
         this.monitors = monitors.clone();
-        this.memory = memory.clone();
+        this.memory = stores;
         this.mover = mover;
+        this.nodes = remote != null ? remote : new MemoryNodes() {
+            @Override
+            public int count() {
+                return memory.length;
+            }
+
+            @Override
+            public int id(int n) {
+                return memory[n].id();
+            }
+
+            @Override
+            public long room(int n) {
+                return memory[n].values().region().capacity() - memory[n].values().liveBytes();
+            }
+        };
         int machines = 0;
         for (MachineStore s : compute) {
             machines = Math.max(machines, s.id() + 1);
         }
-        for (MachineStore s : memory) {
-            machines = Math.max(machines, s.id() + 1);
+        for (int n = 0; n < nodes.count(); n++) {
+            machines = Math.max(machines, nodes.id(n) + 1);
         }
         this.isMemoryNode = new boolean[machines];
-        for (MachineStore s : memory) {
-            isMemoryNode[s.id()] = true;
+        for (int n = 0; n < nodes.count(); n++) {
+            isMemoryNode[nodes.id(n)] = true;
         }
         this.lastVersions = new Long2LongHashMap[compute.length];
         this.bytes = new AtomicReferenceArray<>(compute.length);
@@ -115,6 +164,9 @@ public final class Tiering implements AutoCloseable {
      * }</pre>
      */
     public synchronized void replaceMemoryNode(int id, Supplier<MachineStore> restart) {
+        if (memory == null) {
+            throw new IllegalStateException("this tier's memory nodes are in other processes: nothing to replace here");
+        }
         for (int n = 0; n < memory.length; n++) {
             if (memory[n].id() == id) {
                 MachineStore fresh = restart.get();
@@ -153,9 +205,9 @@ public final class Tiering implements AutoCloseable {
         for (int i = 0; i < promote.size(); i++) {
             ins.add(mover.migrate(compute[m].id(), promote.getLong(i)));
         }
-        long[] room = new long[memory.length];
-        for (int n = 0; n < memory.length; n++) {
-            room[n] = memory[n].values().region().capacity() - memory[n].values().liveBytes();
+        long[] room = new long[nodes.count()];
+        for (int n = 0; n < room.length; n++) {
+            room[n] = nodes.room(n);
         }
         LongArrayList demote = plan.demote();
         for (int i = 0; i < demote.size(); i++) {
@@ -166,7 +218,7 @@ public final class Tiering implements AutoCloseable {
                 continue;
             }
             room[n] -= size;
-            outs.add(mover.migrate(memory[n].id(), demote.getLong(i)));
+            outs.add(mover.migrate(nodes.id(n), demote.getLong(i)));
         }
         demoted.addAndGet(await(outs));
         promoted.addAndGet(await(ins));

@@ -56,13 +56,15 @@ import java.util.Map;
  * @param extensions    the server extensions every machine runs, by name ({@code io.pragh.server.extension}):
  *                      none unless the file names them
  * @param replicas      read replicas of contended values: off unless the file gives them bytes
+ * @param tiering       the far-memory tier: off unless the file gives each compute machine a local budget
  */
 public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, LeaseConfig leases,
                             MigrationPolicy policy, Path dataDirectory, ClusterSecret secret, ClusterTls tls,
                             FabricConfig fabric,
                             DurabilityConfig durability, MembershipConfig membership, PlacementConfig placement,
                             MetricsConfig metrics, GremlinConfig gremlin, SparqlConfig sparql,
-                            LimitsConfig limits, List<String> extensions, ReplicaConfig replicas) {
+                            LimitsConfig limits, List<String> extensions, ReplicaConfig replicas,
+                            TierConfig tiering) {
     public ClusterConfig {
         machines = List.copyOf(machines);
         extensions = List.copyOf(extensions);
@@ -87,7 +89,8 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
     public static ClusterConfig parse(String yaml, String source, Path baseDir) {
         ConfigNode root = new ConfigNode(source, "", readTree(yaml, source))
             .allow("machines", "store", "leases", "policy", "dataDirectory", "security", "fabric", "durability",
-                "membership", "placement", "metrics", "gremlin", "sparql", "limits", "extensions", "replicas");
+                "membership", "placement", "metrics", "gremlin", "sparql", "limits", "extensions", "replicas",
+                "tiering");
         Map<String, String> endpoints = new HashMap<>();
         List<MachineConfig> machines = readMachines(root, source, endpoints);
         StoreSizes store = StoreSizes.read(root.section("store"));
@@ -129,9 +132,14 @@ public record ClusterConfig(List<MachineConfig> machines, StoreSizes store, Leas
             throw new ConfigException(source, "replicas.lease", "must be at most leases.cache (" + leases.cache()
                 .toMillis() + " ms), got " + replicas.lease().toMillis() + " ms");
         }
+        TierConfig tiering = TierConfig.read(root.section("tiering"));
+        if (tiering.enabled() && machines.stream().noneMatch(m -> m.role() == MachineRole.MEMORY)) {
+            throw new ConfigException(source, "tiering.localBudgetPerMachine", "a local budget needs memory nodes to"
+                + " spill values to: give at least one machine role: memory, or remove the tiering section");
+        }
         return new ClusterConfig(machines, store, leases, policy, data, secret, tls, fabric, durability,
             membership, placement, metrics, gremlin, sparql, LimitsConfig.read(root.section("limits")), extensions,
-            replicas);
+            replicas, tiering);
     }
 
     private static JsonNode readTree(String yaml, String source) {

@@ -24,13 +24,32 @@ public final class TierMeters {
 
     public static void bind(MeterRegistry registry, Tiering tiering, int computeMachines) {
         for (int m = 0; m < computeMachines; m++) {
-            int machine = m;
-            Tags tags = Tags.of("machine", Integer.toString(m));
-            for (Tier tier : Tier.values()) {
-                gauge(registry, tiering, tags.and("tier", name(tier), "place", "local"), b -> b.local(tier), machine);
-                gauge(registry, tiering, tags.and("tier", name(tier), "place", "far"), b -> b.far(tier), machine);
-            }
+            bytes(registry, tiering, m, m);
         }
+        moves(registry, tiering);
+    }
+
+    /**
+     * The meters of a server process's tier, which runs over its own machine only: {@code machine} tags its bytes.
+     *
+     * <pre>{@code
+     * TierMeters.bindMachine(registry, serverTiering.tiering(), 1);   // pragh_tier_bytes{machine="1",...}
+     * }</pre>
+     */
+    public static void bindMachine(MeterRegistry registry, Tiering tiering, int machine) {
+        bytes(registry, tiering, 0, machine);
+        moves(registry, tiering);
+    }
+
+    private static void bytes(MeterRegistry registry, Tiering tiering, int index, int machine) {
+        Tags tags = Tags.of("machine", Integer.toString(machine));
+        for (Tier tier : Tier.values()) {
+            gauge(registry, tiering, tags.and("tier", name(tier), "place", "local"), b -> b.local(tier), index);
+            gauge(registry, tiering, tags.and("tier", name(tier), "place", "far"), b -> b.far(tier), index);
+        }
+    }
+
+    private static void moves(MeterRegistry registry, Tiering tiering) {
         Gauge.builder("pragh.tier.moved.out", tiering, Tiering::demoted)
             .description("Values the tier moved to memory nodes").register(registry);
         Gauge.builder("pragh.tier.moved.back", tiering, Tiering::promoted)

@@ -138,6 +138,11 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         ticker.start();
     }
 
+    /** This machine's monitor: the far-memory tier reads its held-value counts ({@code ServerTiering}). */
+    Monitor monitor() {
+        return monitor;
+    }
+
     /** Migrations this machine approved while it was the coordinator and carried out or sent to their targets. */
     @Override
     public long approvals() {

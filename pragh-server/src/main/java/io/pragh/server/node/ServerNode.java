@@ -21,6 +21,7 @@ import io.pragh.server.metrics.MachineCounters;
 import io.pragh.server.metrics.MachineMeters;
 import io.pragh.server.metrics.MetricsEndpoint;
 import io.pragh.server.metrics.MigrationCounts;
+import io.pragh.server.metrics.TierMeters;
 import io.pragh.server.extension.ServerExtensions;
 import io.pragh.server.rpc.ClientServer;
 import io.pragh.store.MachineStore;
@@ -59,6 +60,8 @@ public final class ServerNode implements AutoCloseable {
     private final CrashRecovery recovery;
     private final ZooKeeperMembership membership;
     private final MigrationCoordination coordination;
+    /** The far-memory tier's rounds (compute machines with a budget) and the memory node's side of its moves. */
+    private final ServerTiering tiering;
     private final ClientServer rpc;
     private final FrontEnds frontEnds;
     private final Set<Integer> acknowledgedRestart;
@@ -72,7 +75,8 @@ public final class ServerNode implements AutoCloseable {
     private ServerNode(ClusterConfig config, int id, Fabric fabric, Machine machine, CrashRecovery recovery,
                        ZooKeeperMembership membership, MigrationCoordination coordination, ClientServer rpc,
                        FrontEnds frontEnds, ServerExtensions extensions, Set<Integer> acknowledged, long startMillis,
-                       MachineCounters counters, MetricsEndpoint metrics) {
+                       MachineCounters counters, MetricsEndpoint metrics, ServerTiering tiering) {
+        this.tiering = tiering;
         this.extensions = extensions;
         this.counters = counters;
         this.metrics = metrics;
@@ -129,6 +133,7 @@ public final class ServerNode implements AutoCloseable {
         CrashRecovery recovery = null;
         ZooKeeperMembership membership = null;
         MigrationCoordination coordination = null;
+        ServerTiering tiering = null;
         ClientServer rpc = null;
         MetricsEndpoint metrics = null;
         try {
@@ -170,7 +175,12 @@ public final class ServerNode implements AutoCloseable {
                 store.endpoint().maxMessageBytes());
             Set<Integer> acknowledged = recovery.announceRestart(4 * timeout);
             coordination.start();
+            tiering = ServerTiering.start(store, coordination, config.tiering().settings(),
+                config.computeMachineCount(), timeout);
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            if (tiering.tiering() != null) {
+                TierMeters.bindMachine(registry, tiering.tiering(), id);
+            }
             MigrationCoordination c = coordination;
             MachineCounters counters = new MachineCounters(machine,
                 MigrationCounts.of(c::approvals, c::migrationsFailed));
@@ -190,9 +200,9 @@ public final class ServerNode implements AutoCloseable {
                     r::restoredTotal, config.secret(), config.tls(), coordination, extensions);
             }
             return new ServerNode(config, id, fabric, machine, recovery, membership, coordination, rpc, frontEnds,
-                extensions, acknowledged, t0, counters, metrics);
+                extensions, acknowledged, t0, counters, metrics, tiering);
         } catch (RuntimeException | Error e) {
-            closeAll(metrics, rpc, frontEnds, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
+            closeAll(metrics, rpc, frontEnds, tiering, coordination, membership, fabric, recovery, machine, machine == null ? durability : null,
                 machine == null ? store : null);
             throw e;
         }
@@ -298,7 +308,12 @@ public final class ServerNode implements AutoCloseable {
      */
     @Override
     public void close() {
-        closeAll(metrics, rpc, frontEnds, coordination, membership, fabric, recovery, machine, null, null);
+        closeAll(metrics, rpc, frontEnds, tiering, coordination, membership, fabric, recovery, machine, null, null);
+    }
+
+    /** The far-memory tier of this machine: its rounds when it is a compute machine with a budget. */
+    public ServerTiering tiering() {
+        return tiering;
     }
 
     private static void closeAll(AutoCloseable... parts) {

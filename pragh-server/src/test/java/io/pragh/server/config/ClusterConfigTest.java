@@ -105,6 +105,23 @@ class ClusterConfigTest {
     }
 
     @Test
+    void aTieringBudgetIsReadAndNeedsAMemoryNode() {
+        String withMemory = MINIMAL.replace("gremlinPort: 8183}", "gremlinPort: 8183}\n  - {id: 2, host: 127.0.0.1,"
+            + " fabricPort: 7402, role: memory}");
+        assertFalse(parse(withMemory).tiering().enabled(), "no tiering section: tiering off");
+        ClusterConfig c = parse(withMemory + "tiering: {localBudgetPerMachine: 64MiB, warmKeptLocal: 25%,"
+            + " hotAccesses: 4, interval: 500ms}\n");
+        assertEquals(new io.pragh.tier.TieringConfig(64L << 20, 0.25, 4, 500), c.tiering().settings());
+        refused(MINIMAL + "tiering: {localBudgetPerMachine: 64MiB}\n", "tiering.localBudgetPerMachine",
+            "a local budget needs memory nodes to spill values to");
+        refused(withMemory + "tiering: {localBudgetPerMachine: lots}\n", "tiering.localBudgetPerMachine",
+            "lots");
+        refused(withMemory + "tiering: {localBudgetPerMachine: 1MiB, interval: 0ms}\n", "tiering.interval",
+            "must be between");
+        refused(withMemory + "tiering: {localBudget: 1MiB}\n", "tiering.localBudget", "");
+    }
+
+    @Test
     void clientPortIsOptionalAndClaimsItsPort() {
         ClusterConfig c = parse(MINIMAL);
         assertEquals(MachineConfig.NO_CLIENT_PORT, c.machine(0).clientPort(), "no client port unless given");
