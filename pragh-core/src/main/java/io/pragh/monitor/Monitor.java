@@ -99,6 +99,12 @@ public final class Monitor implements AccessObserver {
         }
     }
 
+    /** The tracked-key probe of {@link #onAccess}, started early (see {@link AccessObserver#touch}). */
+    @Override
+    public long touch(long key) {
+        return tracked.touch(key);
+    }
+
     /**
      * Counts from now on every GET on this machine of a value it homes (wherever the value lives, a memory node
      * included) or holds, as the far-memory tier needs to tell hot values from warm and cold ones.

@@ -61,6 +61,12 @@ final class TrackedKeys {
         }
     }
 
+    /** The slot a probe for {@code key} starts at, read plainly: see {@code AccessObserver#touch}. Any thread. */
+    long touch(long key) {
+        long[] s = slots;
+        return s[indexOf(key, s.length - 1)];
+    }
+
     /** Adds {@code key}; returns false when it was there already. Writer only. */
     boolean add(long key) {
         if (key == FREE || key == REMOVED) {

@@ -146,10 +146,17 @@ final class BatchGet {
         Placement placement = machine.placement();
         KeyRegion region = machine.keys();
         LocationCache cache = machine.cache();
+        AccessObserver observer = machine.accessObserver();
         long sum = 0;
         for (int i = 0; i < n; i++) {
             long key = keys[base + i];
             sum += placement.home(key) == self ? region.touch(key) : cache.touch(key);
+        }
+        if (observer != null) {
+            // The monitor's tracked-key probe of each delivered value: the next stall once the lookups' were gone.
+            for (int i = 0; i < n; i++) {
+                sum += observer.touch(keys[base + i]);
+            }
         }
         return sum;
     }
