@@ -55,8 +55,8 @@ public final class Monitor implements AccessObserver {
      */
     private final AccessTable held = new AccessTable();
     private volatile boolean countHeld;
-    /** Keys tracked on the coordinator's request; replaced whole (copy on write) so that readers never lock. */
-    private volatile LongHashSet tracked = new LongHashSet();
+    /** Keys tracked on the coordinator's request: written under this monitor's lock, read by GETs without one. */
+    private final TrackedKeys tracked = new TrackedKeys();
     /** Keys already reported instantly in this interval. */
     private final LongHashSet reportedInstantly = new LongHashSet();
     private long intervalStartMillis = -1;
@@ -99,6 +99,12 @@ public final class Monitor implements AccessObserver {
         }
     }
 
+    /** The tracked-key probe of {@link #onAccess}, started early (see {@link AccessObserver#touch}). */
+    @Override
+    public long touch(long key) {
+        return tracked.touch(key);
+    }
+
     /**
      * Counts from now on every GET on this machine of a value it homes (wherever the value lives, a memory node
      * included) or holds, as the far-memory tier needs to tell hot values from warm and cold ones.
@@ -119,22 +125,15 @@ public final class Monitor implements AccessObserver {
 
     /** Counts local accesses to {@code key} until {@link #untrack}: the coordinator needs this machine's rate. */
     public synchronized void track(long key) {
-        LongHashSet next = new LongHashSet(tracked.size() + 1);
-        next.addAll(tracked);
-        next.add(key);
-        int home = placement.home(key);
-        table.ensure(key, home);
-        tracked = next;
+        // The table's entry first: a GET that sees the key tracked finds its entry to count in.
+        table.ensure(key, placement.home(key));
+        tracked.add(key);
     }
 
     public synchronized void untrack(long key) {
-        if (!tracked.contains(key)) {
+        if (!tracked.remove(key)) {
             return;
         }
-        LongHashSet next = new LongHashSet(tracked.size());
-        next.addAll(tracked);
-        next.remove(key);
-        tracked = next;
         if (!remoteInTable || placement.home(key) == machine) {
             table.remove(key);
         }
@@ -172,8 +171,7 @@ public final class Monitor implements AccessObserver {
             : Math.max(config.minAccesses(), (long) Math.ceil(config.minShare() * remoteAccesses(nowMillis)));
         collect(nowMillis, seconds, config.reportRate(), reportThreshold, keys);
         cache.decayCounters();
-        LongHashSet trackedNow = tracked;
-        table.decay(trackedNow::contains);
+        table.decay(tracked::contains);
         reportedInstantly.clear();
         intervalStartMillis = nowMillis;
         return new MonitorReport(machine, false, keys);
@@ -206,7 +204,7 @@ public final class Monitor implements AccessObserver {
     }
 
     private void collect(long nowMillis, double seconds, double minRate, long minAccesses, List<KeyRate> out) {
-        LongHashSet trackedNow = tracked;
+        TrackedKeys trackedNow = tracked;
         if (!remoteInTable) {
             cache.forEach(nowMillis, (key, address, slot, accesses) -> {
                 double rate = accesses / seconds;

@@ -9,4 +9,13 @@ package io.pragh.store;
 @FunctionalInterface
 public interface AccessObserver {
     void onAccess(long key, int home, int host);
+
+    /**
+     * Reads, plainly, the memory {@link #onAccess} of {@code key} will start at, and returns what it read (meaning
+     * nothing): a batch GET touches every key's memory before its lookups so that the CPU fetches it in parallel
+     * ({@code BatchGet}). Nothing by default.
+     */
+    default long touch(long key) {
+        return 0;
+    }
 }

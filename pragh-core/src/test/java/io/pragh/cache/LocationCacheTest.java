@@ -187,4 +187,25 @@ class LocationCacheTest {
             assertEquals(1, disabled.misses(), "a disabled cache misses every lookup");
         }
     }
+
+    @Test
+    void aTouchReadsTheSetButIsNoLookup() {
+        try (LocationCache cache = new LocationCache(64 << 10, 1_000_000);
+             LocationCache disabled = new LocationCache(0, 1_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            cache.insert(key(3), 42, 8, 0);
+            for (int i = 0; i < 5; i++) {
+                cache.touch(key(3));
+                cache.touch(key(4));
+            }
+            assertEquals(0, cache.hits() + cache.misses(), "a touch counts no hit and no miss");
+            List<Long> counts = new ArrayList<>();
+            cache.forEach(1, (k, a, s, n) -> counts.add(n));
+            assertEquals(List.of(1L), counts, "nor an access of the entry: the monitor must not see touches");
+            assertTrue(cache.lookup(key(3), 1, hit));
+            assertEquals(42, hit.address);
+            assertEquals(0, disabled.touch(key(3)), "a disabled cache has no memory to touch");
+            assertEquals(0, disabled.misses());
+        }
+    }
 }

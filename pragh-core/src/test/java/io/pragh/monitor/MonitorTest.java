@@ -208,6 +208,20 @@ class MonitorTest {
     }
 
     @Test
+    void aTouchOfATrackedKeyIsNoAccess() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
+        m.start(0);
+        long local = keyHomedAt(SELF, 1);
+        m.track(local);
+        for (int i = 0; i < 50; i++) {
+            m.touch(local);
+        }
+        assertEquals(0, find(m.endInterval(1_000), local).orElseThrow().rate(), 1e-9,
+            "a batch GET's touch only reads memory early; the access is counted when the value is delivered");
+        assertTrue(m.isTracked(local));
+    }
+
+    @Test
     void withoutALocationCacheRemoteAccessesAreCountedInTheTable() {
         Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRemoteCountedInTable(true));
         m.start(0);
