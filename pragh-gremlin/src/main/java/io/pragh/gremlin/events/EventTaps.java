@@ -151,7 +151,7 @@ final class EventTaps implements AutoCloseable {
             : keyKind == GraphKeys.OUT ? EventKind.EDGE_READ
             : keyKind == GraphKeys.EDGE ? EventKind.PROPERTY_READ : null;
         // A handler's own reads are not events: a read handler reading its member would feed itself for ever.
-        if (kind == null || (wanted & kind.bit()) == 0 || EventLanes.onLane()) {
+        if (kind == null || (wanted & kind.bit()) == 0 || EventPool.onPoolThread()) {
             return;
         }
         final long vid = GraphKeys.vid(key);

@@ -76,6 +76,15 @@ public final class ViewEvents implements AutoCloseable {
     public static final int LANES = Integer.getInteger("pragh.events.lanes", 32);
     /** Capacity of each lane's queue (system property {@code pragh.events.queue}, default 65,536). */
     public static final int QUEUE = Integer.getInteger("pragh.events.queue", 65_536);
+    /**
+     * How the pool orders events (system property {@code pragh.events.ordering}): {@code lane} (the default: a
+     * vertex's events hashed to one of {@link #LANES} lanes, each event behind whatever its lane holds) or
+     * {@code element} ({@link #LANES} workers over {@link EventStrands}: each event behind only earlier events of its
+     * own vertex's strand; {@link #QUEUE} times {@link #LANES} events queued in all). Both keep the guarantees: once
+     * per committed update, in order per vertex, drop and count when full. {@code element} is not the default until an
+     * A/B series on a quiet host shows it cuts the tail (docs/results/views.md).
+     */
+    public static final String ORDERING = System.getProperty("pragh.events.ordering", "lane");
     private static final Logger LOG = LoggerFactory.getLogger(ViewEvents.class);
     private static final Map<PraghGraph, ViewEvents> OPEN = new ConcurrentHashMap<>();
 
@@ -105,7 +114,7 @@ public final class ViewEvents implements AutoCloseable {
     /** Streams polled over the client port, by id ({@link #openPolled}). */
     private final Map<Long, RemoteStream> polled = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong polledIds = new java.util.concurrent.atomic.AtomicLong();
-    private final EventLanes lanes;
+    private final EventPool lanes;
     private final MembershipMirror mirror = new MembershipMirror();
     private final EventTaps taps;
     private final LongAdder delivered = new LongAdder();
@@ -120,7 +129,7 @@ public final class ViewEvents implements AutoCloseable {
     private ViewEvents(final PraghViews views, final int lanes, final int queue) {
         this.views = views;
         this.store = views.graph().store();
-        this.lanes = new EventLanes(lanes, queue, this::dispatch);
+        this.lanes = EventPool.of(ORDERING, lanes, queue, this::dispatch);
         this.taps = new EventTaps(store, mirror, this.lanes::offer);
         views.graph().getServiceRegistry().registerService(new SubscribeService(this));
         try {

@@ -10,7 +10,9 @@
  * process's mirror of the membership records ({@code MembershipMirror}, which the taps keep in commit order), and
  * copies the update of a member to a lane ({@code EventLanes}): a bounded queue and a thread of the event pool,
  * chosen by the vertex id, so one vertex's events keep their order. The lane calls the handlers of the views the
- * vertex was in. A full lane drops and counts: the store's threads never wait for handler code.
+ * vertex was in. A full lane drops and counts: the store's threads never wait for handler code. With
+ * {@code -Dpragh.events.ordering=element} the pool is {@code EventStrands} instead: workers take any vertex's strand that
+ * is ready, so an event waits only behind earlier events of its own strand, not behind a whole lane.
  *
  * <p>May depend on core's store, the provider's storage, structure and view packages, and TinkerPop.
  */
