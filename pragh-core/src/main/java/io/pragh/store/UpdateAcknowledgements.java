@@ -149,7 +149,46 @@ final class UpdateAcknowledgements {
             complete(origin, request, "machine " + id + " received an update to log but has no log configured");
             return;
         }
+        if (!namesRecord(host, key, fresh, length)) {
+            // The update took effect on a value this home no longer names: the home restarted since (and reloaded
+            // the key from its log, without this update), or restored it from its log after losing the host. Logged
+            // now, it would be acknowledged and yet missing from the value every later read sees, and a later
+            // recovery would replay it among versions it was never applied to. Refused, and its record invalidated.
+            // A known limit: a LOG the home's previous incarnation wrote but had not settled when it crashed is
+            // refused too, although the reloaded value holds it; this home cannot tell it from one that never
+            // reached the log (its word names the reloaded record either way), and refusing never loses an
+            // acknowledged update, whereas acknowledging could.
+            // A repeat of a LOG logged and answered already (sent again as the first was settling; the word has
+            // moved on since) is refused too: its origin no longer waits for it, and its record is settled, so the
+            // invalidation below changes nothing. Whether the record is still pending cannot decide it: a crashed
+            // host's memory, where a held LOG's record lived, answers nothing.
+            LOG.info("machine {} refused a LOG from machine {}: key {} version {} record {}, home word {}", id, host,
+                key, Long.toHexString(version), Address.toString(fresh), Address.toString(homeWord(key)));
+            settleIfOpen(host, key, fresh, length, true);
+            completeRetryable(origin, request, "update of key " + key + " (version " + Long.toHexString(version)
+                + ") was not acknowledged: it took effect on machine " + host + " on a value its home, machine " + id
+                + ", no longer names (the home restarted, or restored the key from its log, before the update reached"
+                + " its log)");
+            return;
+        }
         logThenSettle(log, host, origin, request, key, version, mutatorId, arg, argOff, argLen, fresh, length);
+    }
+
+    /**
+     * Whether this home's address word still names the record a LOG from {@code host} published: the host CASed the
+     * word to it (or, for a DELETE, to its tombstone) before it sent the LOG, and nothing replaces that word while
+     * the record is pending. Any other word means the update was applied to a value this home has since replaced
+     * without it: a restart reloaded the key from the log, or a restore put it back from there.
+     */
+    private boolean namesRecord(int host, long key, long published, int length) {
+        long word = homeWord(key);
+        return length == ValueMutator.DELETE ? word == Address.tombstone(published)
+            : word == Address.at(host, id, published);
+    }
+
+    private long homeWord(long key) {
+        long slot = store.keys().find(key);
+        return slot < 0 ? Address.NONE : store.keys().address(slot);
     }
 
     /**
