@@ -206,6 +206,14 @@ public final class MachineStore implements AutoCloseable {
         acks.completeRetryable(origin, request, reason);
     }
 
+    /**
+     * Acknowledgements (ACKs, and the log's answers) that named no request this machine waits for: a repeat, one whose
+     * caller gave up waiting, or one addressed to a previous incarnation of this machine id; dropped.
+     */
+    public long strayAcknowledgements() {
+        return acks.strayAcknowledgements();
+    }
+
     /** Fails a still-pending request, e.g. when its caller gave up waiting. */
     public void abandon(CompletableFuture<Void> request) {
         acks.abandon(request);

@@ -4,6 +4,7 @@ import io.pragh.PraghException;
 import io.pragh.address.Address;
 import io.pragh.fabric.FabricException;
 import io.pragh.runtime.DutyExecutor;
+import io.pragh.runtime.RequestIds;
 import io.pragh.values.ValueRecord;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,7 +35,13 @@ final class UpdateAcknowledgements {
     private final MachineStore store;
     private final int id;
     private final ConcurrentHashMap<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
-    private final AtomicLong requestIds = new AtomicLong();
+    /**
+     * From a random start per incarnation: an ACK sent to this machine's previous incarnation (its origin crashed and
+     * restarted while the ACK was on its way) must find no request of this one ({@link RequestIds}).
+     */
+    private final RequestIds requestIds = new RequestIds();
+    /** Acknowledgements that named no request waiting here (see {@link #strayAcknowledgements}). */
+    private final AtomicLong strayAcks = new AtomicLong();
     /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
     private volatile UpdateLog updateLog;
     /**
@@ -90,9 +97,17 @@ final class UpdateAcknowledgements {
 
     /** Registers a request this machine waits for; returns its id, which its acknowledgement names. */
     long register(CompletableFuture<Void> done) {
-        long request = requestIds.incrementAndGet();
+        long request = requestIds.next();
         pending.put(request, done);
         return request;
+    }
+
+    /**
+     * Acknowledgements that reached this machine naming no request it waits for: repeats of one already answered, ones
+     * whose caller gave up waiting, and ones addressed to a previous incarnation of this machine id.
+     */
+    long strayAcknowledgements() {
+        return strayAcks.get();
     }
 
     /** Forgets a request whose start failed here (its future is completed by the caller). */
@@ -316,7 +331,9 @@ final class UpdateAcknowledgements {
     void complete(int origin, long request, int status, String error) {
         if (origin == id) {
             CompletableFuture<Void> done = pending.remove(request);
-            if (done != null) {
+            if (done == null) {
+                strayAcks.incrementAndGet();
+            } else {
                 if (status == StoreMessages.ACK_OK) {
                     done.complete(null);
                 } else if (status == StoreMessages.ACK_RETRYABLE) {
