@@ -191,19 +191,25 @@ public final class MachineStore implements AutoCloseable {
         return regions.invalidate(host, address);
     }
 
-    /** Acknowledges an update the {@link UpdateLog} made durable. */
+    /**
+     * Acknowledges an update the {@link UpdateLog} made durable. Never waits for a peer: what the acknowledgement
+     * tells other machines is sent from a thread of its own per peer, so the log's thread goes on with its next batch.
+     */
     public void acknowledge(int origin, long request) {
-        acks.complete(origin, request, null);
+        acks.answer(origin, request, StoreMessages.ACK_OK, null);
     }
 
-    /** Fails an update with a reason its origin will see (e.g. the log could not write it). */
+    /** Fails an update with a reason its origin will see (e.g. the log could not write it); never waits for a peer. */
     public void refuse(int origin, long request, String reason) {
-        acks.complete(origin, request, reason);
+        acks.answer(origin, request, StoreMessages.ACK_FAILED, reason);
     }
 
-    /** Fails retryably an update that did not take effect (its value was lost with its host and restored since). */
+    /**
+     * Fails retryably an update that did not take effect (its value was lost with its host and restored since); never
+     * waits for a peer.
+     */
     public void refuseRetryably(int origin, long request, String reason) {
-        acks.completeRetryable(origin, request, reason);
+        acks.answer(origin, request, StoreMessages.ACK_RETRYABLE, reason);
     }
 
     /**

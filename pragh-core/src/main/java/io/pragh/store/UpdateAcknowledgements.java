@@ -50,6 +50,11 @@ final class UpdateAcknowledgements {
      * word, which ended resend chains and left records pending for good (the durable soak under partitions).
      */
     private volatile DutyExecutor resends;
+    /**
+     * Where what the log's acknowledgement of a record tells peers is sent from, off the log's thread (set with the
+     * log; see {@link PeerSends}).
+     */
+    private volatile PeerSends peerSends;
     /** Volatile: installed while serving; null (the usual case) costs one load per acknowledged update. */
     private volatile CommitObserver commitObserver;
 
@@ -62,14 +67,24 @@ final class UpdateAcknowledgements {
         if (resends == null) {
             resends = DutyExecutor.single("m" + id + "-log-resend");
         }
+        if (peerSends == null) {
+            peerSends = new PeerSends(id, store.machineCount(), () -> store.router().countRefusedSend());
+        }
         this.updateLog = log;
     }
 
-    /** Stops sending LOGs again (a restart recovers from the home's log); part of the store's quiesce. */
+    /**
+     * Stops sending LOGs again and what logged records tell peers (a restart recovers from the home's log); part of
+     * the store's quiesce.
+     */
     void close() {
         DutyExecutor r = resends;
         if (r != null) {
             r.close();
+        }
+        PeerSends p = peerSends;
+        if (p != null) {
+            p.close();
         }
     }
 
@@ -225,20 +240,49 @@ final class UpdateAcknowledgements {
             argCopy = new UnsafeBuffer(copy);
         }
         UnsafeBuffer observed = argCopy;
+        // Completed by the log's thread once the record is durable: nothing here may wait for a peer on it. The commit
+        // observer runs here, so it sees a home's commits in log order, as before any of this left the log thread (a
+        // key's next update waits until this record is settled, so it is logged after). A record published here is
+        // then settled here (a CPU CAS) and its origin answered on (answer); one on another host is settled, then
+        // answered, on that host's lane.
         logged.whenComplete((ok, refused) -> {
-            settleIfOpen(host, key, fresh, length, refused instanceof HostUnavailableException);
-            if (refused == null) {
-                if (observed != null) {
-                    committed(key, version, mutatorId, observed, 0, observed.capacity(), length);
-                }
-                complete(origin, request, null);
-            } else if (refused instanceof HostUnavailableException) {
-                completeRetryable(origin, request, refused.getMessage());
+            if (refused == null && observed != null) {
+                committed(key, version, mutatorId, observed, 0, observed.capacity(), length);
+            }
+            if (host == id) {
+                settleThenAnswer(host, origin, request, key, fresh, length, refused);
             } else {
-                complete(origin, request, refused.getMessage());
+                peerSends.execute(host, () -> settleThenAnswer(host, origin, request, key, fresh, length, refused));
             }
         });
         log.append(key, version, mutatorId, arg, argOff, argLen, id, logRequest);
+    }
+
+    /** The end of {@link #logThenSettle}: settles the record (or invalidates it), then answers the origin. */
+    private void settleThenAnswer(int host, int origin, long request, long key, long fresh, int length,
+                                  Throwable refused) {
+        settleIfOpen(host, key, fresh, length, refused instanceof HostUnavailableException);
+        if (refused == null) {
+            answer(origin, request, StoreMessages.ACK_OK, null);
+        } else if (refused instanceof HostUnavailableException) {
+            answer(origin, request, StoreMessages.ACK_RETRYABLE, refused.getMessage());
+        } else {
+            answer(origin, request, StoreMessages.ACK_FAILED, refused.getMessage());
+        }
+    }
+
+    /**
+     * Answers a request from a thread that must not wait for a peer (the log's, or a lane of another peer): a request
+     * of this machine is completed here, and an ACK to a peer origin goes on that peer's lane. On a machine without a
+     * log (no lanes), as {@link #complete}.
+     */
+    void answer(int origin, long request, int status, String error) {
+        PeerSends p = peerSends;
+        if (origin == id || p == null) {
+            complete(origin, request, status, error);
+        } else {
+            p.execute(origin, () -> complete(origin, request, status, error));
+        }
     }
 
     /** Sends a LOG again every {@link #LOG_RESEND_MILLIS} while the record it publishes is pending here. */

@@ -311,9 +311,9 @@ class DurabilityTest {
             int home = t.home;
             c.machine(t.origin).put(key, bytes("durable"));
             WriteAheadLog wal = c.machine(home).durability().log();
-            StallingFabric.Hold hold = t.fabric.holdNextSendBy("pragh-m" + home + "-wal");
+            LogThreadHold hold = LogThreadHold.install(c.machine(home));
             var first = c.machine(t.origin).updateAsync(t.other, io.pragh.store.Mutators.SET, bytes("first"));
-            hold.awaitReached(); // the log thread wrote "first" and is held sending its acknowledgement
+            hold.awaitReached(); // the log thread wrote "first" and is held acknowledging it
             long accepted = wal.accepted();
             var queued = c.machine(t.origin).updateAsync(key, io.pragh.store.Mutators.SET, bytes("queued"));
             long deadline = System.nanoTime() + 10_000_000_000L;
@@ -343,11 +343,12 @@ class DurabilityTest {
 
     /**
      * A durable update's record stays pending until its home's log has it, so a log thread that stalls (a slow disk
-     * sync, a CPU-starved thread, or an acknowledgement to a peer that does not take messages: acknowledgements run on
-     * the log thread) looks from outside like an update left pending for good (a Gremlin addV beside a CPU hog: "not
-     * acknowledged within 30000 ms", and the home's snapshot "still pending after 5000 ms"). The log says where the
-     * time went: here its thread is held sending one acknowledgement for over a second, and the next update, queued
-     * behind it, waits with its record pending; both batches are reported, with their keys.
+     * sync, a CPU-starved thread, or what runs on it as it acknowledges: its own requests' completions and commit
+     * observers; what goes to peers is sent from threads of its own, {@code AcknowledgementsOffTheLogThreadTest})
+     * looks from outside like an update left pending for good (a Gremlin addV beside a CPU hog: "not acknowledged
+     * within 30000 ms", and the home's snapshot "still pending after 5000 ms"). The log says where the time went:
+     * here its thread is held acknowledging one record for over a second (in a commit observer), and the next update,
+     * queued behind it, waits with its record pending; both batches are reported, with their keys.
      */
     @Test
     void aLogBatchThatTookOverASecondIsReportedWithWhereItsTimeWent() throws Exception {
@@ -359,9 +360,9 @@ class DurabilityTest {
         log.addAppender(capture);
         try (Stalled t = new Stalled()) {
             EmbeddedCluster c = t.cluster;
-            StallingFabric.Hold hold = t.fabric.holdNextSendBy("pragh-m" + t.home + "-wal");
+            LogThreadHold hold = LogThreadHold.install(c.machine(t.home));
             var first = c.machine(t.origin).updateAsync(t.other, io.pragh.store.Mutators.SET, bytes("first"));
-            hold.awaitReached(); // the log thread wrote "first" and is held sending its acknowledgement
+            hold.awaitReached(); // the log thread wrote "first" and is held acknowledging it
             long heldAt = System.nanoTime();
             var queued = c.machine(t.origin).updateAsync(t.key, io.pragh.store.Mutators.SET, bytes("queued"));
             WriteAheadLog wal = c.machine(t.home).durability().log();
@@ -413,9 +414,9 @@ class DurabilityTest {
             long key = t.key;
             int home = t.home;
             io.pragh.embedded.Machine m = c.machine(home);
-            StallingFabric.Hold hold = t.fabric.holdNextSendBy("pragh-m" + home + "-wal");
+            LogThreadHold hold = LogThreadHold.install(c.machine(home));
             var first = c.machine(t.origin).updateAsync(t.other, io.pragh.store.Mutators.SET, bytes("first"));
-            hold.awaitReached(); // the log thread wrote "first" and is held sending its acknowledgement
+            hold.awaitReached(); // the log thread wrote "first" and is held acknowledging it
             long deferredBefore = m.store().deferredUpdates().deferred();
             // On the home's only worker: three updates of the key, the first one applied and left unlogged.
             var updates = m.submit(() -> List.of(
@@ -537,10 +538,11 @@ class DurabilityTest {
             int origin = (home + 1) % 3;
             c.machine(origin).put(key, bytes("kept"));
             WriteAheadLog wal = c.machine(home).durability().log();
-            StallingFabric.Hold hold = fabric.holdNextSendBy("pragh-m" + home + "-wal");
+            // Read before the hold: "first" stays pending (GETs wait for it) while its log thread is held.
+            long version = c.machine(home).session().get(key).version();
+            LogThreadHold hold = LogThreadHold.install(c.machine(home));
             var first = c.machine(origin).updateAsync(key, io.pragh.store.Mutators.SET, bytes("first"));
             hold.awaitReached(); // the log thread is held: what follows is queued for its next batch
-            long version = c.machine(home).session().get(key).version();
             byte[] stray = bytes("refused");
             wal.fence(key);
             wal.append(key, version + 1000, io.pragh.store.Mutators.SET, new org.agrona.concurrent.UnsafeBuffer(stray),

@@ -1,0 +1,189 @@
+package io.pragh.durability;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.embedded.ThreadDumpWhenUnacknowledged;
+import io.pragh.fabric.inprocess.InProcessFabric;
+import io.pragh.keys.KeyLayout;
+import io.pragh.migration.Migrator;
+import io.pragh.store.Mutators;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a durable home tells other machines once its log has an update (the ACK to the update's origin, the CAS that
+ * settles the update's record on the host of a migrated value) must not hold up its log: a peer that is slow or down
+ * makes the TCP fabric's sender wait, up to a whole request timeout, and while the log thread waited every other
+ * update of a key homed there stayed unlogged, its record pending and every GET of it waiting (suspected behind a
+ * Gremlin addV stuck under load, session 15). Here one peer does not take what the home sends it, for as long as the
+ * test likes; meanwhile the home must go on logging and acknowledging its own updates and those of other origins.
+ * Both tests fail when the home sends from its log thread: the other updates are not acknowledged until the held one
+ * is let go.
+ */
+@ExtendWith(ThreadDumpWhenUnacknowledged.class)
+class AcknowledgementsOffTheLogThreadTest {
+    /** A failure bound only: the updates below take milliseconds when nothing holds them up. */
+    private static final long PATIENCE_SECONDS = 20;
+
+    @TempDir
+    Path dir;
+
+    private final StallingFabric fabric = new StallingFabric(new InProcessFabric(3, 0));
+
+    private EmbeddedCluster open() {
+        return EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
+            .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).fabricPerMachine(i -> fabric)
+            .durability(dir, SyncPolicy.BATCH, 0).build();
+    }
+
+    @Test
+    void anAckHeldByItsOriginStallsNeitherTheLogNorTheAcknowledgementOfOtherUpdates() throws Exception {
+        try (EmbeddedCluster c = open()) {
+            long held = vertex(1);
+            int home = c.home(held);
+            int origin = (home + 1) % 3;
+            int third = (home + 2) % 3;
+            long local = sameHome(c, held, 1);
+            long fromThird = sameHome(c, held, 2);
+            c.machine(origin).put(held, bytes("before"));
+
+            StallingFabric.Hold ack = fabric.holdNextSend(home, origin);
+            try {
+                CompletableFuture<Void> first = c.machine(origin).updateAsync(held, Mutators.SET, bytes("held"));
+                ack.awaitReached(); // logged, and its ACK to the origin is not taken
+                awaitAcknowledged(c.machine(home).updateAsync(local, Mutators.SET, bytes("local")),
+                    "an update made at the home, while the home's ACK to machine " + origin + " is not taken");
+                awaitAcknowledged(c.machine(third).updateAsync(fromThird, Mutators.SET, bytes("from third")),
+                    "an update from machine " + third + ", while the home's ACK to machine " + origin
+                        + " is not taken");
+                assertFalse(first.isDone(), "the held ACK was held: " + first);
+                ack.release();
+                first.get(60, TimeUnit.SECONDS);
+            } finally {
+                ack.release();
+            }
+            assertArrayEquals(bytes("held"), c.machine(third).get(held));
+            assertArrayEquals(bytes("local"), c.machine(origin).get(local));
+            assertArrayEquals(bytes("from third"), c.machine(origin).get(fromThird));
+        }
+    }
+
+    @Test
+    void aSettleHeldByAMigratedValuesHostStallsNeitherTheLogNorTheAcknowledgementOfOtherUpdates() throws Exception {
+        try (EmbeddedCluster c = open()) {
+            long migrated = KeyLayout.key(7, 0, KeyLayout.OUT);
+            int home = c.home(migrated);
+            int host = (home + 1) % 3;
+            int origin = (home + 2) % 3;
+            long local = sameHome(c, migrated, 1);
+            c.machine(home).put(migrated, bytes("at home"));
+            assertEquals(Migrator.Outcome.MIGRATED, c.machine(host).migrate(migrated));
+
+            StallingFabric.Hold settle = fabric.holdNextCas(home, host);
+            try {
+                CompletableFuture<Void> first = c.machine(origin).updateAsync(migrated, Mutators.SET,
+                    bytes("on the host"));
+                settle.awaitReached(); // logged, and the CAS that makes its record readable on the host is held
+                awaitAcknowledged(c.machine(home).updateAsync(local, Mutators.SET, bytes("local")),
+                    "an update made at the home, while its settle CAS on machine " + host + " is held");
+                assertFalse(first.isDone(), "the update is acknowledged only once its record is settled: " + first);
+                settle.release();
+                first.get(60, TimeUnit.SECONDS);
+            } finally {
+                settle.release();
+            }
+            for (int m = 0; m < 3; m++) {
+                assertArrayEquals(bytes("on the host"), c.machine(m).get(migrated), "machine " + m);
+                assertArrayEquals(bytes("local"), c.machine(m).get(local), "machine " + m);
+            }
+        }
+    }
+
+    /**
+     * What the log's slow-batch report said of a slow peer before (its ACK held up the log thread's batch) the peer's
+     * lane says now: a send that took over a second is reported, naming the peer, and the log reports nothing.
+     */
+    @Test
+    void aSendThatTookOverASecondIsReportedNamingThePeerAndTheLogIsNotSlow() throws Exception {
+        ch.qos.logback.classic.Logger lanes =
+            (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("io.pragh.store.PeerSends");
+        ch.qos.logback.classic.Logger log =
+            (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(WriteAheadLog.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> capture =
+            new ch.qos.logback.core.read.ListAppender<>();
+        capture.start();
+        lanes.addAppender(capture);
+        log.addAppender(capture);
+        try (EmbeddedCluster c = open()) {
+            long held = vertex(1);
+            int home = c.home(held);
+            int origin = (home + 1) % 3;
+            StallingFabric.Hold ack = fabric.holdNextSend(home, origin);
+            try {
+                CompletableFuture<Void> first = c.machine(origin).updateAsync(held, Mutators.SET, bytes("held"));
+                ack.awaitReached();
+                long heldAt = System.nanoTime();
+                long over = WriteAheadLog.SLOW_BATCH_NANOS + TimeUnit.MILLISECONDS.toNanos(100);
+                // A duration this test is about, not a synchronisation: the lane's report threshold
+                // (PeerSends.SLOW_TASK_NANOS) is a second, as the log's.
+                while (System.nanoTime() - heldAt < over) {
+                    Thread.sleep(10);
+                }
+                ack.release();
+                first.get(60, TimeUnit.SECONDS);
+            } finally {
+                ack.release();
+            }
+            java.util.regex.Pattern lane = java.util.regex.Pattern.compile("machine " + home + " took (\\d+) ms to send"
+                + " to machine " + origin + " what its log had made durable \\(\\d+ more queued for it\\); the log went"
+                + " on meanwhile");
+            List<String> lines = capture.list.stream().map(e -> e.getFormattedMessage()).toList();
+            assertTrue(lines.stream().map(lane::matcher)
+                .anyMatch(m -> m.matches() && Long.parseLong(m.group(1)) >= 1000),
+                "the slow send is reported, naming the peer: " + lines);
+            assertTrue(lines.stream().noneMatch(l -> l.startsWith("write-ahead log of machine " + home + " was slow")),
+                "the log was not held up: " + lines);
+        } finally {
+            lanes.detachAppender(capture);
+            log.detachAppender(capture);
+        }
+    }
+
+    private static void awaitAcknowledged(CompletableFuture<Void> update, String what) throws Exception {
+        try {
+            update.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError(what + " was not acknowledged within " + PATIENCE_SECONDS + " s: the home's log"
+                + " waits for a peer", e);
+        }
+    }
+
+    /** The {@code n}-th vertex key after {@code key} with the same home. */
+    private static long sameHome(EmbeddedCluster c, long key, int n) {
+        int home = c.home(key);
+        for (long v = 100; ; v++) {
+            if (c.home(vertex(v)) == home && --n == 0) {
+                return vertex(v);
+            }
+        }
+    }
+
+    private static long vertex(long v) {
+        return KeyLayout.key(v, 0, KeyLayout.VERTEX);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
