@@ -204,7 +204,9 @@ public final class HomeBatches {
         ack.putByte(9, status);
         ack.putBytes(ACK_HEADER, text);
         try {
-            store.send(origin, ack, 0, ack.capacity());
+            // Not on this thread, which on a durable home is the log's (it completed the batch's last update): an
+            // origin that takes no bytes would hold up every later record of this machine.
+            store.sendLater(origin, ack, 0, ack.capacity());
         } catch (RuntimeException e) {
             // The origin is unreachable: it times its request out and says so; nobody here is waiting.
         }

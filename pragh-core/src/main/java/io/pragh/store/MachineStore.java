@@ -235,6 +235,21 @@ public final class MachineStore implements AutoCloseable {
         endpoint.send(target, message, offset, length);
     }
 
+    /**
+     * Sends an extension message without ever waiting for {@code target} on the calling thread: for an answer sent
+     * where updates' acknowledgements complete, which on a durable machine is its log's thread (a peer that takes no
+     * bytes would hold up every later record there). On a durable machine the message goes from the peer's lane (in
+     * order with what else this machine tells that peer from there; dropped, as a lost message, when the peer has not
+     * taken thousands of them), on an in-memory one at once. The message belongs to this call from then on.
+     *
+     * <pre>{@code
+     * CompletableFuture.allOf(updates).whenComplete((v, t) -> store.sendLater(origin, answer, 0, answer.capacity()));
+     * }</pre>
+     */
+    public void sendLater(int target, DirectBuffer message, int offset, int length) {
+        acks.sendLater(target, message, offset, length);
+    }
+
     /** Messages the fabric refused (a peer unreachable): lost, as the protocol allows; their waiters time out. */
     public long refusedSends() {
         return router.refusedSends();

@@ -285,6 +285,25 @@ final class UpdateAcknowledgements {
         }
     }
 
+    /**
+     * Sends {@code message} to {@code target} from that peer's lane when this machine has a log (see
+     * {@link MachineStore#sendLater}), at once otherwise.
+     */
+    void sendLater(int target, DirectBuffer message, int offset, int length) {
+        PeerSends p = peerSends;
+        if (p == null) {
+            store.endpoint().send(target, message, offset, length);
+            return;
+        }
+        p.execute(target, () -> {
+            try {
+                store.endpoint().send(target, message, offset, length);
+            } catch (FabricException unreachable) {
+                store.router().countRefusedSend(); // a message lost: its waiter times out
+            }
+        });
+    }
+
     /** Sends a LOG again every {@link #LOG_RESEND_MILLIS} while the record it publishes is pending here. */
     private void resendUntilSettled(int home, UnsafeBuffer msg, long fresh, int length) {
         try {

@@ -111,6 +111,41 @@ class AcknowledgementsOffTheLogThreadTest {
     }
 
     /**
+     * A home batch (a load's updates carried to their home in one message) is answered with one BATCH_ACK once all its
+     * updates are acknowledged, which on a durable home happens on the log's thread: that answer must not be sent
+     * from there either.
+     */
+    @Test
+    void aBatchAckHeldByItsOriginStallsNeitherTheLogNorTheAcknowledgementOfOtherUpdates() throws Exception {
+        try (EmbeddedCluster c = open()) {
+            long first = vertex(1);
+            int home = c.home(first);
+            int origin = (home + 1) % 3;
+            long[] keys = {first, sameHome(c, first, 1), sameHome(c, first, 2)};
+            long local = sameHome(c, first, 3);
+            byte[][] args = {bytes("a"), bytes("b"), bytes("c")};
+            int[] mutators = {Mutators.SET, Mutators.SET, Mutators.SET};
+
+            StallingFabric.Hold ack = fabric.holdNextSend(home, origin);
+            try {
+                var batch = c.machine(origin).homeBatches().issue(keys, mutators, args, keys.length);
+                assertEquals(1, batch.size(), "one message to the one home");
+                ack.awaitReached(); // the batch's updates are logged, and its BATCH_ACK is not taken
+                awaitAcknowledged(c.machine(home).updateAsync(local, Mutators.SET, bytes("local")),
+                    "an update made at the home, while the home's BATCH_ACK to machine " + origin + " is not taken");
+                assertFalse(batch.get(0).isDone(), "the held BATCH_ACK was held: " + batch.get(0));
+                ack.release();
+                batch.get(0).get(60, TimeUnit.SECONDS);
+            } finally {
+                ack.release();
+            }
+            for (int i = 0; i < keys.length; i++) {
+                assertArrayEquals(args[i], c.machine(origin).get(keys[i]));
+            }
+        }
+    }
+
+    /**
      * What the log's slow-batch report said of a slow peer before (its ACK held up the log thread's batch) the peer's
      * lane says now: a send that took over a second is reported, naming the peer, and the log reports nothing.
      */
