@@ -194,11 +194,12 @@ final class UpdateAcknowledgements {
             // host's memory, where a held LOG's record lived, answers nothing.
             LOG.info("machine {} refused a LOG from machine {}: key {} version {} record {}, home word {}", id, host,
                 key, Long.toHexString(version), Address.toString(fresh), Address.toString(homeWord(key)));
-            settleIfOpen(host, key, fresh, length, true);
-            completeRetryable(origin, request, "update of key " + key + " (version " + Long.toHexString(version)
-                + ") was not acknowledged: it took effect on machine " + host + " on a value its home, machine " + id
-                + ", no longer names (the home restarted, or restored the key from its log, before the update reached"
-                + " its log)");
+            // Invalidated and answered as a logged record is settled: this delivery thread, which hands this machine
+            // every message, must not wait for the host or the origin either.
+            settleAndAnswer(host, origin, request, key, fresh, length, new HostUnavailableException("update of key "
+                + key + " (version " + Long.toHexString(version) + ") was not acknowledged: it took effect on machine "
+                + host + " on a value its home, machine " + id + ", no longer names (the home restarted, or restored"
+                + " the key from its log, before the update reached its log)"));
             return;
         }
         logThenSettle(log, host, origin, request, key, version, mutatorId, arg, argOff, argLen, fresh, length);
@@ -249,16 +250,26 @@ final class UpdateAcknowledgements {
             if (refused == null && observed != null) {
                 committed(key, version, mutatorId, observed, 0, observed.capacity(), length);
             }
-            if (host == id) {
-                settleThenAnswer(host, origin, request, key, fresh, length, refused);
-            } else {
-                peerSends.execute(host, () -> settleThenAnswer(host, origin, request, key, fresh, length, refused));
-            }
+            settleAndAnswer(host, origin, request, key, fresh, length, refused);
         });
         log.append(key, version, mutatorId, arg, argOff, argLen, id, logRequest);
     }
 
-    /** The end of {@link #logThenSettle}: settles the record (or invalidates it), then answers the origin. */
+    /**
+     * Settles (or, refused retryably, invalidates) a record a LOG published on {@code host} and then answers its
+     * origin, never waiting for a peer on the calling thread: here for a record of this machine, on the host's lane
+     * otherwise, the answer to a peer origin on the origin's lane.
+     */
+    private void settleAndAnswer(int host, int origin, long request, long key, long fresh, int length,
+                                 Throwable refused) {
+        if (host == id) {
+            settleThenAnswer(host, origin, request, key, fresh, length, refused);
+        } else {
+            peerSends.execute(host, () -> settleThenAnswer(host, origin, request, key, fresh, length, refused));
+        }
+    }
+
+    /** {@link #settleAndAnswer} on the thread it chose. */
     private void settleThenAnswer(int host, int origin, long request, long key, long fresh, int length,
                                   Throwable refused) {
         settleIfOpen(host, key, fresh, length, refused instanceof HostUnavailableException);

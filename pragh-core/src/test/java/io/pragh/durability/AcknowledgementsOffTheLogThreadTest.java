@@ -87,8 +87,7 @@ class AcknowledgementsOffTheLogThreadTest {
             int host = (home + 1) % 3;
             int origin = (home + 2) % 3;
             long local = sameHome(c, migrated, 1);
-            c.machine(home).put(migrated, bytes("at home"));
-            assertEquals(Migrator.Outcome.MIGRATED, c.machine(host).migrate(migrated));
+            putAndMigrate(c, migrated, bytes("at home"), host);
 
             StallingFabric.Hold settle = fabric.holdNextCas(home, host);
             try {
@@ -107,6 +106,51 @@ class AcknowledgementsOffTheLogThreadTest {
                 assertArrayEquals(bytes("on the host"), c.machine(m).get(migrated), "machine " + m);
                 assertArrayEquals(bytes("local"), c.machine(m).get(local), "machine " + m);
             }
+        }
+    }
+
+    /**
+     * A home refuses a LOG that reaches it after it restored the key from its log (the host was lost meanwhile): it
+     * invalidates the LOG's record on the host and refuses the update back to its origin. That runs where the LOG is
+     * delivered, the thread that hands the home every message, so it must not wait for the host either: here the
+     * invalidating CAS is held, and the home must go on taking and acknowledging another origin's update.
+     */
+    @Test
+    void aRefusedLogsInvalidationHeldByItsHostStallsNotTheHomesMessages() throws Exception {
+        try (EmbeddedCluster c = open()) {
+            long key = KeyLayout.key(33, 0, KeyLayout.OUT);
+            int home = c.home(key);
+            int away = (home + 1) % 3;
+            int origin = (home + 2) % 3;
+            long other = sameHome(c, key, 1);
+            putAndMigrate(c, key, bytes("durable;"), away);
+            // The host applies the APPEND; its LOG to the home is held on the host's delivery thread.
+            StallingFabric.Hold log = fabric.holdNextSendBy("pragh-m" + away + "-inbox");
+            StallingFabric.Hold invalidation = null;
+            try {
+                CompletableFuture<Void> append = c.machine(origin).updateAsync(key, Mutators.APPEND, bytes("lost;"));
+                log.awaitReached();
+                // The host "crashes" (its copy and its cache entry go) and the home restores the key from its log.
+                assertArrayEquals(bytes("durable;"), HostLoss.loseAndRestore(c, key, home, away));
+                invalidation = fabric.holdNextCas(home, away);
+                log.release(); // the LOG reaches the home, which refuses it and invalidates its record on the host
+                invalidation.awaitReached();
+                awaitAcknowledged(c.machine(origin).updateAsync(other, Mutators.SET, bytes("taken")),
+                    "an update from machine " + origin + ", while the home's invalidation of a refused LOG's record on"
+                        + " machine " + away + " is held");
+                assertFalse(append.isDone(), "refused only once its record is invalidated: " + append);
+                invalidation.release();
+                var e = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> append.get(60, TimeUnit.SECONDS));
+                assertTrue(e.getCause() instanceof io.pragh.store.HostUnavailableException, "refused retryably: " + e);
+            } finally {
+                log.release();
+                if (invalidation != null) {
+                    invalidation.release();
+                }
+            }
+            assertArrayEquals(bytes("durable;"), c.machine(origin).get(key));
+            assertArrayEquals(bytes("taken"), c.machine(away).get(other));
         }
     }
 
@@ -183,10 +227,19 @@ class AcknowledgementsOffTheLogThreadTest {
             java.util.regex.Pattern lane = java.util.regex.Pattern.compile("machine " + home + " took (\\d+) ms to send"
                 + " to machine " + origin + " what its log had made durable \\(\\d+ more queued for it\\); the log went"
                 + " on meanwhile");
-            List<String> lines = capture.list.stream().map(e -> e.getFormattedMessage()).toList();
-            assertTrue(lines.stream().map(lane::matcher)
-                .anyMatch(m -> m.matches() && Long.parseLong(m.group(1)) >= 1000),
-                "the slow send is reported, naming the peer: " + lines);
+            // The lane reports a send once it returned, which may be after the origin got its ACK.
+            List<String> lines = List.of();
+            boolean reported = false;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!reported && System.nanoTime() < deadline) {
+                synchronized (capture) { // the appender's lock: it appends under it
+                    lines = capture.list.stream().map(e -> e.getFormattedMessage()).toList();
+                }
+                reported = lines.stream().map(lane::matcher)
+                    .anyMatch(m -> m.matches() && Long.parseLong(m.group(1)) >= 1000);
+                Thread.sleep(1);
+            }
+            assertTrue(reported, "the slow send is reported, naming the peer: " + lines);
             assertTrue(lines.stream().noneMatch(l -> l.startsWith("write-ahead log of machine " + home + " was slow")),
                 "the log was not held up: " + lines);
         } finally {
@@ -199,9 +252,15 @@ class AcknowledgementsOffTheLogThreadTest {
         try {
             update.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
-            throw new AssertionError(what + " was not acknowledged within " + PATIENCE_SECONDS + " s: the home's log"
-                + " waits for a peer", e);
+            throw new AssertionError(what + " was not acknowledged within " + PATIENCE_SECONDS + " s: the home"
+                + " waits for a peer on a thread that serves others", e);
         }
+    }
+
+    /** Puts {@code value} at the key's home and migrates it to {@code host}. */
+    private static void putAndMigrate(EmbeddedCluster c, long key, byte[] value, int host) {
+        c.machine(c.home(key)).put(key, value);
+        assertEquals(Migrator.Outcome.MIGRATED, c.machine(host).migrate(key));
     }
 
     /** The {@code n}-th vertex key after {@code key} with the same home. */
