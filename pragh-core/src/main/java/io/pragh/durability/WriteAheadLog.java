@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The write-ahead log of one machine: applied updates of the keys it is home to, appended by one log thread in
  * segment files {@code wal-<start position>.log}. Updates are acknowledged to their origins only after the log
- * wrote them (and, by policy, forced them to disk), so an acknowledged update survives a crash of its home.
+ * wrote them (and, by policy, forced them to disk), so an acknowledged update survives a crash of its home. The log
+ * thread calls {@link MachineStore#acknowledge} after that write and sync, and the store sends what other machines
+ * must hear from threads of its own, so a slow or unreachable peer never holds up the log.
  * Positions are byte offsets over the whole log; a snapshot records the position it started at, and segments that
  * end before the newest snapshot's position are deleted.
  *
@@ -281,8 +283,11 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
     /**
      * Logs a batch that took longer than {@link #SLOW_BATCH_NANOS} anywhere on its way: waiting in the queue (the log
      * thread starved of CPU, or still busy with an earlier batch), being written and synced (the disk), or being
-     * acknowledged (the acknowledgements run on this thread: an ACK to a peer that does not take messages, or a
-     * connection to it being opened, holds up every later record).
+     * acknowledged. Acknowledging runs on this thread but never waits for a peer: it completes this machine's own
+     * requests (with the commit observers and whatever callers chained to them) and hands what peers must be told,
+     * the ACK to a peer origin and the settle of a record on a peer host, to that peer's lane
+     * ({@code io.pragh.store.PeerSends}, which reports a slow peer itself). Time here is time those local
+     * continuations took, and it holds up every later record.
      */
     private void reportIfSlow(Pending oldest, int n, long startNanos, long writtenNanos, long endNanos) {
         long queued = startNanos - oldest.queuedNanos();

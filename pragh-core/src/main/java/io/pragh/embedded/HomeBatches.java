@@ -1,6 +1,7 @@
 package io.pragh.embedded;
 
 import io.pragh.PraghException;
+import io.pragh.runtime.RequestIds;
 import io.pragh.store.HostUnavailableException;
 import io.pragh.store.MachineStore;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
@@ -50,7 +50,8 @@ public final class HomeBatches {
     private static final byte RETRYABLE = 2;
 
     private final MachineStore store;
-    private final AtomicLong requests = new AtomicLong();
+    /** From a random start per incarnation, as the store's own: a BATCH_ACK to a previous one must find nothing. */
+    private final RequestIds requests = new RequestIds();
     private final ConcurrentHashMap<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
 
     HomeBatches(MachineStore store) {
@@ -115,7 +116,7 @@ public final class HomeBatches {
     }
 
     private CompletableFuture<Void> send(int home, ExpandableArrayBuffer message, int size, int count) {
-        long request = requests.incrementAndGet();
+        long request = requests.next();
         message.putByte(0, (byte) BATCH);
         message.putInt(1, store.id());
         message.putLong(5, request);
@@ -203,7 +204,9 @@ public final class HomeBatches {
         ack.putByte(9, status);
         ack.putBytes(ACK_HEADER, text);
         try {
-            store.send(origin, ack, 0, ack.capacity());
+            // Not on this thread, which on a durable home is the log's (it completed the batch's last update): an
+            // origin that takes no bytes would hold up every later record of this machine.
+            store.sendLater(origin, ack, 0, ack.capacity());
         } catch (RuntimeException e) {
             // The origin is unreachable: it times its request out and says so; nobody here is waiting.
         }

@@ -191,19 +191,33 @@ public final class MachineStore implements AutoCloseable {
         return regions.invalidate(host, address);
     }
 
-    /** Acknowledges an update the {@link UpdateLog} made durable. */
+    /**
+     * Acknowledges an update the {@link UpdateLog} made durable. Never waits for a peer: what the acknowledgement
+     * tells other machines is sent from a thread of its own per peer, so the log's thread goes on with its next batch.
+     */
     public void acknowledge(int origin, long request) {
-        acks.complete(origin, request, null);
+        acks.answer(origin, request, StoreMessages.ACK_OK, null);
     }
 
-    /** Fails an update with a reason its origin will see (e.g. the log could not write it). */
+    /** Fails an update with a reason its origin will see (e.g. the log could not write it); never waits for a peer. */
     public void refuse(int origin, long request, String reason) {
-        acks.complete(origin, request, reason);
+        acks.answer(origin, request, StoreMessages.ACK_FAILED, reason);
     }
 
-    /** Fails retryably an update that did not take effect (its value was lost with its host and restored since). */
+    /**
+     * Fails retryably an update that did not take effect (its value was lost with its host and restored since); never
+     * waits for a peer.
+     */
     public void refuseRetryably(int origin, long request, String reason) {
-        acks.completeRetryable(origin, request, reason);
+        acks.answer(origin, request, StoreMessages.ACK_RETRYABLE, reason);
+    }
+
+    /**
+     * Acknowledgements (ACKs, and the log's answers) that named no request this machine waits for: a repeat, one whose
+     * caller gave up waiting, or one addressed to a previous incarnation of this machine id; dropped.
+     */
+    public long strayAcknowledgements() {
+        return acks.strayAcknowledgements();
     }
 
     /** Fails a still-pending request, e.g. when its caller gave up waiting. */
@@ -219,6 +233,21 @@ public final class MachineStore implements AutoCloseable {
     /** Sends an extension message (its first byte is its type). */
     public void send(int target, DirectBuffer message, int offset, int length) {
         endpoint.send(target, message, offset, length);
+    }
+
+    /**
+     * Sends an extension message without ever waiting for {@code target} on the calling thread: for an answer sent
+     * where updates' acknowledgements complete, which on a durable machine is its log's thread (a peer that takes no
+     * bytes would hold up every later record there). On a durable machine the message goes from the peer's lane (in
+     * order with what else this machine tells that peer from there; dropped, as a lost message, when the peer has not
+     * taken thousands of them), on an in-memory one at once. The message belongs to this call from then on.
+     *
+     * <pre>{@code
+     * CompletableFuture.allOf(updates).whenComplete((v, t) -> store.sendLater(origin, answer, 0, answer.capacity()));
+     * }</pre>
+     */
+    public void sendLater(int target, DirectBuffer message, int offset, int length) {
+        acks.sendLater(target, message, offset, length);
     }
 
     /** Messages the fabric refused (a peer unreachable): lost, as the protocol allows; their waiters time out. */

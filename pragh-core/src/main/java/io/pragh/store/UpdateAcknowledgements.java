@@ -4,6 +4,7 @@ import io.pragh.PraghException;
 import io.pragh.address.Address;
 import io.pragh.fabric.FabricException;
 import io.pragh.runtime.DutyExecutor;
+import io.pragh.runtime.RequestIds;
 import io.pragh.values.ValueRecord;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,7 +35,13 @@ final class UpdateAcknowledgements {
     private final MachineStore store;
     private final int id;
     private final ConcurrentHashMap<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
-    private final AtomicLong requestIds = new AtomicLong();
+    /**
+     * From a random start per incarnation: an ACK sent to this machine's previous incarnation (its origin crashed and
+     * restarted while the ACK was on its way) must find no request of this one ({@link RequestIds}).
+     */
+    private final RequestIds requestIds = new RequestIds();
+    /** Acknowledgements that named no request waiting here (see {@link #strayAcknowledgements}). */
+    private final AtomicLong strayAcks = new AtomicLong();
     /** Set once before serving (null: in-memory only, updates are acknowledged as soon as they took effect). */
     private volatile UpdateLog updateLog;
     /**
@@ -43,6 +50,11 @@ final class UpdateAcknowledgements {
      * word, which ended resend chains and left records pending for good (the durable soak under partitions).
      */
     private volatile DutyExecutor resends;
+    /**
+     * Where what the log's acknowledgement of a record tells peers is sent from, off the log's thread (set with the
+     * log; see {@link PeerSends}).
+     */
+    private volatile PeerSends peerSends;
     /** Volatile: installed while serving; null (the usual case) costs one load per acknowledged update. */
     private volatile CommitObserver commitObserver;
 
@@ -55,14 +67,24 @@ final class UpdateAcknowledgements {
         if (resends == null) {
             resends = DutyExecutor.single("m" + id + "-log-resend");
         }
+        if (peerSends == null) {
+            peerSends = new PeerSends(id, store.machineCount(), () -> store.router().countRefusedSend());
+        }
         this.updateLog = log;
     }
 
-    /** Stops sending LOGs again (a restart recovers from the home's log); part of the store's quiesce. */
+    /**
+     * Stops sending LOGs again and what logged records tell peers (a restart recovers from the home's log); part of
+     * the store's quiesce.
+     */
     void close() {
         DutyExecutor r = resends;
         if (r != null) {
             r.close();
+        }
+        PeerSends p = peerSends;
+        if (p != null) {
+            p.close();
         }
     }
 
@@ -90,9 +112,17 @@ final class UpdateAcknowledgements {
 
     /** Registers a request this machine waits for; returns its id, which its acknowledgement names. */
     long register(CompletableFuture<Void> done) {
-        long request = requestIds.incrementAndGet();
+        long request = requestIds.next();
         pending.put(request, done);
         return request;
+    }
+
+    /**
+     * Acknowledgements that reached this machine naming no request it waits for: repeats of one already answered, ones
+     * whose caller gave up waiting, and ones addressed to a previous incarnation of this machine id.
+     */
+    long strayAcknowledgements() {
+        return strayAcks.get();
     }
 
     /** Forgets a request whose start failed here (its future is completed by the caller). */
@@ -164,11 +194,12 @@ final class UpdateAcknowledgements {
             // host's memory, where a held LOG's record lived, answers nothing.
             LOG.info("machine {} refused a LOG from machine {}: key {} version {} record {}, home word {}", id, host,
                 key, Long.toHexString(version), Address.toString(fresh), Address.toString(homeWord(key)));
-            settleIfOpen(host, key, fresh, length, true);
-            completeRetryable(origin, request, "update of key " + key + " (version " + Long.toHexString(version)
-                + ") was not acknowledged: it took effect on machine " + host + " on a value its home, machine " + id
-                + ", no longer names (the home restarted, or restored the key from its log, before the update reached"
-                + " its log)");
+            // Invalidated and answered as a logged record is settled: this delivery thread, which hands this machine
+            // every message, must not wait for the host or the origin either.
+            settleAndAnswer(host, origin, request, key, fresh, length, new HostUnavailableException("update of key "
+                + key + " (version " + Long.toHexString(version) + ") was not acknowledged: it took effect on machine "
+                + host + " on a value its home, machine " + id + ", no longer names (the home restarted, or restored"
+                + " the key from its log, before the update reached its log)"));
             return;
         }
         logThenSettle(log, host, origin, request, key, version, mutatorId, arg, argOff, argLen, fresh, length);
@@ -210,20 +241,78 @@ final class UpdateAcknowledgements {
             argCopy = new UnsafeBuffer(copy);
         }
         UnsafeBuffer observed = argCopy;
+        // Completed by the log's thread once the record is durable: nothing here may wait for a peer on it. The commit
+        // observer runs here, so it sees a home's commits in log order, as before any of this left the log thread (a
+        // key's next update waits until this record is settled, so it is logged after). A record published here is
+        // then settled here (a CPU CAS) and its origin answered on (answer); one on another host is settled, then
+        // answered, on that host's lane.
         logged.whenComplete((ok, refused) -> {
-            settleIfOpen(host, key, fresh, length, refused instanceof HostUnavailableException);
-            if (refused == null) {
-                if (observed != null) {
-                    committed(key, version, mutatorId, observed, 0, observed.capacity(), length);
-                }
-                complete(origin, request, null);
-            } else if (refused instanceof HostUnavailableException) {
-                completeRetryable(origin, request, refused.getMessage());
-            } else {
-                complete(origin, request, refused.getMessage());
+            if (refused == null && observed != null) {
+                committed(key, version, mutatorId, observed, 0, observed.capacity(), length);
             }
+            settleAndAnswer(host, origin, request, key, fresh, length, refused);
         });
         log.append(key, version, mutatorId, arg, argOff, argLen, id, logRequest);
+    }
+
+    /**
+     * Settles (or, refused retryably, invalidates) a record a LOG published on {@code host} and then answers its
+     * origin, never waiting for a peer on the calling thread: here for a record of this machine, on the host's lane
+     * otherwise, the answer to a peer origin on the origin's lane.
+     */
+    private void settleAndAnswer(int host, int origin, long request, long key, long fresh, int length,
+                                 Throwable refused) {
+        if (host == id) {
+            settleThenAnswer(host, origin, request, key, fresh, length, refused);
+        } else {
+            peerSends.execute(host, () -> settleThenAnswer(host, origin, request, key, fresh, length, refused));
+        }
+    }
+
+    /** {@link #settleAndAnswer} on the thread it chose. */
+    private void settleThenAnswer(int host, int origin, long request, long key, long fresh, int length,
+                                  Throwable refused) {
+        settleIfOpen(host, key, fresh, length, refused instanceof HostUnavailableException);
+        if (refused == null) {
+            answer(origin, request, StoreMessages.ACK_OK, null);
+        } else if (refused instanceof HostUnavailableException) {
+            answer(origin, request, StoreMessages.ACK_RETRYABLE, refused.getMessage());
+        } else {
+            answer(origin, request, StoreMessages.ACK_FAILED, refused.getMessage());
+        }
+    }
+
+    /**
+     * Answers a request from a thread that must not wait for a peer (the log's, or a lane of another peer): a request
+     * of this machine is completed here, and an ACK to a peer origin goes on that peer's lane. On a machine without a
+     * log (no lanes), as {@link #complete}.
+     */
+    void answer(int origin, long request, int status, String error) {
+        PeerSends p = peerSends;
+        if (origin == id || p == null) {
+            complete(origin, request, status, error);
+        } else {
+            p.execute(origin, () -> complete(origin, request, status, error));
+        }
+    }
+
+    /**
+     * Sends {@code message} to {@code target} from that peer's lane when this machine has a log (see
+     * {@link MachineStore#sendLater}), at once otherwise.
+     */
+    void sendLater(int target, DirectBuffer message, int offset, int length) {
+        PeerSends p = peerSends;
+        if (p == null) {
+            store.endpoint().send(target, message, offset, length);
+            return;
+        }
+        p.execute(target, () -> {
+            try {
+                store.endpoint().send(target, message, offset, length);
+            } catch (FabricException unreachable) {
+                store.router().countRefusedSend(); // a message lost: its waiter times out
+            }
+        });
     }
 
     /** Sends a LOG again every {@link #LOG_RESEND_MILLIS} while the record it publishes is pending here. */
@@ -316,7 +405,9 @@ final class UpdateAcknowledgements {
     void complete(int origin, long request, int status, String error) {
         if (origin == id) {
             CompletableFuture<Void> done = pending.remove(request);
-            if (done != null) {
+            if (done == null) {
+                strayAcks.incrementAndGet();
+            } else {
                 if (status == StoreMessages.ACK_OK) {
                     done.complete(null);
                 } else if (status == StoreMessages.ACK_RETRYABLE) {

@@ -15,12 +15,13 @@ import org.agrona.MutableDirectBuffer;
 
 /**
  * A fabric that passes everything to another one, except that it can hold the next message sent by a thread of a
- * chosen name until the test lets it go: the way to stall a machine's log thread while it acknowledges a batch, so
- * that what is appended meanwhile stays queued, deterministically.
+ * chosen name, or the next message or one-sided CAS from one machine to another, until the test lets it go: a peer
+ * that does not take what it is sent (the TCP fabric's sender then waits, up to its request timeout), as a thread
+ * that must not wait for peers sees it, deterministically.
  *
  * <pre>{@code
  * StallingFabric fabric = new StallingFabric(new InProcessFabric(3, 0));
- * StallingFabric.Hold hold = fabric.holdNextSendBy("pragh-m1-wal");
+ * StallingFabric.Hold hold = fabric.holdNextSend(1, 2);
  * // ... cause that send, then:
  * hold.awaitReached();
  * hold.release();
@@ -36,7 +37,20 @@ final class StallingFabric implements Fabric {
 
     /** Holds the next message that the thread named {@code threadName} sends. */
     Hold holdNextSendBy(String threadName) {
-        Hold h = new Hold(threadName);
+        return arm(new Hold("thread " + threadName, false, threadName, -1, -1));
+    }
+
+    /** Holds the next message machine {@code from} sends to machine {@code to}, whichever thread sends it. */
+    Hold holdNextSend(int from, int to) {
+        return arm(new Hold("machine " + from + " (a message to machine " + to + ")", false, null, from, to));
+    }
+
+    /** Holds the next one-sided CAS machine {@code from} issues on machine {@code to}'s memory. */
+    Hold holdNextCas(int from, int to) {
+        return arm(new Hold("machine " + from + " (a CAS on machine " + to + ")", true, null, from, to));
+    }
+
+    private Hold arm(Hold h) {
         armed.set(h);
         return h;
     }
@@ -60,21 +74,39 @@ final class StallingFabric implements Fabric {
         inner.close();
     }
 
-    /** One held send: the sending thread waits in it until {@link #release}. */
+    /** One held send (or CAS): the issuing thread waits in it until {@link #release}. */
     static final class Hold {
+        private final String what;
+        private final boolean cas;
         private final String threadName;
+        private final int from;
+        private final int to;
         private final CountDownLatch reached = new CountDownLatch(1);
         private final CountDownLatch released = new CountDownLatch(1);
 
-        private Hold(String threadName) {
+        private Hold(String what, boolean cas, String threadName, int from, int to) {
+            this.what = what;
+            this.cas = cas;
             this.threadName = threadName;
+            this.from = from;
+            this.to = to;
+        }
+
+        private boolean matches(boolean isCas, int source, int target) {
+            return cas == isCas && (threadName == null || threadName.equals(Thread.currentThread().getName()))
+                && (from < 0 || from == source) && (to < 0 || to == target);
         }
 
         /** Waits until the send is being held; fails the test after 10 s rather than hang it. */
         void awaitReached() throws InterruptedException {
             if (!reached.await(10, TimeUnit.SECONDS)) {
-                throw new AssertionError("thread " + threadName + " sent nothing to hold");
+                throw new AssertionError(what + " sent nothing to hold");
             }
+        }
+
+        /** Whether the operation is being held now or was (the issuing thread reached it). */
+        boolean reached() {
+            return reached.getCount() == 0;
         }
 
         void release() {
@@ -85,7 +117,7 @@ final class StallingFabric implements Fabric {
             reached.countDown();
             try {
                 if (!released.await(30, TimeUnit.SECONDS)) {
-                    throw new AssertionError("a send held on " + threadName + " was never released");
+                    throw new AssertionError("a send held on " + what + " was never released");
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -102,11 +134,15 @@ final class StallingFabric implements Fabric {
 
         @Override
         public void send(int target, DirectBuffer message, int offset, int length) {
+            holdIfArmed(false, target);
+            inner.send(target, message, offset, length);
+        }
+
+        private void holdIfArmed(boolean cas, int target) {
             Hold h = armed.get();
-            if (h != null && h.threadName.equals(Thread.currentThread().getName()) && armed.compareAndSet(h, null)) {
+            if (h != null && h.matches(cas, inner.machine(), target) && armed.compareAndSet(h, null)) {
                 h.hold();
             }
-            inner.send(target, message, offset, length);
         }
 
         @Override
@@ -136,6 +172,7 @@ final class StallingFabric implements Fabric {
 
         @Override
         public long compareAndSwap(int target, Region region, long offset, long expected, long desired) {
+            holdIfArmed(true, target);
             return inner.compareAndSwap(target, region, offset, expected, desired);
         }
 

@@ -37,6 +37,11 @@ final class ClientHandler extends FramedHandler {
     private final Runnable drainTask = this::drain;
     private final Int2ObjectHashMap<PendingOp> pending = new Int2ObjectHashMap<>();
     private final ArrayDeque<PendingOp> unsignalled = new ArrayDeque<>();
+    /**
+     * Ids of this connection's requests, from 0 on each connection: an answer comes back on the connection its request
+     * went out on, and a connection ends with either side's process, so an answer can never reach a later
+     * incarnation of the peer or of this machine (unlike a store ACK, addressed by machine id: RequestIds).
+     */
     private int nextId;
     private byte[] serverNonce;
     private byte[] clientNonce;
