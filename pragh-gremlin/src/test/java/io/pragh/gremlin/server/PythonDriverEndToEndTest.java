@@ -168,7 +168,7 @@ class PythonDriverEndToEndTest {
         }
         try (ServeProcess serve = ServeProcess.start(dir, "--port", Integer.toString(port), "--metrics-port", "0",
                 "--machines", "2", "--load", file.toString())) {
-            serve.awaitOutput("Ctrl-C stops", 120);
+            serve.awaitOutput("Ctrl-C stops", ServeProcess.STARVED_BOUND_SECONDS);
             final String result = run(python, 120, "-c", String.join("\n",
                 "import sys",
                 "from gremlin_python.driver.driver_remote_connection import DriverRemoteConnection",

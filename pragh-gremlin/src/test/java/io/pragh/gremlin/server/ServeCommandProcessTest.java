@@ -17,7 +17,7 @@ class ServeCommandProcessTest {
     /** Exit code and output of a serve that is expected to refuse its command line. */
     private String refused(final String... args) throws Exception {
         try (ServeProcess p = ServeProcess.start(dir, args)) {
-            final int code = p.awaitExit(120);
+            final int code = p.awaitExit(ServeProcess.STARVED_BOUND_SECONDS);
             final String out = p.output().strip();
             assertEquals(2, code, out);
             assertEquals(1, out.lines().count(), "one line, no usage or stack trace:\n" + out);
@@ -51,7 +51,7 @@ class ServeCommandProcessTest {
                 java.net.InetAddress.getByName("127.0.0.1"));
              ServeProcess p = ServeProcess.start(dir, "--port", Integer.toString(taken.getLocalPort()),
                  "--metrics-port", "0", "--load", graph.toString())) {
-            final int code = p.awaitExit(120);
+            final int code = p.awaitExit(ServeProcess.STARVED_BOUND_SECONDS);
             final String out = p.output();
             assertEquals(1, code, out);
             assertTrue(out.contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()) && out.contains("--port"),

@@ -17,12 +17,31 @@ import java.util.concurrent.TimeUnit;
  * <p>Example: {@code try (ServeProcess p = ServeProcess.start(dir, "--port", "0", "--metrics-port", "0")) { ... }}
  */
 final class ServeProcess implements AutoCloseable {
+    /**
+     * The failure bound for a child serve to reach a point a test waits for (its refusal and exit, or its ready line).
+     * Quiet, a refused serve exits 0.2-0.4 s after its start and a small one is ready in 2-5 s. Beside two busy loops
+     * in the whole suite (load 20-40) a test of one refused serve took 50.7 s, and another serve was unreported at
+     * 120 s (it had exited by then: no /proc entry, and the JDK reported it within the next 29 s); in targeted runs
+     * beside the loops (load 20-35), 0.3-21 s, of which its exit after printing took under 0.1 s and the JDK's report
+     * of it under 2.5 s. The time goes to the new
+     * JVM's start (0.17 s of CPU for a refusal, 1.8 s for a small serve): the kernel schedules each session as one
+     * group ({@code sched_autogroup}), so a JVM started beside busy loops that never sleep gets a small share of the
+     * two cores, and every thread hand-off of its start waits for it. 600 s is about five times the slowest seen; a
+     * serve that really hangs fails after it, with its threads printed.
+     */
+    static final long STARVED_BOUND_SECONDS = 600;
+
     final Process process;
     final Path output;
+    private final long startedNanos;
+    /** When output and the process's end were first seen (0: not yet); written and read by the waiting thread. */
+    private long firstOutputNanos;
+    private long endedNanos;
 
-    private ServeProcess(final Process process, final Path output) {
+    private ServeProcess(final Process process, final Path output, final long startedNanos) {
         this.process = process;
         this.output = output;
+        this.startedNanos = startedNanos;
     }
 
     static ServeProcess start(final Path dir, final String... args) throws IOException {
@@ -41,24 +60,69 @@ final class ServeProcess implements AutoCloseable {
             "-cp", System.getProperty("java.class.path"), ServeCommand.class.getName()));
         cmd.addAll(List.of(args));
         final Path output = Files.createTempFile(dir, "serve", ".out");
+        final long startedNanos = System.nanoTime();
         final Process p = new ProcessBuilder(cmd).directory(new File(System.getProperty("user.dir")))
             .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        return new ServeProcess(p, output);
+        return new ServeProcess(p, output, startedNanos);
     }
 
-    /** Waits for the process to exit (failing the test past {@code seconds}); returns its exit code. */
+    /**
+     * Waits for the process to exit, failing the test past {@code seconds} after its start; returns its exit code.
+     * The bound only fails a serve that will not exit: beside a CPU hog a new JVM's start is what takes long (see
+     * {@link #STARVED_BOUND_SECONDS}). A failure says how far the process got: its first output, its end as the
+     * kernel saw it, and the load average.
+     */
     int awaitExit(final long seconds) throws InterruptedException, IOException {
-        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-            throw new AssertionError("serve did not exit within " + seconds + " s; its output:\n" + output()
-                + "\nwhere it is:\n" + whereItIs());
+        final long deadline = startedNanos + TimeUnit.SECONDS.toNanos(seconds);
+        // Polled in slices, not one long waitFor: each slice notes when output first appeared and when the kernel
+        // first showed the process ended, so a failure tells a slow start from a JVM that printed and stayed.
+        while (!process.waitFor(1, TimeUnit.SECONDS)) {
+            notePhases();
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("serve did not exit within " + seconds + " s (" + phases() + "); its output:\n"
+                    + output() + "\nwhere it is:\n" + whereItIs());
+            }
         }
         return process.exitValue();
     }
 
+    /** Notes the first time output was seen and the first time the kernel no longer showed the process running. */
+    private void notePhases() throws IOException {
+        final long now = System.nanoTime();
+        if (firstOutputNanos == 0 && Files.size(output) > 0) {
+            firstOutputNanos = now;
+        }
+        if (endedNanos == 0) {
+            try {
+                // A zombie ("Z") has exited and waits for this JVM's process reaper; no entry: already reaped.
+                if (Files.readString(Path.of("/proc", Long.toString(process.pid()), "status")).contains("State:\tZ")) {
+                    endedNanos = now;
+                }
+            } catch (IOException e) {
+                endedNanos = now;
+            }
+        }
+    }
+
+    /** How far the process got, in seconds since it was started, and the load average now. */
+    private String phases() {
+        String load;
+        try {
+            load = Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (IOException e) {
+            load = e.toString();
+        }
+        return "first output " + since(firstOutputNanos) + ", ended (per /proc) " + since(endedNanos)
+            + ", given up " + since(System.nanoTime()) + "; load average " + load;
+    }
+
+    private String since(final long nanos) {
+        return nanos == 0 ? "not yet" : String.format("after %.1f s", (nanos - startedNanos) / 1e9);
+    }
+
     /**
-     * What a process that will not exit is doing: its kernel state and, if the JVM still answers, its threads. A
-     * refused start that printed its one line and then did not exit was seen once beside a CPU hog and never on a
-     * quiet machine; this is what tells the next such failure apart (a JVM stuck in exit, a shutdown hook, the disk).
+     * What a process that will not exit is doing: its kernel state and, if the JVM still answers, its threads (a JVM
+     * kept alive by a thread, stuck in a shutdown hook or on the disk).
      */
     private String whereItIs() {
         final StringBuilder out = new StringBuilder();
@@ -98,8 +162,10 @@ final class ServeProcess implements AutoCloseable {
                 throw new AssertionError("serve exited (" + process.exitValue() + ") before printing '" + text
                     + "':\n" + output());
             }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("serve did not print '" + text + "' within " + seconds + " s:\n" + output());
+            if (System.nanoTime() - deadline > 0) {
+                notePhases();
+                throw new AssertionError("serve did not print '" + text + "' within " + seconds + " s (" + phases()
+                    + "):\n" + output());
             }
             Thread.sleep(100);
         }

@@ -33,7 +33,11 @@ import java.util.concurrent.TimeUnit;
 public record DevCertificates(Path certificate, Path key, Path trust) {
     /** The stores live only in {@code dir} and only until the PEM files are written; the password guards nothing. */
     private static final String STORE_PASSWORD = "pragh-dev";
-    private static final long KEYTOOL_TIMEOUT_SECONDS = 60;
+    /**
+     * Each keytool run is a new JVM: quiet it takes about a second, but a new JVM's start on a host starved of CPU
+     * was seen to take from 20 s to more than 100 s (tests beside a CPU hog); the bound is for a keytool that hangs.
+     */
+    private static final long KEYTOOL_TIMEOUT_SECONDS = 600;
 
     /** Makes {@code ca.pem}, {@code node.pem} and {@code node-key.pem} in {@code dir} (created if needed). */
     public static DevCertificates create(Path dir) throws IOException {

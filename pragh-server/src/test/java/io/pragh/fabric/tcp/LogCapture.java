@@ -5,6 +5,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -31,15 +32,21 @@ public final class LogCapture extends AppenderBase<ILoggingEvent> implements Aut
         lines.add(event.getLevel() + " " + event.getFormattedMessage());
     }
 
-    /** Waits up to 10 s for a line containing {@code text}; the logging happens on an event loop. */
+    /**
+     * Waits up to 60 s for a line containing {@code text}; the logging happens on an event loop, which a host
+     * starved of CPU can leave unscheduled for seconds (10 s was the bound before: too close).
+     */
     public boolean saw(String text) throws InterruptedException {
-        for (int i = 0; i < 1000; i++) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
             if (lines.stream().anyMatch(l -> l.contains(text))) {
                 return true;
             }
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
             Thread.sleep(10);
         }
-        return false;
     }
 
     public List<String> lines() {

@@ -39,6 +39,11 @@ class PeerFailureTest {
     private static final TcpFabricOptions OPTIONS = TcpFabricOptions.defaults()
         .withConnectTimeout(Duration.ofSeconds(1)).withHandshakeTimeout(Duration.ofSeconds(2))
         .withRequestTimeout(Duration.ofSeconds(1)).withReconnectBackoff(Duration.ofMillis(100));
+    /**
+     * For the operations that must succeed (a first read, a handshake before the timeout a test waits for): a host
+     * starved of CPU was seen to leave a thread unscheduled for 6 s, past the short timeouts above.
+     */
+    private static final Duration PATIENT = Duration.ofSeconds(30);
     private static final MessageHandler IGNORE = (from, msg, off, len) -> { };
 
     private static FabricException assertRetryable(Runnable op, String messagePart) {
@@ -48,10 +53,15 @@ class PeerFailureTest {
         return e;
     }
 
+    private static TcpFabricOptions patient(TcpFabricOptions o) {
+        return o.withConnectTimeout(PATIENT).withHandshakeTimeout(PATIENT).withRequestTimeout(PATIENT);
+    }
+
     @Test
     void aStoppedPeerMakesEveryKindOfOperationFailWithARetryableError() {
         MachineMemory[] memories = TestMemory.allocate(3);
-        LoopbackCluster cluster = LoopbackCluster.start(3, LoopbackCluster.SECRET, OPTIONS);
+        // Its failures are refused connections, not timeouts: every timeout patient.
+        LoopbackCluster cluster = LoopbackCluster.start(3, LoopbackCluster.SECRET, patient(OPTIONS));
         try {
             Endpoint[] eps = cluster.attach(memories, new MessageHandler[] {IGNORE, IGNORE, IGNORE});
             UnsafeBuffer b = new UnsafeBuffer(new byte[8]);
@@ -79,7 +89,7 @@ class PeerFailureTest {
     void aRestartedPeerIsReachedAgainAtItsNewAddress() throws Exception {
         MachineMemory[] memories = TestMemory.allocate(2);
         MachineMemory fresh = TestMemory.allocateOne(1);
-        LoopbackCluster cluster = LoopbackCluster.start(2, LoopbackCluster.SECRET, OPTIONS);
+        LoopbackCluster cluster = LoopbackCluster.start(2, LoopbackCluster.SECRET, patient(OPTIONS));
         TcpFabric restarted = null;
         try {
             Endpoint[] eps = cluster.attach(memories, new MessageHandler[] {IGNORE, IGNORE});
@@ -89,7 +99,7 @@ class PeerFailureTest {
             assertRetryable(() -> eps[0].read(1, Region.KEYS, 0, b, 0, 8), "machine 1");
 
             restarted = new TcpFabric(1, List.of(cluster.fabrics[0].localAddress(), LoopbackCluster.loopback(0)),
-                LoopbackCluster.SECRET, OPTIONS);
+                LoopbackCluster.SECRET, patient(OPTIONS));
             restarted.attach(1, fresh, IGNORE);
             fresh.keys().putLongVolatile(0, 1234);
             cluster.fabrics[0].updateAddress(1, restarted.localAddress());
@@ -164,8 +174,11 @@ class PeerFailureTest {
         void serve(Socket connection) throws IOException;
     }
 
-    /** Runs {@code check} on machine 0's endpoint while machine 1 is played by {@code peer} on a loopback port. */
-    private static void againstAFakePeer(FakePeer peer, Consumer<Endpoint> check)
+    /**
+     * Runs {@code check} on machine 0's endpoint (with {@code options}) while machine 1 is played by {@code peer} on
+     * a loopback port.
+     */
+    private static void againstAFakePeer(TcpFabricOptions options, FakePeer peer, Consumer<Endpoint> check)
         throws IOException {
         try (ServerSocket listener = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
             Thread server = new Thread(() -> {
@@ -179,7 +192,7 @@ class PeerFailureTest {
             server.start();
             MachineMemory memory = TestMemory.allocateOne(0);
             try (TcpFabric fabric = new TcpFabric(0, List.of(LoopbackCluster.loopback(0),
-                LoopbackCluster.loopback(listener.getLocalPort())), LoopbackCluster.SECRET, OPTIONS)) {
+                LoopbackCluster.loopback(listener.getLocalPort())), LoopbackCluster.SECRET, options)) {
                 check.accept(fabric.attach(0, memory, IGNORE));
             } finally {
                 TestMemory.free(memory);
@@ -190,15 +203,16 @@ class PeerFailureTest {
     @Test
     void aPeerThatNeverGreetsFailsTheHandshakeRetryably() throws Exception {
         // Holds the connection open without a word until the client gives up.
-        againstAFakePeer(s -> s.getInputStream().read(), ep -> assertRetryable(
+        againstAFakePeer(OPTIONS, s -> s.getInputStream().read(), ep -> assertRetryable(
             () -> ep.compareAndSwap(1, Region.KEYS, 0, 0, 1), "did not complete the handshake within 2000 ms"));
     }
 
     @Test
     void aPeerThatStopsAnsweringIsDisconnectedAfterTheRequestTimeout() throws Exception {
         UnsafeBuffer b = new UnsafeBuffer(new byte[8]);
-        againstAFakePeer(s -> serveHandshakeThenIgnoreEverything(s, 1), ep -> assertRetryable(
-            () -> ep.read(1, Region.VALUES, 0, b, 0, 8), "did not answer within 1000 ms"));
+        // The handshake must pass before the request timeout this test waits for: it gets a patient bound.
+        againstAFakePeer(OPTIONS.withHandshakeTimeout(PATIENT), s -> serveHandshakeThenIgnoreEverything(s, 1),
+            ep -> assertRetryable(() -> ep.read(1, Region.VALUES, 0, b, 0, 8), "did not answer within 1000 ms"));
     }
 
     @Test

@@ -172,12 +172,16 @@ class ServerNodeTest {
         }
     }
 
+    /** A GET retried while it fails retryably (the client reconnecting to the restarted home), for up to 60 s. */
     private static byte[] retryRead(java.util.function.Supplier<byte[]> read) {
-        for (int attempt = 0; ; attempt++) {
+        // A deadline, not a count of attempts: 100 quick refusals pass in about 5 s, whatever a starved host's
+        // reconnect takes.
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (true) {
             try {
                 return read.get();
             } catch (ClientException e) {
-                if (!e.retryable() || attempt > 100) {
+                if (!e.retryable() || System.nanoTime() - deadline > 0) {
                     throw e;
                 }
                 try {

@@ -129,6 +129,7 @@ class ServerOnVerbsTest {
 
     /** The NIC serves one-sided operations in the clear: a cluster that asks for TLS is not given verbs. */
     @Test
+    @Timeout(600) // its TLS cluster runs keytool five times, five new JVMs: 93 s beside a CPU hog once
     void verbsIsRefusedForAClusterThatRequiresTls() throws IOException {
         ClusterConfig config = cluster(VERBS, true);
         FabricProviders fabrics = FabricProviders.of(List.of(new SimulatedNic().provider(), new TcpFabricProvider()));

@@ -108,6 +108,7 @@ class ClientPortAuthenticationTest {
     }
 
     @Test
+    @Timeout(600) // its TLS cluster runs keytool five times, five new JVMs (ServerOnVerbsTest's: 93 s beside a hog)
     void overTlsOnlyClientsWithTheClusterCertificateAndSecretAreServed() throws Exception {
         LocalCluster local = LocalCluster.create(dir, LocalCluster.Settings.small(1), true);
         ClusterConfig config = local.config();
