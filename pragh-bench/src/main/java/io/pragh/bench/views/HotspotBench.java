@@ -139,6 +139,7 @@ public final class HotspotBench {
         final long remote = ((Number) r.get("remoteReads")).longValue();
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("view_reads", reads);
+        m.put("view_reads_by_machine", r.get("readsByMachine"));
         m.put("view_remote_reads", remote);
         m.put("remote_fraction", reads == 0 ? 0.0 : (double) remote / reads);
         m.put("gets_per_s", getsPerSecond);

@@ -264,12 +264,12 @@ public final class ViewHotspots implements AutoCloseable {
         final long[] reads = java.util.Arrays.copyOf(counts, machines.machineCount());
         final long total = java.util.Arrays.stream(reads).sum();
         final double rate = total / seconds;
-        final HotspotReport seen = new HotspotReport(view, total, counts[counts.length - 1], rate, w.threshold, 0);
+        final HotspotReport seen = new HotspotReport(view, reads, counts[counts.length - 1], rate, w.threshold, 0);
         if (!seen.hot()) {
             return seen;
         }
         final int moved = place(views.members(view), reads);
-        return new HotspotReport(view, total, counts[counts.length - 1], rate, w.threshold, moved);
+        return new HotspotReport(view, reads, counts[counts.length - 1], rate, w.threshold, moved);
     }
 
     /** Places {@code members} by {@code reads} and moves what is not where the plan says; returns values moved. */
