@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * RPC ({@link MigrationDriver}): {@link #startMonitoring} on every machine, load, {@link #endInterval} on every
  * machine (each sends its periodic report), then {@link #decide} on the coordinator, which waits for every live
  * machine's report and decides. Instant reports are not polled then. Every MIGRATE this machine's migration thread is
- * handed, by a decision or by a client, goes through {@link #migrate} and is counted there.
+ * handed, by a decision or by a client, goes through {@link #migrate} and is counted there. Moves decided outside
+ * the policy (a hot view's placement, the client protocol's PLACE) are taken in by {@link #place} on the
+ * coordinator as its own approvals: recorded first, then sent to their targets.
  *
  * <p>Its messages between machines, REPORT and DECISION ({@code DecisionKind}), are encoded and checked by
  * {@code PolicyMessages}.
