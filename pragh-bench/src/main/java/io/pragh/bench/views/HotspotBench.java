@@ -1,15 +1,7 @@
 package io.pragh.bench.views;
 
 import io.pragh.bench.traversal.JsonFile;
-import io.pragh.embedded.EmbeddedCluster;
-import io.pragh.embedded.Machine;
-import io.pragh.gremlin.events.ViewEvents;
-import io.pragh.gremlin.hotspot.HotspotReport;
-import io.pragh.gremlin.hotspot.ViewHotspots;
 import io.pragh.gremlin.storage.GraphKeys;
-import io.pragh.gremlin.structure.EmbeddedGraphStore;
-import io.pragh.gremlin.structure.PraghGraph;
-import org.apache.commons.configuration2.BaseConfiguration;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -31,17 +23,22 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li><b>spread</b>: the view's values all sit on machine 1 first (Concerto's hotspot: a view co-located on one
  *       server), one reader per machine.</li>
  * </ul>
+ * With {@code --fabric tcp} each machine is a server process on 127.0.0.1 ({@link HotspotDeployment#overProcesses}):
+ * the readers GET through the machines' client ports, and the rounds run in the coordinator's process, asked over
+ * Gremlin ({@code g.call("pragh.hotspot", [op: "round"])}).
  * Reported per case and phase: the view's reads and remote reads as its read counter saw them, the readers' GETs
  * per second, the view's members per host, and the round's moves and time. JSON to {@code --out}.
  *
  * <pre>{@code
  * ./pragh bench hotspot --seconds 5 --out docs/results/hotspot.json
+ * ./pragh bench hotspot --fabric tcp --width 40 --height 20 --seconds 5 --out docs/results/hotspot-tcp.json
  * }</pre>
  */
 public final class HotspotBench {
     private static final String USAGE = "usage: ./pragh bench hotspot [--width W --height H] [--machines N]"
-        + " [--readers T] [--seconds S] [--threshold READS_PER_S] [--out FILE.json]";
-    private static final String HOT_VIEW = RoadNetwork.municipality(3);
+        + " [--readers T] [--seconds S] [--threshold READS_PER_S] [--fabric in-process|tcp] [--out FILE.json]";
+    private static final int HOT_MUNICIPALITY = 3;
+    private static final String HOT_VIEW = RoadNetwork.municipality(HOT_MUNICIPALITY);
 
     private int width = 100;
     private int height = 100;
@@ -50,6 +47,7 @@ public final class HotspotBench {
     private int seconds = 5;
     private double threshold = 1_000;
     private Path json = Path.of("target/hotspot.json");
+    private boolean tcp;
 
     private HotspotBench() {
     }
@@ -66,7 +64,8 @@ public final class HotspotBench {
         final Map<String, Object> report = new LinkedHashMap<>();
         report.put("command", "./pragh bench hotspot " + String.join(" ", args));
         report.put("config", Map.of("width", b.width, "height", b.height, "machines", b.machines,
-            "readers", b.readers, "seconds", b.seconds, "threshold_reads_per_s", b.threshold, "view", HOT_VIEW));
+            "readers", b.readers, "seconds", b.seconds, "threshold_reads_per_s", b.threshold, "view", HOT_VIEW,
+            "fabric", b.tcp ? "tcp" : "in-process"));
         report.put("gather", b.runCase(false, out));
         report.put("spread", b.runCase(true, out));
         JsonFile.write(b.json, report);
@@ -88,6 +87,13 @@ public final class HotspotBench {
                 case "--seconds" -> seconds = Integer.parseInt(v);
                 case "--threshold" -> threshold = Double.parseDouble(v);
                 case "--out" -> json = Path.of(v);
+                case "--fabric" -> {
+                    if (!v.equals("tcp") && !v.equals("in-process")) {
+                        throw new IllegalArgumentException("--fabric is in-process (one process) or tcp (a server"
+                            + " process per machine); got " + v);
+                    }
+                    tcp = v.equals("tcp");
+                }
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
@@ -98,37 +104,28 @@ public final class HotspotBench {
     }
 
     private Map<String, Object> runCase(final boolean spread, final PrintStream log) throws Exception {
-        final BaseConfiguration conf = new BaseConfiguration();
-        conf.setProperty(PraghGraph.MACHINES, machines);
-        try (PraghGraph graph = PraghGraph.open(conf)) {
-            final RoadNetwork roads = RoadNetwork.build(graph, width, height);
-            final EmbeddedCluster cluster = ((EmbeddedGraphStore) graph.store()).cluster();
-            final long[] keys = readKeys(roads);
+        try (HotspotDeployment d = tcp ? HotspotDeployment.overProcesses(machines, width, height, log)
+            : HotspotDeployment.embedded(machines, width, height)) {
+            final long[] keys = readKeys(d.roads());
             if (spread) {
-                for (final long key : keys) {
-                    cluster.machine(1).migrate(key); // the whole view on one server
-                }
+                d.placeAll(keys, 1); // the whole view on one server
             }
-            try (ViewEvents events = ViewEvents.of(roads.views); ViewHotspots hotspots = ViewHotspots.of(events)) {
-                hotspots.watch(HOT_VIEW, threshold);
-                final Map<String, Object> out = new LinkedHashMap<>();
-                out.put("members_by_host_before", list(hotspots.membersByHost(HOT_VIEW)));
-                final double before = read(cluster, keys, spread);
-                events.flush(60_000);
-                final long r0 = System.nanoTime();
-                final HotspotReport first = hotspots.runRound().get(0);
-                out.put("round_ms", (System.nanoTime() - r0) / 1e6);
-                out.put("moved", first.moved());
-                out.put("members_by_host_after", list(hotspots.membersByHost(HOT_VIEW)));
-                final double after = read(cluster, keys, spread);
-                events.flush(60_000);
-                final HotspotReport second = hotspots.runRound().get(0);
-                out.put("before", phase(first, before));
-                out.put("after", phase(second, after));
-                out.put("events_dropped", events.dropped());
-                log.println((spread ? "spread " : "gather ") + out);
-                return out;
-            }
+            d.watch(HOT_VIEW, threshold);
+            final Map<String, Object> out = new LinkedHashMap<>();
+            out.put("members_by_host_before", list(d.membersByHost(HOT_VIEW)));
+            final double before = read(d, keys, spread);
+            final long r0 = System.nanoTime();
+            final Map<String, Object> first = d.round();
+            out.put("round_ms", (System.nanoTime() - r0) / 1e6);
+            out.put("moved", first.get("moved"));
+            out.put("members_by_host_after", list(d.membersByHost(HOT_VIEW)));
+            final double after = read(d, keys, spread);
+            final Map<String, Object> second = d.round();
+            out.put("before", phase(first, before));
+            out.put("after", phase(second, after));
+            out.put("events_dropped", d.eventsDropped());
+            log.println((spread ? "spread " : "gather ") + out);
+            return out;
         }
     }
 
@@ -136,11 +133,15 @@ public final class HotspotBench {
         return java.util.Arrays.stream(counts).boxed().toList();
     }
 
-    private static Map<String, Object> phase(final HotspotReport r, final double getsPerSecond) {
+    /** A phase's figures from the round that ended it ({@link io.pragh.gremlin.hotspot.HotspotReport#toMap}). */
+    private static Map<String, Object> phase(final Map<String, Object> r, final double getsPerSecond) {
+        final long reads = ((Number) r.get("reads")).longValue();
+        final long remote = ((Number) r.get("remoteReads")).longValue();
         final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("view_reads", r.reads());
-        m.put("view_remote_reads", r.remoteReads());
-        m.put("remote_fraction", r.reads() == 0 ? 0.0 : (double) r.remoteReads() / r.reads());
+        m.put("view_reads", reads);
+        m.put("view_reads_by_machine", r.get("readsByMachine"));
+        m.put("view_remote_reads", remote);
+        m.put("remote_fraction", reads == 0 ? 0.0 : (double) remote / reads);
         m.put("gets_per_s", getsPerSecond);
         return m;
     }
@@ -148,7 +149,7 @@ public final class HotspotBench {
     /** The hot view's members' vertex records and road lists: what a heavy hitter reads. */
     private static long[] readKeys(final RoadNetwork roads) {
         final int road = roads.graph.store().names().id("road");
-        final long[] members = roads.views.members(HOT_VIEW);
+        final long[] members = roads.municipalityMembers(HOT_MUNICIPALITY);
         final long[] keys = new long[2 * members.length];
         for (int i = 0; i < members.length; i++) {
             keys[2 * i] = GraphKeys.vertex(members[i]);
@@ -158,14 +159,15 @@ public final class HotspotBench {
     }
 
     /** Readers GET random keys for {@link #seconds}; returns GETs per second. */
-    private double read(final EmbeddedCluster cluster, final long[] keys, final boolean everyMachine)
-        throws InterruptedException {
-        final int threads = everyMachine ? cluster.machineCount() : readers;
+    private double read(final HotspotDeployment d, final long[] keys, final boolean everyMachine) throws Exception {
+        final int threads = everyMachine ? machines : readers;
         final AtomicBoolean stop = new AtomicBoolean();
         final LongAdder gets = new LongAdder();
         final List<Thread> ts = new ArrayList<>();
+        final List<HotspotDeployment.Reader> open = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            final Machine from = cluster.machine(everyMachine ? t : 0);
+            final HotspotDeployment.Reader from = d.reader(everyMachine ? t : 0);
+            open.add(from);
             final Thread th = new Thread(() -> {
                 final ThreadLocalRandom rnd = ThreadLocalRandom.current();
                 while (!stop.get()) {
@@ -182,6 +184,11 @@ public final class HotspotBench {
         for (final Thread th : ts) {
             th.join();
         }
-        return gets.sum() / ((System.nanoTime() - t0) / 1e9);
+        final double perSecond = gets.sum() / ((System.nanoTime() - t0) / 1e9);
+        for (final HotspotDeployment.Reader r : open) {
+            r.close();
+        }
+        d.flush();
+        return perSecond;
     }
 }

@@ -75,15 +75,23 @@ final class RoadNetwork {
         final RoadNetwork roads = new RoadNetwork(graph, width, height, vs);
         for (int m = 0; m < MUNICIPALITIES; m++) {
             roads.views.create(municipality(m));
-            final List<Long> members = new ArrayList<>();
-            for (int y = 0; y < height; y++) {
-                for (int x = m * width / MUNICIPALITIES; x < (m + 1) * width / MUNICIPALITIES; x++) {
-                    members.add(vid(vs[y * width + x]));
-                }
-            }
-            roads.views.add(municipality(m), members.stream().mapToLong(Long::longValue).toArray());
+            roads.views.add(municipality(m), roads.municipalityMembers(m));
         }
         return roads;
+    }
+
+    /**
+     * The intersections of municipality {@code m} (its vertical strip of the grid), known from the grid itself: a
+     * client outside the cluster cannot scan a view's members.
+     */
+    long[] municipalityMembers(final int m) {
+        final List<Long> members = new ArrayList<>();
+        for (int y = 0; y < height; y++) {
+            for (int x = m * width / MUNICIPALITIES; x < (m + 1) * width / MUNICIPALITIES; x++) {
+                members.add(vid(vertices[y * width + x]));
+            }
+        }
+        return members.stream().mapToLong(Long::longValue).toArray();
     }
 
     static String municipality(final int m) {

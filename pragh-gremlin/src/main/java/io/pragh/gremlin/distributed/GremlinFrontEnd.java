@@ -1,6 +1,8 @@
 package io.pragh.gremlin.distributed;
 
 import io.micrometer.core.instrument.Tags;
+import io.pragh.gremlin.events.ViewEvents;
+import io.pragh.gremlin.hotspot.ViewHotspots;
 import io.pragh.gremlin.server.GremlinRequests;
 import io.pragh.gremlin.server.PraghServer;
 import io.pragh.gremlin.server.ServeOptions;
@@ -29,7 +31,8 @@ import java.util.List;
  * timed into the machine's meters ({@link GremlinRequests}, slow ones logged past {@code metrics.slowQuery}). The
  * cluster file's {@code gremlin} section sets what the port admits as {@code ./pragh serve}'s flags do: {@code io()}
  * in one directory ({@code allowIo}, as {@code --allow-io}) and logins ({@code credentialsFile}, as
- * {@code --credentials}).
+ * {@code --credentials}). View-driven hotspot migration ({@code g.call("pragh.hotspot", [...])}) counts this
+ * machine's reads and runs its rounds in the coordinator's process ({@link ServedHotspotMachines}).
  *
  * <p>Example: on the class path of {@code ./pragh server}, it is found through
  * {@code META-INF/services/io.pragh.server.frontend.FrontEnd}; its ready line reads
@@ -52,6 +55,8 @@ public final class GremlinFrontEnd implements FrontEnd {
 
     private PraghServer server;
     private HomeRouter router;
+    private ViewHotspots hotspots;
+    private ServedHotspotMachines hotspotMachines;
     private String where = "gremlin (not started)";
 
     @Override
@@ -116,6 +121,12 @@ public final class GremlinFrontEnd implements FrontEnd {
             throw new IllegalStateException("cannot serve Gremlin on " + options.host + ":" + options.port + ": "
                 + e.getMessage(), e);
         }
+        // g.call("pragh.hotspot", [...]): counts this machine's reads of watched views; rounds run in the
+        // coordinator's process, over every machine (ServedHotspotMachines).
+        if (self.clientPort() != MachineConfig.NO_CLIENT_PORT) {
+            hotspotMachines = new ServedHotspotMachines(host);
+            hotspots = ViewHotspots.of(ViewEvents.serving(host.machine().store()), hotspotMachines);
+        }
         where = "gremlin ws://" + options.host + ":" + options.port + "/gremlin";
     }
 
@@ -126,6 +137,10 @@ public final class GremlinFrontEnd implements FrontEnd {
 
     @Override
     public void close() {
+        if (hotspots != null) {
+            hotspots.close();
+            hotspotMachines.close();
+        }
         try {
             if (server != null) {
                 server.close();

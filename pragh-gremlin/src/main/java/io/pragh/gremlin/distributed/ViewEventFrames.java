@@ -16,7 +16,9 @@ import java.util.Set;
  * The client-port wire format of view event subscriptions ({@link ViewEventsExtension}), both sides. Requests:
  * {@code SUBSCRIBE kinds:i32 view:utf8} (answer {@code stream:i64}), {@code POLL stream:i64 max:i32 [waitMillis:i32]} (answer
  * {@code count:i32} then per event {@code kind:i8 vid:i64 version:i64 propertyLength:i16 property:utf8 value}, a
- * property length of -1 meaning none), {@code UNSUBSCRIBE stream:i64} (empty answer). A value is a tag and its
+ * property length of -1 meaning none), {@code UNSUBSCRIBE stream:i64} (empty answer), {@code HOTSPOT_READS view:utf8}
+ * (answer {@code machines:i32}, then {@code machines} reads per reading machine and the remote ones, {@code i64} each:
+ * the counts of the machine's process since they were last taken). A value is a tag and its
  * bytes: 0 null, 1 int, 2 long, 3 double, 4 boolean, 5 a string {@code length:i32 utf8} (any other type is sent as
  * its string). Agrona's buffers, so little-endian throughout.
  *
@@ -26,6 +28,8 @@ final class ViewEventFrames {
     static final byte SUBSCRIBE = ClientProtocol.FIRST_EXTENSION_OP + 24;
     static final byte POLL = ClientProtocol.FIRST_EXTENSION_OP + 25;
     static final byte UNSUBSCRIBE = ClientProtocol.FIRST_EXTENSION_OP + 26;
+    /** A watched view's hotspot read counts in the machine's process, taken and reset (view-driven migration). */
+    static final byte HOTSPOT_READS = ClientProtocol.FIRST_EXTENSION_OP + 27;
 
     private ViewEventFrames() {
     }
@@ -59,6 +63,37 @@ final class ViewEventFrames {
         b.putByte(0, UNSUBSCRIBE);
         b.putLong(1, stream);
         return copy(b, 9);
+    }
+
+    static byte[] hotspotReads(final String view) {
+        final byte[] utf = view.getBytes(StandardCharsets.UTF_8);
+        final byte[] out = new byte[1 + utf.length];
+        out[0] = HOTSPOT_READS;
+        System.arraycopy(utf, 0, out, 1, utf.length);
+        return out;
+    }
+
+    /** A HOTSPOT_READS answer: the counts' length (machines plus the remote count) and the counts. */
+    static byte[] reads(final long[] counts) {
+        final ExpandableArrayBuffer b = new ExpandableArrayBuffer(4 + 8 * counts.length);
+        b.putInt(0, counts.length - 1);
+        for (int i = 0; i < counts.length; i++) {
+            b.putLong(4 + 8 * i, counts[i]);
+        }
+        return copy(b, 4 + 8 * counts.length);
+    }
+
+    /** Decodes a HOTSPOT_READS answer of a cluster of {@code machines} machines, checking its size. */
+    static long[] reads(final DirectBuffer b, final int machines) {
+        if (b.capacity() != 4 + 8 * (machines + 1) || b.getInt(0) != machines) {
+            throw new IllegalStateException("malformed HOTSPOT_READS answer of " + b.capacity() + " bytes for "
+                + machines + " machines");
+        }
+        final long[] out = new long[machines + 1];
+        for (int i = 0; i <= machines; i++) {
+            out[i] = b.getLong(4 + 8 * i);
+        }
+        return out;
     }
 
     static int mask(final Set<EventKind> kinds) {

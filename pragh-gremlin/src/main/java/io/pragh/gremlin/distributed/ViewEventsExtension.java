@@ -1,6 +1,7 @@
 package io.pragh.gremlin.distributed;
 
 import io.pragh.gremlin.events.ViewEvents;
+import io.pragh.gremlin.hotspot.ViewHotspots;
 import io.pragh.server.extension.ClientOperations;
 import io.pragh.server.extension.ServerExtension;
 
@@ -15,7 +16,8 @@ import java.util.concurrent.CompletableFuture;
  * ({@code UNSUBSCRIBE}); a stream nobody polls for {@link ViewEvents#POLLED_IDLE_MILLIS} closes itself. The events
  * are this machine's, as over Gremlin (tapped where updates commit), taken from the view event handlers of its Gremlin
  * front end, which the machine must run. Only names and numbers cross the wire. {@link ViewEventsClient} is the
- * client side, {@link ViewEventFrames} the format.
+ * client side, {@link ViewEventFrames} the format. {@code HOTSPOT_READS} takes a watched view's read counts in the
+ * machine's process: the coordinator's process gathers them for a hotspot round ({@link ServedHotspotMachines}).
  *
  * <p>Example (cluster file): {@code extensions: [views]}; then
  * {@code new ViewEventsClient(machineClient).subscribe("paloAlto", Set.of(EventKind.PROPERTY_UPDATE))}.
@@ -34,7 +36,7 @@ public final class ViewEventsExtension implements ServerExtension {
     @Override
     public Map<Byte, String> operations() {
         return Map.of(ViewEventFrames.SUBSCRIBE, "SUBSCRIBE", ViewEventFrames.POLL, "POLL",
-            ViewEventFrames.UNSUBSCRIBE, "UNSUBSCRIBE");
+            ViewEventFrames.UNSUBSCRIBE, "UNSUBSCRIBE", ViewEventFrames.HOTSPOT_READS, "HOTSPOT_READS");
     }
 
     @Override
@@ -51,6 +53,14 @@ public final class ViewEventsExtension implements ServerExtension {
                 // Opening reads the view catalog: on the machine's workers, not the connection's thread.
                 return host.machine().submit(() -> long8(events(host).openPolled(view,
                     ViewEventFrames.kinds(kinds), CAPACITY)));
+            }
+            if (op == ViewEventFrames.HOTSPOT_READS) {
+                if (length < 2) {
+                    throw new IllegalArgumentException("HOTSPOT_READS of " + length + " bytes: it needs a view name");
+                }
+                final String view = request.getStringWithoutLengthUtf8(1, length - 1);
+                // Reads the view's stored watch: on the machine's workers.
+                return host.machine().submit(() -> ViewEventFrames.reads(hotspots(host).takeReads(view)));
             }
             if (op == ViewEventFrames.POLL ? length != 13 && length != 17 : length != 9) {
                 throw new IllegalArgumentException((op == ViewEventFrames.POLL ? "POLL" : "UNSUBSCRIBE") + " of "
@@ -74,6 +84,14 @@ public final class ViewEventsExtension implements ServerExtension {
                 + " extension needs the machine's Gremlin front end (a gremlinPort in the cluster file)");
         }
         return e;
+    }
+
+    private static ViewHotspots hotspots(final Host host) {
+        final ViewHotspots h = ViewHotspots.open(events(host));
+        if (h == null) {
+            throw new IllegalArgumentException("machine " + host.machine().id() + " runs no view hotspot migration");
+        }
+        return h;
     }
 
     private static byte[] long8(final long v) {

@@ -4,6 +4,7 @@ import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.storage.GraphMutations;
 import io.pragh.gremlin.storage.ViewRecords;
+import io.pragh.gremlin.structure.DutyReads;
 import io.pragh.gremlin.structure.GraphStore;
 import io.pragh.keys.Placement;
 import io.pragh.store.AccessObserver;
@@ -150,8 +151,9 @@ final class EventTaps implements AutoCloseable {
         final EventKind kind = keyKind == GraphKeys.VERTEX ? EventKind.VERTEX_READ
             : keyKind == GraphKeys.OUT ? EventKind.EDGE_READ
             : keyKind == GraphKeys.EDGE ? EventKind.PROPERTY_READ : null;
-        // A handler's own reads are not events: a read handler reading its member would feed itself for ever.
-        if (kind == null || (wanted & kind.bit()) == 0 || EventPool.onPoolThread()) {
+        // A handler's own reads are not events: a read handler reading its member would feed itself for ever. Nor
+        // are the graph's housekeeping reads (the segment sweep reads every home list each period).
+        if (kind == null || (wanted & kind.bit()) == 0 || EventPool.onPoolThread() || DutyReads.onDutyThread()) {
             return;
         }
         final long vid = GraphKeys.vid(key);

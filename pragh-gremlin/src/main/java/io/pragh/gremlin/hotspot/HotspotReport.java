@@ -17,10 +17,13 @@ public final class HotspotReport {
     private final double readsPerSecond;
     private final double threshold;
     private final int moved;
+    private final long[] readsByMachine;
 
-    HotspotReport(final String view, final long reads, final long remoteReads, final double readsPerSecond,
+    HotspotReport(final String view, final long[] readsByMachine, final long remoteReads, final double readsPerSecond,
                   final double threshold, final int moved) {
         this.view = view;
+        this.readsByMachine = readsByMachine.clone();
+        final long reads = java.util.Arrays.stream(readsByMachine).sum();
         this.reads = reads;
         this.remoteReads = remoteReads;
         this.readsPerSecond = readsPerSecond;
@@ -35,6 +38,11 @@ public final class HotspotReport {
     /** GETs of the view's members counted since its last round. */
     public long reads() {
         return reads;
+    }
+
+    /** Of {@link #reads}, those through each machine (index = machine id): what the placement went by. */
+    public long[] readsByMachine() {
+        return readsByMachine.clone();
     }
 
     /** Of {@link #reads}, those whose value was on another machine than the reader. */
@@ -65,6 +73,7 @@ public final class HotspotReport {
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("view", view);
         m.put("reads", reads);
+        m.put("readsByMachine", java.util.Arrays.stream(readsByMachine).boxed().toList());
         m.put("remoteReads", remoteReads);
         m.put("readsPerSecond", readsPerSecond);
         m.put("threshold", threshold);

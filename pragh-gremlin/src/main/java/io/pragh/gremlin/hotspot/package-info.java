@@ -5,7 +5,9 @@
  * even spread when every machine reads it, a gather onto the one machine that does when only one does). The moves are
  * the split migration's MIGRATE: a member's values move, its keys stay at their hash home.
  * {@link io.pragh.gremlin.hotspot.ViewHotspots} is the embedding API and {@code g.call("pragh.hotspot", [...])} its
- * Gremlin face.
+ * Gremlin face. One round serves every deployment: {@link io.pragh.gremlin.hotspot.HotspotMachines} is what it needs
+ * of the machines (other processes' counts, hosts, moves the coordinator knows of), implemented here for an embedded
+ * cluster and in {@code io.pragh.gremlin.distributed} for a multi-process one.
  *
  * <p>May depend on core's embedded cluster and address word, the provider's events, view, storage and structure
  * packages, and TinkerPop; nothing in events or view depends on it.

@@ -27,7 +27,8 @@ import java.util.TreeSet;
  *       an io registry, would load code by name);</li>
  *   <li>{@code call()}: only Pragh's own services that reach no further than the graph ({@value StatsService#NAME},
  *       {@value #ROUTING_SERVICE}, {@value #SUBSCRIBE_SERVICE}, and BFS and PageRank, which read the graph and
- *       write its properties as any traversal may) and the listing of services;</li>
+ *       write its properties as any traversal may; {@value #HOTSPOT_SERVICE}, which places a watched view's values on
+ *       the graph's own machines by names and numbers, keys and data unchanged) and the listing of services;</li>
  *   <li>lambdas: refused unless Groovy is allowed ({@code --allow-groovy}, which admits any code anyway);</li>
  *   <li>{@code withComputer()} and {@code program()}: refused, Pragh has no graph computer and a vertex program
  *       is code;</li>
@@ -43,8 +44,15 @@ public final class StepPolicy {
     public static final String ROUTING_SERVICE = "pragh.routing";
     /** {@code g.call("pragh.subscribe", [view: ...])}: a stream of a view's events (io.pragh.gremlin.events). */
     public static final String SUBSCRIBE_SERVICE = "pragh.subscribe";
+    /**
+     * {@code g.call("pragh.hotspot", [...])}: view-driven hotspot migration (io.pragh.gremlin.hotspot). Admitted: it
+     * takes only a view name and numbers, and moves the graph's values between the graph's own machines (keys stay,
+     * values are unchanged), as the migration policy does by itself; on a cluster of server processes it is how an
+     * operator watches a view and runs a round on the coordinator's machine.
+     */
+    public static final String HOTSPOT_SERVICE = "pragh.hotspot";
     private static final Set<String> SERVICES = Set.of(StatsService.NAME, ROUTING_SERVICE, SUBSCRIBE_SERVICE,
-        GraphAlgorithms.BFS_SERVICE, GraphAlgorithms.PAGERANK_SERVICE, Service.DirectoryService.NAME);
+        GraphAlgorithms.BFS_SERVICE, GraphAlgorithms.PAGERANK_SERVICE, HOTSPOT_SERVICE, Service.DirectoryService.NAME);
     private static final Set<Class<?>> DECORATIONS = Set.of(ConnectiveStrategy.class, ElementIdStrategy.class,
         OptionsStrategy.class, PartitionStrategy.class, SeedStrategy.class, SubgraphStrategy.class,
         ReferenceElementStrategy.class);
@@ -99,7 +107,7 @@ public final class StepPolicy {
             throw new AuthorizationException("call('" + service + "') is refused by this server: only Pragh's"
                 + " services that reach no further than the graph are served (" + StatsService.NAME + ", "
                 + ROUTING_SERVICE + ", " + SUBSCRIBE_SERVICE + ", " + GraphAlgorithms.BFS_SERVICE + ", "
-                + GraphAlgorithms.PAGERANK_SERVICE + "; call() lists them)");
+                + GraphAlgorithms.PAGERANK_SERVICE + ", " + HOTSPOT_SERVICE + "; call() lists them)");
         }
     }
 

@@ -24,11 +24,9 @@ final class SegmentSweeper implements AutoCloseable {
     private final ScheduledExecutorService thread;
 
     private SegmentSweeper(final GraphStore store, final SegmentSealer sealer, final long everyMillis) {
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            final Thread t = new Thread(r, "pragh-segment-sweeper");
-            t.setDaemon(true);
-            return t;
-        });
+        // A duty thread: its reads of the lists it sweeps are no view's read events (DutyReads).
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> DutyReads.newThread(r,
+            "pragh-segment-sweeper"));
         thread.scheduleWithFixedDelay(() -> sweep(store, sealer), everyMillis, everyMillis, TimeUnit.MILLISECONDS);
     }
 

@@ -197,6 +197,31 @@ class ViewEventsTest {
         }
     }
 
+    /**
+     * The graph's housekeeping reads (the segment sweep reads every home list each period, on a duty thread) are not
+     * read events: counted, they gave machines nobody read through a share of a hot view's placement.
+     */
+    @Test
+    void readsOnTheGraphsDutyThreadsAreNoEvents() throws Exception {
+        try (PraghGraph graph = TestGraphs.open()) {
+            final Vertex a = graph.addVertex();
+            final PraghViews views = city(graph, a);
+            try (ViewEvents events = ViewEvents.of(views)) {
+                events.subscribe("reads", "city", EventKind.VERTEX_READ);
+                final List<Long> seen = Collections.synchronizedList(new ArrayList<>());
+                events.handle("reads", (ViewHandler.VertexRead) e -> seen.add(e.vid()));
+                final long key = io.pragh.gremlin.storage.GraphKeys.vertex(vid(a));
+                final Thread duty = io.pragh.gremlin.structure.DutyReads.newThread(() -> graph.store().get(key),
+                    "test-duty");
+                duty.start();
+                duty.join();
+                graph.store().get(key);
+                flush(events);
+                assertEquals(List.of(vid(a)), seen, "the user's read is an event, the duty's is not");
+            }
+        }
+    }
+
     @Test
     void subscriptionsSurviveARestartAndFireOnceHandlersAreBack(@TempDir final Path dir) throws Exception {
         final long a;

@@ -75,7 +75,7 @@ class StepPolicyTest {
         refusedBytecode(g.call("tinker.search"), DEFAULT);
         refusedBytecode(g.V().map(__.call("x")), DEFAULT);
         for (final String script : new String[] {"g.call()", "g.call('pragh.stats')", "g.call('pragh.routing')",
-            "g.call('pragh.bfs', [source: 1])", "g.call('pragh.pagerank')",
+            "g.call('pragh.bfs', [source: 1])", "g.call('pragh.pagerank')", "g.call('pragh.hotspot', [op: 'round'])",
             "g.call('--list')"}) {
             assertDoesNotThrow(() -> ScriptSteps.check(script, DEFAULT), script);
         }

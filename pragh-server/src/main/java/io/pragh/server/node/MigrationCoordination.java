@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * RPC ({@link MigrationDriver}): {@link #startMonitoring} on every machine, load, {@link #endInterval} on every
  * machine (each sends its periodic report), then {@link #decide} on the coordinator, which waits for every live
  * machine's report and decides. Instant reports are not polled then. Every MIGRATE this machine's migration thread is
- * handed, by a decision or by a client, goes through {@link #migrate} and is counted there.
+ * handed, by a decision or by a client, goes through {@link #migrate} and is counted there. Moves decided outside
+ * the policy (a hot view's placement, the client protocol's PLACE) are taken in by {@link #place} on the
+ * coordinator as its own approvals: recorded first, then sent to their targets.
  *
  * <p>Its messages between machines, REPORT and DECISION ({@code DecisionKind}), are encoded and checked by
  * {@code PolicyMessages}.
@@ -152,6 +154,41 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     @Override
     public CompletableFuture<Migrator.Outcome> migrate(long key) {
         return migrations.migrate(key);
+    }
+
+    /**
+     * Moves decided outside the policy (a hot view's placement, {@code ClientProtocol.PLACE}) taken in as the
+     * coordinator's own: on the control thread, each is recorded like an approval (ZooKeeper first, so a successor
+     * knows where the value went; a move it could not record is not sent), the coordinator takes its target as the
+     * key's host (and asks the home to count it, to weigh a later move back), and the target is told to MIGRATE it.
+     * Nothing waits for the MIGRATEs. Works under either trigger; refused (naming the coordinator) elsewhere.
+     */
+    @Override
+    public CompletableFuture<Integer> place(long[] keys, int[] targets) {
+        CompletableFuture<Integer> placed = new CompletableFuture<>();
+        control.execute(() -> {
+            try {
+                int coordinates = coordinatorId();
+                if (coordinates != store.id()) {
+                    throw coordinates < 0 ? new io.pragh.PraghException("no coordinator is elected yet; PLACE again"
+                        + " shortly") : new IllegalArgumentException("machine " + coordinates + " coordinates, not"
+                        + " machine " + store.id() + ": PLACE there");
+                }
+                if (coordinator == null) {
+                    coordinator = newCoordinator();
+                }
+                List<Decisions.Approval> approvals = new ArrayList<>(keys.length);
+                for (int i = 0; i < keys.length; i++) {
+                    int source = coordinator.hostOf(keys[i]);
+                    delivery.apply(coordinator.seedHost(keys[i], targets[i]));
+                    approvals.add(new Decisions.Approval(keys[i], source, targets[i], Double.NaN, Double.NaN));
+                }
+                placed.complete(delivery.apply(new Decisions(approvals, List.of(), List.of())));
+            } catch (RuntimeException e) {
+                placed.completeExceptionally(e);
+            }
+        });
+        return placed;
     }
 
     @Override

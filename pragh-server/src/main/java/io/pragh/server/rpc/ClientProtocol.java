@@ -52,6 +52,14 @@ import org.agrona.DirectBuffer;
  *                                                      carries the decisions out
  *  UPDATES  count (4), count x [key (8), mutator (4),  -> -   every update acknowledged (UpdatesFrame); a malformed
  *           length (4), argument (length)]                   frame or an unknown mutator: ERROR, none applied
+ *  HOSTS    count (4), count x key (8)              -> count x host (4): the machine holding each key's value now,
+ *                                                      read from the address word at the key's home (no cache), -1
+ *                                                      when the key has no value; 1..MAX_BATCH_KEYS keys
+ *  PLACE    count (4), count x [key (8), target (4)] -> placed (4): on the coordinator only (ERROR naming it
+ *                                                      elsewhere): each move recorded as an approval (in ZooKeeper
+ *                                                      with membership), the coordinator's host of the key set to
+ *                                                      the target, and the target told to MIGRATE it (a decision,
+ *                                                      not awaited: HOSTS tells when it moved); 1..MAX_BATCH_KEYS
  *
  *  FIRST_EXTENSION_OP (32) .. LAST_EXTENSION_OP (63): a server extension's operations (io.pragh.server.extension),
  *                                                      served only while the machine runs the extension that declares
@@ -78,6 +86,10 @@ public final class ClientProtocol {
     public static final byte DECIDE = 14;
     /** Many updates in one frame ({@link UpdatesFrame}): a bulk load's batched APPENDs. */
     public static final byte UPDATES = 21;
+    /** Where many keys' values are now (view-driven hotspot migration reads its members' hosts with it). */
+    public static final byte HOSTS = 22;
+    /** Moves decided outside the migration policy, handed to the coordinator (view-driven hotspot migration). */
+    public static final byte PLACE = 23;
 
     /**
      * The codes server extensions' operations may take ({@code io.pragh.server.extension}): a server serves one only
@@ -112,6 +124,8 @@ public final class ClientProtocol {
     public static final int MAX_LABEL = 0xFFFF;
     /** Most keys one SCAN_KEYS page may ask for: a page stays far below any frame limit. */
     public static final int MAX_SCAN_KEYS = 8192;
+    /** Most keys one HOSTS or PLACE request may name. */
+    public static final int MAX_BATCH_KEYS = 8192;
     /** The cursor that starts a scan; a page answering it as its next cursor ends the scan. */
     public static final long SCAN_START = 0;
     public static final long SCAN_END = -1;
@@ -134,7 +148,7 @@ public final class ClientProtocol {
             case ADD_EDGE -> 21;
             case K_HOP -> 21;
             case SCAN_KEYS -> 17;
-            case PUT, UPDATES -> -1;
+            case PUT, UPDATES, HOSTS, PLACE -> -1;
             case STATS, MONITOR_START, END_INTERVAL -> 1;
             case DECIDE -> 9;
             default -> 0;
@@ -180,6 +194,9 @@ public final class ClientProtocol {
         if (op == UPDATES) {
             return UpdatesFrame.check(b, off, len, maxValueBytes);
         }
+        if (op == HOSTS || op == PLACE) {
+            return checkBatch(b, off, len, op == HOSTS ? 8 : 12);
+        }
         if (want < 0) {
             if (len < 9) {
                 return "PUT of " + len + " bytes: needs a key (8 bytes) before the value";
@@ -219,6 +236,22 @@ public final class ClientProtocol {
             if (max < 1 || max > MAX_SCAN_KEYS) {
                 return "SCAN_KEYS of " + max + " keys per page (1.." + MAX_SCAN_KEYS + ")";
             }
+        }
+        return null;
+    }
+
+    /** Why a HOSTS or PLACE request of {@code entryBytes} per key is malformed, or null. */
+    private static String checkBatch(DirectBuffer b, int off, int len, int entryBytes) {
+        String op = name(b.getByte(off));
+        if (len < 5) {
+            return op + " of " + len + " bytes: needs a count (4 bytes)";
+        }
+        int count = b.getInt(off + 1);
+        if (count < 1 || count > MAX_BATCH_KEYS) {
+            return op + " of " + count + " keys (1.." + MAX_BATCH_KEYS + ")";
+        }
+        if (len != 5 + (long) count * entryBytes) {
+            return op + " of " + count + " keys in " + len + " bytes (expected " + (5 + (long) count * entryBytes) + ")";
         }
         return null;
     }
@@ -286,6 +319,8 @@ public final class ClientProtocol {
             case END_INTERVAL -> "END_INTERVAL";
             case DECIDE -> "DECIDE";
             case UPDATES -> "UPDATES";
+            case HOSTS -> "HOSTS";
+            case PLACE -> "PLACE";
             default -> "op " + (op & 0xFF);
         };
     }

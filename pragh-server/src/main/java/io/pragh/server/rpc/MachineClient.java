@@ -200,6 +200,43 @@ public final class MachineClient implements AutoCloseable {
         return all[ordinal];
     }
 
+    /**
+     * The machine holding the value of each of {@code keys[from .. from + count)} now, or -1 for a key with no value
+     * (HOSTS; at most {@link ClientProtocol#MAX_BATCH_KEYS} keys). Any machine answers for any key; the key's home
+     * answers from its own key region, others with one bucket read at the home.
+     */
+    public int[] hosts(long[] keys, int from, int count) {
+        UnsafeBuffer u = new UnsafeBuffer(new byte[5 + 8 * count]);
+        u.putByte(0, ClientProtocol.HOSTS);
+        u.putInt(1, count);
+        for (int i = 0; i < count; i++) {
+            u.putLong(5 + 8 * i, keys[from + i]);
+        }
+        UnsafeBuffer b = sized(call(u.byteArray(), false), 4 * count, "HOSTS");
+        int[] out = new int[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = b.getInt(4 * i);
+        }
+        return out;
+    }
+
+    /**
+     * Hands moves of {@code keys[i]} to machine {@code targets[i]} ({@code i} in {@code from .. from + count)) to
+     * this machine, which must be the coordinator (PLACE; at most {@link ClientProtocol#MAX_BATCH_KEYS}): each is
+     * recorded as an approval and its target told to MIGRATE it; returns how many were sent. The MIGRATEs are not
+     * awaited: {@link #hosts} tells when the values arrived.
+     */
+    public int place(long[] keys, int[] targets, int from, int count) {
+        UnsafeBuffer u = new UnsafeBuffer(new byte[5 + 12 * count]);
+        u.putByte(0, ClientProtocol.PLACE);
+        u.putInt(1, count);
+        for (int i = 0; i < count; i++) {
+            u.putLong(5 + 12 * i, keys[from + i]);
+            u.putInt(13 + 12 * i, targets[from + i]);
+        }
+        return sized(call(u.byteArray(), false), 4, "PLACE").getInt(0);
+    }
+
     // The machine's figures and the manual phases of the migration policy (ClientProtocol ops 11-14).
 
     /** The machine's access counts and migration figures since it started. */

@@ -20,6 +20,15 @@ public interface MigrationDriver {
     /** Hands a MIGRATE of {@code key} to this machine's migration thread, counted among the requested ones. */
     CompletableFuture<Migrator.Outcome> migrate(long key);
 
+    /**
+     * On the coordinator: moves decided outside the policy (a hot view's placement), handed over so that the
+     * coordinator knows where the values go: each {@code keys[i]} is recorded as approved to {@code targets[i]} (in
+     * ZooKeeper with membership, before anything moves), the coordinator takes the target as the key's host, and the
+     * target is told to MIGRATE it (not awaited). Completes with how many were recorded and sent. On any other
+     * machine it fails with an {@link IllegalArgumentException} naming the coordinator.
+     */
+    CompletableFuture<Integer> place(long[] keys, int[] targets);
+
     /** MIGRATEs handed to the migration thread so far. */
     long migrationsRequested();
 

@@ -59,6 +59,8 @@ final class UserOperations {
             case ClientProtocol.SCAN_KEYS -> scanKeys(b.getInt(1), b.getLong(5), b.getInt(13));
             case ClientProtocol.MIGRATE -> migrations.migrate(b.getLong(1))
                 .thenApply(o -> Reply.ok(new byte[] {(byte) o.ordinal()}));
+            case ClientProtocol.HOSTS -> hosts(b);
+            case ClientProtocol.PLACE -> place(b);
             case ClientProtocol.STATS -> CompletableFuture.completedFuture(stats());
             case ClientProtocol.MONITOR_START -> migrations.startMonitoring().thenApply(v -> Reply.OK);
             case ClientProtocol.END_INTERVAL -> migrations.endInterval().thenApply(v -> Reply.OK);
@@ -106,6 +108,42 @@ final class UserOperations {
         return machine.submit(() -> {
             byte[] v = machine.get(key);
             return v == null ? Reply.ABSENT : Reply.ok(v);
+        });
+    }
+
+    /**
+     * HOSTS: each key's host read fresh from the address word at its home (a local slot when this machine is the
+     * home, else one bucket read), never from the location cache, which may name a host the value has left.
+     */
+    private CompletableFuture<Reply> hosts(UnsafeBuffer request) {
+        int n = request.getInt(1);
+        return machine.submit(() -> {
+            Session s = machine.session();
+            UnsafeBuffer u = new UnsafeBuffer(new byte[4 * n]);
+            for (int i = 0; i < n; i++) {
+                u.putInt(4 * i, s.locate(request.getLong(5 + 8 * i), false) ? Address.host(s.address(), s.home()) : -1);
+            }
+            return Reply.ok(u.byteArray());
+        });
+    }
+
+    /** PLACE: the moves handed to the migration policy's coordinator (this machine, or an ERROR naming it). */
+    private CompletableFuture<Reply> place(UnsafeBuffer request) {
+        int n = request.getInt(1);
+        long[] keys = new long[n];
+        int[] targets = new int[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = request.getLong(5 + 12 * i);
+            targets[i] = request.getInt(13 + 12 * i);
+            if (targets[i] < 0 || targets[i] >= machine.store().machineCount()) {
+                return CompletableFuture.completedFuture(Reply.error("PLACE of key " + keys[i] + " on machine "
+                    + targets[i] + " (0.." + (machine.store().machineCount() - 1) + ")"));
+            }
+        }
+        return migrations.place(keys, targets).thenApply(placed -> {
+            UnsafeBuffer u = new UnsafeBuffer(new byte[4]);
+            u.putInt(0, placed);
+            return Reply.ok(u.byteArray());
         });
     }
 

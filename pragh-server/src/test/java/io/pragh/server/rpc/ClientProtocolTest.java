@@ -52,6 +52,24 @@ class ClientProtocolTest {
         assertTrue(check(kHop(-1, 2, 10), 100).contains("label -1"));
         assertTrue(check(kHop(0, 9, 10), 100).contains("9 hops"));
         assertTrue(check(kHop(0, 2, 0), 100).contains("fanout 0"));
+        assertTrue(check(batch(ClientProtocol.HOSTS, 0, 8), 100).contains("HOSTS of 0 keys (1..8192)"));
+        assertTrue(check(batch(ClientProtocol.HOSTS, 3, 16), 100).contains("HOSTS of 3 keys in 21 bytes (expected 29)"));
+        assertTrue(check(batch(ClientProtocol.PLACE, 2, 16), 100).contains("PLACE of 2 keys in 21 bytes (expected 29)"));
+        assertTrue(check(new byte[] {ClientProtocol.PLACE, 1}, 100).contains("needs a count"));
+    }
+
+    @Test
+    void batchesOfKeysNeedOneEntryPerKey() {
+        assertNull(check(batch(ClientProtocol.HOSTS, 3, 24), 100));
+        assertNull(check(batch(ClientProtocol.PLACE, 2, 24), 100));
+    }
+
+    /** A HOSTS or PLACE request saying {@code count} keys, with {@code bytes} of entries after the count. */
+    private static byte[] batch(byte op, int count, int bytes) {
+        UnsafeBuffer u = new UnsafeBuffer(new byte[5 + bytes]);
+        u.putByte(0, op);
+        u.putInt(1, count);
+        return u.byteArray();
     }
 
     private static byte[] decide(long timeoutMillis) {
