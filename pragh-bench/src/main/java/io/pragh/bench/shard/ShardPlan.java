@@ -11,13 +11,16 @@ public enum ShardPlan {
     /** Every shard to its most frequent reader, however many shards that gathers on one machine. */
     UNBOUNDED;
 
-    /** The plan named {@code name} ({@code balanced} or {@code unbounded}); anything else is refused, naming it. */
+    /**
+     * The plan named {@code name} ({@code balanced} or {@code unbounded}), the value of the benchmarks'
+     * {@code --shard-plan}; anything else is refused, naming the flag and the value.
+     */
     public static ShardPlan parse(String name) {
         for (ShardPlan p : values()) {
             if (p.name().equalsIgnoreCase(name)) {
                 return p;
             }
         }
-        throw new IllegalArgumentException("shard plan '" + name + "' (balanced or unbounded)");
+        throw new IllegalArgumentException("--shard-plan " + name + " is invalid: must be balanced or unbounded");
     }
 }

@@ -61,7 +61,7 @@ class ShardAccessCountsTest {
     @Test
     void anUnknownPlanIsRefusedByName() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ShardPlan.parse("optimal"));
-        assertEquals("shard plan 'optimal' (balanced or unbounded)", e.getMessage());
+        assertEquals("--shard-plan optimal is invalid: must be balanced or unbounded", e.getMessage());
     }
 
     /** {most local accesses, fewest moves among those} over every assignment with these room counts. */
