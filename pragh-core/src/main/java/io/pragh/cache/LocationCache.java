@@ -60,6 +60,9 @@ public final class LocationCache implements AutoCloseable {
     private final long leaseMillis;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
+    /** Misses on an entry whose lease had run out, and on one found stale ({@link #DROPPED}): the rest found none. */
+    private final LongAdder expiredMisses = new LongAdder();
+    private final LongAdder droppedMisses = new LongAdder();
 
     /**
      * @param bytes memory budget; rounded down to a power-of-two number of sets; 0 disables the cache (every
@@ -121,6 +124,16 @@ public final class LocationCache implements AutoCloseable {
         return misses.sum();
     }
 
+    /** Of the {@link #misses}, those that found the key's entry with its lease run out. */
+    public long expiredMisses() {
+        return expiredMisses.sum();
+    }
+
+    /** Of the {@link #misses}, those that found the key's entry dropped as stale (its value moved or was replaced). */
+    public long droppedMisses() {
+        return droppedMisses.sum();
+    }
+
     private int setOf(long key) {
         return (int) (Hashing.bucketHash(key) >>> 20 & setMask) * SET_BYTES;
     }
@@ -171,6 +184,9 @@ public final class LocationCache implements AutoCloseable {
             }
             if (found < 0 || address == DROPPED || nowMillis - stamp >= leaseMillis) {
                 misses.increment();
+                if (found >= 0) {
+                    (address == DROPPED ? droppedMisses : expiredMisses).increment();
+                }
                 return false;
             }
             hits.increment();

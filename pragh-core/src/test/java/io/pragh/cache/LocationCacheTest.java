@@ -31,6 +31,24 @@ class LocationCacheTest {
     }
 
     @Test
+    void missesAreToldApartByWhyTheyMissed() {
+        try (LocationCache cache = new LocationCache(1 << 16, 100)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            assertFalse(cache.lookup(key(1), 0, hit), "never cached");
+            cache.insert(key(1), 0x10, 8, 0);
+            assertFalse(cache.lookup(key(1), 100, hit), "its lease ran out");
+            cache.insert(key(2), 0x20, 8, 0);
+            cache.invalidate(key(2), 0x20);
+            assertFalse(cache.lookup(key(2), 1, hit), "dropped as stale");
+            assertFalse(cache.lookup(key(2), 1, hit), "still dropped: only a refill brings it back");
+            assertEquals(4, cache.misses());
+            assertEquals(1, cache.expiredMisses());
+            assertEquals(2, cache.droppedMisses());
+            assertEquals(0, cache.hits());
+        }
+    }
+
+    @Test
     void invalidationDropsOnlyTheStaleAddress() {
         try (LocationCache cache = new LocationCache(1 << 16, 1000)) {
             LocationCache.Hit hit = new LocationCache.Hit();

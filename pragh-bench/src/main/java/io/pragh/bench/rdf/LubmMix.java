@@ -57,6 +57,11 @@ final class LubmMix implements ClientWorkload {
     /** Where a query runs: on the machine that is home to {@code homeKey}; returns its rows. */
     interface AtHome {
         int rows(long homeKey, String query);
+
+        /** {@link #rows(long, String)} for a query of class {@code c} (the read census labels its reads by it). */
+        default int rows(int c, long homeKey, String query) {
+            return rows(homeKey, query);
+        }
     }
 
     private final AtHome atHome;
@@ -73,7 +78,17 @@ final class LubmMix implements ClientWorkload {
     static LubmMix of(final RdfStore rdf, final long seed) {
         final GraphStore store = rdf.store();
         final SparqlEngine engine = new SparqlEngine(rdf);
-        return of(rdf, seed, (home, query) -> store.callOnHome(home, () -> engine.query(query).rows().size()));
+        return of(rdf, seed, new AtHome() {
+            @Override
+            public int rows(final long home, final String query) {
+                return store.callOnHome(home, () -> engine.query(query).rows().size());
+            }
+
+            @Override
+            public int rows(final int c, final long home, final String query) {
+                return store.callOnHome(home, () -> RdfCensus.label(c, home, () -> engine.query(query).rows().size()));
+            }
+        });
     }
 
     /** The mix over a loaded LUBM: each class's pool is read from the store (its start type's instances). */
@@ -126,7 +141,7 @@ final class LubmMix implements ClientWorkload {
     /** Runs class {@code c}'s query from the start vertex at pool index {@code i} on its home; returns its rows. */
     int rows(final int c, final int i) {
         final Bound b = classes[c];
-        return atHome.rows(b.homeKeys()[i], b.queries()[i]);
+        return atHome.rows(c, b.homeKeys()[i], b.queries()[i]);
     }
 
     @Override

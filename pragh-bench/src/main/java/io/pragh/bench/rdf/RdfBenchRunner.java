@@ -13,6 +13,7 @@ import io.pragh.server.cli.FreePorts;
 import io.pragh.server.config.ClusterConfig;
 import io.pragh.server.rpc.MachineClient;
 import io.pragh.bench.shard.ShardPlacement;
+import io.pragh.bench.shard.ShardPlan;
 import io.pragh.coordinator.Mechanism;
 import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.gremlin.structure.EmbeddedGraphStore;
@@ -65,6 +66,8 @@ public final class RdfBenchRunner {
     private TripleCollector parsed;
     private long parseNanos;
     private long storeKeys;
+    /** rdf:type's label in the last embedded cluster loaded (the read census tells type lists apart by it). */
+    private int typePredicate = -1;
 
     public RdfBenchRunner(RdfBenchConfig config, Path file, long triples, PrintStream out) {
         this.config = config;
@@ -76,7 +79,20 @@ public final class RdfBenchRunner {
     /** Warm-up, the mode's migration, then the measurement, on a fresh cluster: one row of the report. */
     public ModeResult run(Mode mode) throws Exception {
         try (ModeSession s = open(mode)) {
-            return s.runPhases().result();
+            if (!RdfCensus.asked() || !(s.cluster() instanceof EmbeddedBenchCluster e)) {
+                return s.runPhases().result();
+            }
+            // The diagnostic: the same phases, the measurement's reads counted per query class and kind of key.
+            s.phase("warm-up", config.phases().warmupSeconds());
+            ModeSession.Moved moved = s.migrate();
+            RdfCensus census = RdfCensus.start(e.cluster(), typePredicate);
+            ModeResult r;
+            try {
+                r = s.measure(moved).result();
+            } finally {
+                out.print("[" + mode.reportName() + "] " + census.stop());
+            }
+            return r;
         }
     }
 
@@ -117,7 +133,7 @@ public final class RdfBenchRunner {
                 for (int q = 0; q < LubmMix.CLASSES.size(); q++) {
                     mix.rows(q, 0);
                 }
-                return new ModeSession(config.phases(), mode, cluster, keys, mix, null, out);
+                return new ModeSession(config.phases(), mode, cluster, keys, mix, null, out).shardPlan(config.shardPlan());
             }
         } catch (Exception | Error e) {
             cluster.close();
@@ -167,10 +183,11 @@ public final class RdfBenchRunner {
             }
             RdfStore rdf = new RdfStore(store[0]);
             RdfLoad.Result loaded = RdfLoad.into(rdf).write(triples, parseNanos);
+            typePredicate = rdf.predicate("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>");
             long keys = keys(cluster.cluster());
             LubmMix mix = LubmMix.of(rdf, config.seed());
             report(tag, loaded, keys, cluster.machineCount(), mix);
-            return new ModeSession(config.phases(), mode, cluster, keys, mix, null, out);
+            return new ModeSession(config.phases(), mode, cluster, keys, mix, null, out).shardPlan(config.shardPlan());
         } catch (Exception | Error e) {
             cluster.close();
             throw e;
@@ -179,9 +196,10 @@ public final class RdfBenchRunner {
 
     /**
      * The cluster of {@code mode}: one machine for ideal; shard placement for shard; a location cache for
-     * split-cache. Embedded, sized from the parse: ideal's machine and every shard machine for the whole file (the
-     * shard plan may send every shard to one machine), the hashed modes' machines for twice their share (a split
-     * machine also receives the values it reads most) plus the index vertex's lists. With tcp, every machine is
+     * split-cache. Embedded, sized from the parse: ideal's machine for the whole file, every shard machine for three
+     * times its share (the whole file with the unbounded plan, which may send every shard to one machine), the
+     * hashed modes' machines for twice their share (a split machine also receives the values it reads most), plus the
+     * index vertex's lists. With tcp, every machine is
      * sized for the whole file from its line count.
      */
     ClusterSpec spec(Mode mode) {
@@ -196,9 +214,13 @@ public final class RdfBenchRunner {
             // LUBM), with room for the index lists' segments and the uneven spread of hashing.
             long allKeys = storeKeys * 5 / 4 + 4096;
             long allValues = PARSED_BYTES_PER_TRIPLE * parsed.size();
-            boolean whole = machines == 1 || mode == Mode.SHARD;
-            keys = whole ? allKeys : 2 * allKeys / machines;
-            valueBytes = whole ? allValues : 2 * allValues / machines + INDEX_BYTES_PER_TRIPLE * parsed.size();
+            // A balanced shard move keeps every machine's shard count, but a machine holds the copies it receives
+            // before it drops the shards it gives away: three times its share. An unbounded plan may gather every
+            // shard on one machine: the whole file.
+            boolean whole = machines == 1 || mode == Mode.SHARD && config.shardPlan() == ShardPlan.UNBOUNDED;
+            int share = mode == Mode.SHARD ? 3 : 2;
+            keys = whole ? allKeys : share * allKeys / machines;
+            valueBytes = whole ? allValues : share * allValues / machines + INDEX_BYTES_PER_TRIPLE * parsed.size();
         }
         valueBytes = Math.max(StoreConfig.DEFAULT_CHUNK_BYTES >> 10, Math.max(32L << 20, valueBytes));
         return new ClusterSpec(machines, keys, valueBytes,

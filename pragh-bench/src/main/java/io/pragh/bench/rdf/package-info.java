@@ -13,7 +13,8 @@
  */
 @MayDependOn({"io.pragh.bench.traversal", "io.pragh.bench.traversal.deploy", "io.pragh.bench.shard",
     "io.pragh.bench.workload", "io.pragh.bench.charts", "io.pragh.rdf.lubm", "io.pragh.rdf.load",
-    "io.pragh.rdf.sparql", "io.pragh.rdf.store", "io.pragh.gremlin.structure", "io.pragh.embedded",
+    "io.pragh.rdf.sparql", "io.pragh.rdf.store", "io.pragh.gremlin.structure", "io.pragh.gremlin.storage",
+    "io.pragh.keys", "io.pragh.embedded",
     "io.pragh.coordinator", "io.pragh.store", "io.pragh.cache", "io.pragh.gremlin.load", "io.pragh.fabric.inprocess", "io.pragh.gremlin.distributed",
     "io.pragh.server.cli", "io.pragh.server.config", "io.pragh.server.rpc", "org.apache.jena.."})
 package io.pragh.bench.rdf;

@@ -1,5 +1,6 @@
 package io.pragh.bench.traversal;
 
+import io.pragh.bench.shard.ShardPlan;
 import io.pragh.bench.traversal.deploy.BenchCluster;
 import io.pragh.bench.traversal.deploy.EmbeddedBenchCluster;
 import io.pragh.bench.traversal.deploy.ReadCensus;
@@ -51,6 +52,8 @@ public final class ModeSession implements AutoCloseable {
     private SplitMigration automatic;
     /** Whether split migration runs on by itself through the measurement ({@link #liveControl(boolean)}). */
     private boolean liveControl;
+    /** The plan the shard baseline moves by. */
+    private ShardPlan shardPlan = ShardPlan.BALANCED;
     /** Keys of the loaded graph's two-hop reads when a read census runs through the measurement, else null. */
     private LongPredicate censusKeys;
 
@@ -95,6 +98,15 @@ public final class ModeSession implements AutoCloseable {
      */
     public ModeSession census(LongPredicate loaded) {
         this.censusKeys = loaded;
+        return this;
+    }
+
+    /**
+     * The plan the shard mode moves by: {@link ShardPlan#BALANCED} (the default, the paper's baseline: every machine
+     * keeps its one hundred shards) or {@link ShardPlan#UNBOUNDED}. Returns this session.
+     */
+    public ModeSession shardPlan(ShardPlan plan) {
+        this.shardPlan = plan;
         return this;
     }
 
@@ -227,7 +239,7 @@ public final class ModeSession implements AutoCloseable {
         label("shard move");
         clients.stop();
         long t0 = System.nanoTime();
-        ShardMigration.Moved moved = shards.moveToReaders();
+        ShardMigration.Moved moved = shards.moveToReaders(shardPlan);
         out.printf(Locale.ROOT, "%s migration: %d of %d shards (%d keys, %d bytes) moved in %.2f s, clients paused%n",
             tag, moved.shards(), moved.totalShards(), moved.keys(), moved.bytes(), (System.nanoTime() - t0) / 1e9);
         event("shard move done: " + moved.shards() + " shards");

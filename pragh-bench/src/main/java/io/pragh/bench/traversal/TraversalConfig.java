@@ -1,5 +1,6 @@
 package io.pragh.bench.traversal;
 
+import io.pragh.bench.shard.ShardPlan;
 import io.pragh.coordinator.Mechanism;
 import io.pragh.fabric.FabricKind;
 import io.pragh.fabric.inprocess.InProcessFabric;
@@ -48,12 +49,13 @@ import java.util.Map;
  *                        {@code intervalSeconds}, instant reports are acted on, replicas offered) instead of stopping
  *                        after the monitoring intervals before it (the default: a running system's control plane
  *                        keeps up with the edge inserts' new neighbours; stopped, they are read remotely)
+ * @param shardPlan       the plan the shard mode moves by (balanced: the paper's, every machine keeps its shards)
  */
 public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
                               List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
                               int intervals, long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
                               Path json, Path charts, boolean batchedGets, String fabric, double minRate,
-                              Path clusterDir, boolean liveControl) {
+                              Path clusterDir, boolean liveControl, ShardPlan shardPlan) {
     public static final String INPROCESS = "inprocess";
     public static final String TCP = "tcp";
 
@@ -90,6 +92,8 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "                          policy reports keys read at least twice an interval and holding 2^-21 of the",
         "                          machine's remote reads, approves the hottest first up to a budget per machine, so the",
         "                          same defaults work at any throughput)",
+        "  --shard-plan P          shard mode's plan: balanced (default; the paper's: the most local accesses with",
+        "                          every machine keeping its 100 shards) or unbounded (each shard to its busiest reader)",
         "  --control live|frozen   split modes: live (default) keeps the control plane running through the",
         "                          measurement as a running system does: intervals end every --interval, instant",
         "                          reports are acted on (in-process), replicas are offered again each interval; frozen",
@@ -158,6 +162,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--fabric", INPROCESS);
         v.put("--cluster-dir", null);
         v.put("--control", "live");
+        v.put("--shard-plan", "balanced");
         Flags.read(v, args, USAGE);
         v.put("--fabric", fabricFlags(v, args));
         List<Mode> modes = Flags.modes(v.get("--modes"));
@@ -181,7 +186,8 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
             Flags.integer(v, "--threads"), Flags.whole(v, "--seed"),
             Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)), Flags.integer(v, "--cache-mb"),
             Flags.path(v, "--json"), Flags.path(v, "--charts"), gets.equals("batch"), v.get("--fabric"),
-            Flags.decimal(v, "--min-rate"), Flags.path(v, "--cluster-dir"), control.equals("live"));
+            Flags.decimal(v, "--min-rate"), Flags.path(v, "--cluster-dir"), control.equals("live"),
+            ShardPlan.parse(v.get("--shard-plan")));
     }
 
     /**

@@ -93,7 +93,7 @@ public final class TraversalRunner {
                 StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
                 config.batchedGets(), config.seed());
             ModeSession session = new ModeSession(config.phases(), mode, cluster, keys, workload, startVertices, out)
-                .liveControl(config.liveControl());
+                .liveControl(config.liveControl()).shardPlan(config.shardPlan());
             return Boolean.getBoolean("pragh.bench.census") && mode.split() ? session.census(loadedReads()) : session;
         } catch (Exception | Error e) {
             cluster.close();

@@ -78,5 +78,9 @@ class RdfBenchCommandTest {
             new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, status);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--universities"), err.toString());
+        ByteArrayOutputStream plan = new ByteArrayOutputStream();
+        assertEquals(2, RdfBenchCommand.run(new String[] {"--shard-plan", "optimal"}, System.out,
+            new PrintStream(plan, true, StandardCharsets.UTF_8)));
+        assertTrue(plan.toString(StandardCharsets.UTF_8).contains("--shard-plan optimal is invalid"), plan.toString());
     }
 }

@@ -3,6 +3,7 @@ package io.pragh.bench.traversal.deploy;
 import io.pragh.bench.extension.CappedAppend;
 import io.pragh.bench.shard.ShardAccessCounts;
 import io.pragh.bench.shard.ShardMover;
+import io.pragh.bench.shard.ShardPlan;
 import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.coordinator.Decisions;
@@ -243,9 +244,9 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         }
 
         @Override
-        public Moved moveToReaders() {
+        public Moved moveToReaders(ShardPlan plan) {
             ShardMover mover = new ShardMover(cluster, shards);
-            int moved = mover.apply(counts.plan());
+            int moved = mover.apply(counts.plan(plan));
             return new Moved(moved, shards.shards(), mover.keysMoved(), mover.bytesMoved());
         }
     }

@@ -7,6 +7,7 @@ import io.pragh.bench.extension.BenchExtension;
 import io.pragh.bench.extension.ClientShardHosts;
 import io.pragh.bench.shard.ShardAccessCounts;
 import io.pragh.bench.shard.ShardMover;
+import io.pragh.bench.shard.ShardPlan;
 import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.server.cli.LocalCluster;
 import io.pragh.server.config.ClusterConfig;
@@ -434,9 +435,9 @@ public final class ProcessBenchCluster implements BenchCluster {
         }
 
         @Override
-        public Moved moveToReaders() {
+        public Moved moveToReaders(ShardPlan plan) {
             ShardMover mover = new ShardMover(new ClientShardHosts(machines), shards);
-            int moved = mover.apply(counts.plan());
+            int moved = mover.apply(counts.plan(plan));
             return new Moved(moved, shards.shards(), mover.keysMoved(), mover.bytesMoved());
         }
     }

@@ -1,5 +1,7 @@
 package io.pragh.bench.traversal.deploy;
 
+import io.pragh.bench.shard.ShardPlan;
+
 /**
  * The shard baseline's migration on a bench cluster (paper section 2.3): every access counted per shard and reader
  * for one interval, then each shard moved to its most frequent reader, with the benchmark's clients paused.
@@ -7,7 +9,7 @@ package io.pragh.bench.traversal.deploy;
  * <pre>{@code
  * ShardMigration s = cluster.shardMigration();
  * s.startTracking(); Thread.sleep(2_000); s.stopTracking();
- * ShardMigration.Moved moved = s.moveToReaders();
+ * ShardMigration.Moved moved = s.moveToReaders(ShardPlan.BALANCED);
  * }</pre>
  */
 public interface ShardMigration {
@@ -21,6 +23,9 @@ public interface ShardMigration {
     /** Stops counting (the counts are kept for the plan). */
     void stopTracking();
 
-    /** Moves every shard to the machine that accessed it most while tracked; no client may write meanwhile. */
-    Moved moveToReaders();
+    /**
+     * Moves the shards by {@code plan} made from the counts while tracked ({@link ShardPlan#BALANCED}: the most local
+     * accesses with every machine keeping its number of shards); no client may write meanwhile.
+     */
+    Moved moveToReaders(ShardPlan plan);
 }
