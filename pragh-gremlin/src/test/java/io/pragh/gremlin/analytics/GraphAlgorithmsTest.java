@@ -22,11 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * PageRank over the edge list the graph was built from.
  */
 class GraphAlgorithmsTest {
-    private static final int VERTICES = 80;
+    static final int VERTICES = 80;
     private static final int EDGES = 240;
 
     /** The edges added, as {from, to, label (0 road, 1 rail)}. */
-    private static List<long[]> randomGraph(final PraghGraph graph, final long[] vids) {
+    static List<long[]> randomGraph(final PraghGraph graph, final long[] vids) {
         final Random random = new Random(18);
         final Vertex[] vs = new Vertex[vids.length];
         for (int i = 0; i < vs.length; i++) {
@@ -44,7 +44,7 @@ class GraphAlgorithmsTest {
         return edges;
     }
 
-    private static Map<Long, List<Long>> adjacency(final List<long[]> edges, final int label) {
+    static Map<Long, List<Long>> adjacency(final List<long[]> edges, final int label) {
         final Map<Long, List<Long>> out = new HashMap<>();
         for (final long[] e : edges) {
             if (label < 0 || e[2] == label) {
@@ -54,7 +54,7 @@ class GraphAlgorithmsTest {
         return out;
     }
 
-    private static Map<Long, Long> referenceBfs(final Map<Long, List<Long>> out, final long source) {
+    static Map<Long, Long> referenceBfs(final Map<Long, List<Long>> out, final long source) {
         final Map<Long, Long> level = new HashMap<>();
         level.put(source, 0L);
         final ArrayDeque<Long> queue = new ArrayDeque<>(List.of(source));
@@ -70,7 +70,7 @@ class GraphAlgorithmsTest {
         return level;
     }
 
-    private static Map<Long, Double> referencePageRank(final Map<Long, List<Long>> out, final long[] vids,
+    static Map<Long, Double> referencePageRank(final Map<Long, List<Long>> out, final long[] vids,
                                                        final int iterations, final double d) {
         final int n = vids.length;
         Map<Long, Double> rank = new HashMap<>();
