@@ -84,7 +84,7 @@ class GraphAlgorithmsOverFarMemoryTest {
             final Map<?, ?> rankAnswer = (Map<?, ?>) graph.traversal().call("pragh.pagerank",
                 Map.of("iterations", 12, "damping", 0.85)).next();
             final long rankReads = computeReads(cluster) - readsBeforeRank;
-            final Map<Long, Double> expectedRanks = GraphAlgorithmsTest.referencePageRank(
+            final Map<Long, Double> expectedRanks = ReferenceAlgorithms.pageRank(
                 GraphAlgorithmsTest.adjacency(edges, -1), vids, 12, 0.85);
             final Map<?, ?> ranks = (Map<?, ?>) rankAnswer.get("ranks");
             assertEquals(expectedRanks.keySet(), ranks.keySet());
@@ -102,7 +102,7 @@ class GraphAlgorithmsOverFarMemoryTest {
             final Map<?, ?> bfsAnswer = (Map<?, ?>) graph.traversal().call("pragh.bfs",
                 Map.of("source", vids[0])).next();
             final long bfsReads = computeReads(cluster) - readsBeforeBfs;
-            final Map<Long, Long> expectedLevels = GraphAlgorithmsTest.referenceBfs(
+            final Map<Long, Long> expectedLevels = ReferenceAlgorithms.bfs(
                 GraphAlgorithmsTest.adjacency(edges, -1), vids[0]);
             assertEquals(expectedLevels, new HashMap<>((Map<?, ?>) bfsAnswer.get("distances")));
             final long bfsValues = algorithms.farValues() - valuesBeforeBfs;
@@ -124,7 +124,7 @@ class GraphAlgorithmsOverFarMemoryTest {
             final GraphAlgorithms onDemand = new GraphAlgorithms(graph,
                 ScanOptions.defaults().withMode(ScanOptions.FarReads.ON_DEMAND));
             final GraphAlgorithms chunked = new GraphAlgorithms(graph, ScanOptions.defaults().withChunkBytes(256));
-            final Map<Long, Double> expected = GraphAlgorithmsTest.referencePageRank(
+            final Map<Long, Double> expected = ReferenceAlgorithms.pageRank(
                 GraphAlgorithmsTest.adjacency(spilled.edges(), 0), vids, 7, 0.85);
             for (final GraphAlgorithms algorithms : List.of(onDemand, chunked)) {
                 final Map<Long, Double> ranks = algorithms.pageRank("road", 7, 0.85);
