@@ -70,6 +70,7 @@ public final class AdjacencyScan {
     private long[] remoteKeys = new long[256];
     private long farReads;
     private long farValues;
+    private long farBytes;
 
     public AdjacencyScan(MachineStore store, ScanOptions options) {
         this.store = store;
@@ -100,6 +101,14 @@ public final class AdjacencyScan {
         return farValues;
     }
 
+    /**
+     * Bytes this scan's far READs copied so far: a chunk's whole span (the far values it was posted for and whatever
+     * lies between them), or a value's record on demand.
+     */
+    public long farBytes() {
+        return farBytes;
+    }
+
     /** Visits the out-list of {@code label} of every vertex homed here that {@code wanted} accepts. */
     public void scan(int label, LongPredicate wanted, Visitor visitor) {
         scanKeys(key -> KeyLayout.kind(key) == KeyLayout.OUT && KeyLayout.label(key) == label
@@ -127,8 +136,9 @@ public final class AdjacencyScan {
     /**
      * Visits the values of {@code keys[0..count)}, each once, homed anywhere: the address words of keys homed here
      * are read in place, the others' found by batched lookups at their homes
-     * ({@link io.pragh.store.Session#locateAll}); then local values are read in place and far ones as the options say (in chunks per host: a value homed
-     * elsewhere that lives on its home is read from there in chunks too). Keys without a value are not visited.
+     * ({@link io.pragh.store.Session#locateAll}); then local values are read in place and far ones as the options
+     * say (in chunks per host: a value homed elsewhere that lives on its home is read from there in chunks too).
+     * Keys without a value are not visited.
      *
      * <p>Example: {@code scan.read(keys, n, (key, buf, off, len) -> degree[i++] = len / 16);}
      */
@@ -235,6 +245,7 @@ public final class AdjacencyScan {
         if (Address.host(store.session().address(), store.session().home()) != store.id()) {
             farReads++;
             farValues++;
+            farBytes += v == null ? 0 : ValueRecord.HEADER_BYTES + v.length();
         }
         if (v != null) {
             visitor.visit(key, v.buffer(), v.offset(), v.length());
@@ -324,7 +335,7 @@ public final class AdjacencyScan {
 
     /**
      * Coalesces the first {@code count} sorted values (all on other machines) into READs of at most chunkBytes, never
-     * across a region chunk or a host.
+     * across a region chunk, a host, or a gap of more than maxGapBytes between two of them (bytes copied for nothing).
      */
     private void buildChunks(int count) {
         chunkCount = 0;
@@ -335,8 +346,10 @@ public final class AdjacencyScan {
             int end = i + 1;
             while (end < count) {
                 int next = (int) order[end];
+                int previous = (int) order[end - 1];
                 long stop = offset(next) + Address.byteSize(gatheredAddresses[next]);
-                if (host(next) != host(first) || stop - start > options.chunkBytes()
+                long gap = offset(next) - offset(previous) - Address.byteSize(gatheredAddresses[previous]);
+                if (host(next) != host(first) || stop - start > options.chunkBytes() || gap > options.maxGapBytes()
                     || (start / regionChunkBytes) != ((stop - 1) / regionChunkBytes)) {
                     break;
                 }
@@ -363,6 +376,7 @@ public final class AdjacencyScan {
             batch.read(host(head), Region.VALUES, start, buffers[set][c - first], 0, length);
             farReads++;
             farValues += chunkEnd[c] - chunkFirst[c];
+            farBytes += length;
         }
         // As a GET's copy: trusted only if it starts within the leases of the addresses it goes by (a record its host
         // could not be told to invalidate stays readable through old addresses only that long).

@@ -146,4 +146,19 @@ class FarMemoryAnalyticsTest {
             }
         }
     }
+    /** A BFS level wants scattered lists: chunks that end at a gap copy fewer bytes, and BFS answers the same. */
+    @Test
+    void chunksEndAtGapsWiderThanTheBound() {
+        ScanOptions unbounded = ScanOptions.defaults().withMaxGapBytes(Integer.MAX_VALUE);
+        GraphAnalytics wide = new GraphAnalytics(cluster, unbounded);
+        GraphAnalytics tight = new GraphAnalytics(cluster, ScanOptions.defaults().withMaxGapBytes(0));
+        Long2LongHashMap expected = wide.bfs(1, 0);
+        Long2LongHashMap got = tight.bfs(1, 0);
+        assertEquals(expected.size(), got.size());
+        expected.forEach((v, d) -> assertEquals(d, got.get(v), "vertex " + v));
+        assertTrue(tight.farBytes() < wide.farBytes(), "gap-free chunks copied " + tight.farBytes() + " bytes, chunks"
+            + " over gaps " + wide.farBytes());
+        assertTrue(tight.farReads() > wide.farReads(), "gaps end chunks: " + tight.farReads() + " READs against "
+            + wide.farReads());
+    }
 }
