@@ -5,6 +5,7 @@ import io.pragh.fabric.OpBatch;
 import io.pragh.fabric.Region;
 import io.pragh.keys.KeyLayout;
 import io.pragh.memory.ChunkedRegion;
+import io.pragh.reclaim.Leases;
 import io.pragh.store.MachineStore;
 import io.pragh.store.ValueView;
 import io.pragh.values.ValueRecord;
@@ -36,6 +37,15 @@ public final class AdjacencyScan {
         void visit(long vid, DirectBuffer buffer, int offset, int length);
     }
 
+    /**
+     * Receives one value by its key (any layout: a property graph's lists hold 16-byte entries): {@code length} bytes
+     * at {@code offset} of {@code buffer}, valid only during the call.
+     */
+    @FunctionalInterface
+    public interface KeyVisitor {
+        void visit(long key, DirectBuffer buffer, int offset, int length);
+    }
+
     /** A frontier above keys / WALK_SHARE walks the key region (sequential) rather than look each vertex up. */
     static final int WALK_SHARE = 16;
 
@@ -53,7 +63,14 @@ public final class AdjacencyScan {
     private int[] chunkFirst = new int[64];
     private int[] chunkEnd = new int[64];
     private int chunkCount;
+    /** Whether each batch's copies started within the leases of the addresses they used (see {@link #post}). */
+    private final boolean[] batchHolds = new boolean[2];
+    /** The clock before the current scan read its first address word: the start of every address's leases. */
+    private long addressesObtainedAt;
+    private long[] remoteKeys = new long[256];
     private long farReads;
+    private long farValues;
+    private long farBytes;
 
     public AdjacencyScan(MachineStore store, ScanOptions options) {
         this.store = store;
@@ -79,11 +96,35 @@ public final class AdjacencyScan {
         return farReads;
     }
 
+    /** Values this scan read from other machines' memory so far (in chunks or one by one). */
+    public long farValues() {
+        return farValues;
+    }
+
+    /**
+     * Bytes this scan's far READs copied so far: a chunk's whole span (the far values it was posted for and whatever
+     * lies between them), or a value's record on demand.
+     */
+    public long farBytes() {
+        return farBytes;
+    }
+
     /** Visits the out-list of {@code label} of every vertex homed here that {@code wanted} accepts. */
     public void scan(int label, LongPredicate wanted, Visitor visitor) {
-        gathered = 0;
+        scanKeys(key -> KeyLayout.kind(key) == KeyLayout.OUT && KeyLayout.label(key) == label
+            && wanted.test(KeyLayout.vid(key)), byVertex(visitor));
+    }
+
+    /**
+     * Visits the value of every key homed here that {@code wanted} accepts (a walk of the key region), local ones in
+     * place and far ones as the options say.
+     *
+     * <p>Example: {@code scan.scanKeys(k -> KeyLayout.kind(k) == KeyLayout.OUT, (key, buf, off, len) -> ...);}
+     */
+    public void scanKeys(LongPredicate wanted, KeyVisitor visitor) {
+        begin();
         store.keys().forEach((key, address, slot) -> {
-            if (KeyLayout.kind(key) == KeyLayout.OUT && KeyLayout.label(key) == label && wanted.test(KeyLayout.vid(key))) {
+            if (wanted.test(key)) {
                 consider(key, address, visitor);
             }
         });
@@ -93,12 +134,60 @@ public final class AdjacencyScan {
     }
 
     /**
+     * Visits the values of {@code keys[0..count)}, each once, homed anywhere: the address words of keys homed here
+     * are read in place, the others' found by batched lookups at their homes
+     * ({@link io.pragh.store.Session#locateAll}); then local values are read in place and far ones as the options
+     * say (in chunks per host: a value homed elsewhere that lives on its home is read from there in chunks too).
+     * Keys without a value are not visited.
+     *
+     * <p>Example: {@code scan.read(keys, n, (key, buf, off, len) -> degree[i++] = len / 16);}
+     */
+    public void read(long[] keys, int count, KeyVisitor visitor) {
+        begin();
+        int remote = 0;
+        for (int i = 0; i < count; i++) {
+            long key = keys[i];
+            if (store.placement().home(key) == store.id()) {
+                long slot = store.keys().find(key);
+                if (slot >= 0) {
+                    consider(key, store.keys().address(slot), visitor);
+                }
+            } else {
+                if (remote == remoteKeys.length) {
+                    remoteKeys = Arrays.copyOf(remoteKeys, remote * 2);
+                }
+                remoteKeys[remote++] = key;
+            }
+        }
+        if (remote > 0) {
+            store.session().locateAll(remoteKeys, 0, remote, (index, key, address, obtainedAt) -> {
+                addressesObtainedAt = Math.min(addressesObtainedAt, obtainedAt);
+                consider(key, address, visitor);
+            });
+        }
+        if (gathered > 0) {
+            readGathered(visitor);
+        }
+    }
+
+    private void begin() {
+        gathered = 0;
+        // The clock first: a stall before the words are read must shorten their leases, never stretch them.
+        addressesObtainedAt = Leases.nowMillis();
+    }
+
+    private static KeyVisitor byVertex(Visitor visitor) {
+        return (key, buffer, offset, length) -> visitor.visit(KeyLayout.vid(key), buffer, offset, length);
+    }
+
+    /**
      * Visits the out-list of {@code label} of the first {@code count} of {@code vids} (each homed here, each once):
      * a key lookup per vertex, where {@link #scan(int, LongPredicate, Visitor)} walks the whole key region, so a
      * small BFS level costs what it asks for and not the machine's whole key count. A list of more than a
      * {@link #WALK_SHARE}th of the keys is found by the walk instead: a lookup is a cache miss, a walk's key is not.
      */
     public void scan(int label, long[] vids, int count, Visitor visitor) {
+        KeyVisitor byKey = byVertex(visitor);
         if (count > store.keys().size() / WALK_SHARE) {
             VertexSet wanted = new VertexSet();
             for (int i = 0; i < count; i++) {
@@ -107,21 +196,21 @@ public final class AdjacencyScan {
             scan(label, wanted::contains, visitor);
             return;
         }
-        gathered = 0;
+        begin();
         for (int i = 0; i < count; i++) {
             long key = KeyLayout.key(vids[i], label, KeyLayout.OUT);
             long slot = store.keys().find(key);
             if (slot >= 0) {
-                consider(key, store.keys().address(slot), visitor);
+                consider(key, store.keys().address(slot), byKey);
             }
         }
         if (gathered > 0) {
-            readGathered(visitor);
+            readGathered(byKey);
         }
     }
 
     /** Local and chunkable values are gathered to be read in address order; the rest are read now by GET. */
-    private void consider(long key, long address, Visitor visitor) {
+    private void consider(long key, long address, KeyVisitor visitor) {
         if (Address.isNone(address) || Address.isTombstone(address)) {
             return;
         }
@@ -135,7 +224,7 @@ public final class AdjacencyScan {
     }
 
     /** A local value where it lies: a header check, no copy. */
-    private void visitLocal(int i, Visitor visitor) {
+    private void visitLocal(int i, KeyVisitor visitor) {
         ChunkedRegion local = store.values().region();
         long address = gatheredAddresses[i];
         long offset = Address.byteOffset(address);
@@ -144,20 +233,22 @@ public final class AdjacencyScan {
         // Acquire: the bytes below the length this header states were written before it (ValueRecord).
         long header = chunk.getLongVolatile(at);
         if (ValueRecord.isValid(chunk, at, address, gatheredKeys[i]) && !ValueRecord.isInvalidationPending(header)) {
-            visitor.visit(KeyLayout.vid(gatheredKeys[i]), chunk, at + ValueRecord.HEADER_BYTES,
+            visitor.visit(gatheredKeys[i], chunk, at + ValueRecord.HEADER_BYTES,
                 ValueRecord.payloadLengthOf(header));
         } else {
             onDemand(gatheredKeys[i], visitor);
         }
     }
 
-    private void onDemand(long key, Visitor visitor) {
+    private void onDemand(long key, KeyVisitor visitor) {
         ValueView v = store.session().get(key);
         if (Address.host(store.session().address(), store.session().home()) != store.id()) {
             farReads++;
+            farValues++;
+            farBytes += v == null ? 0 : ValueRecord.HEADER_BYTES + v.length();
         }
         if (v != null) {
-            visitor.visit(KeyLayout.vid(key), v.buffer(), v.offset(), v.length());
+            visitor.visit(key, v.buffer(), v.offset(), v.length());
         }
     }
 
@@ -178,7 +269,7 @@ public final class AdjacencyScan {
         return Address.byteOffset(gatheredAddresses[i]);
     }
 
-    private void readGathered(Visitor visitor) {
+    private void readGathered(KeyVisitor visitor) {
         // One primitive sort: host above offset units above the index (20 bits); larger scans sort indices instead.
         if (order.length < gathered) {
             order = new long[gathered];
@@ -223,7 +314,7 @@ public final class AdjacencyScan {
             batch.awaitAll();
             int first = g * options.depth();
             for (int c = first; c < Math.min(chunkCount, first + options.depth()); c++) {
-                visitChunk(c, buffers[g & 1][c - first], visitor);
+                visitChunk(c, buffers[g & 1][c - first], batchHolds[g & 1], visitor);
             }
             batch.clear();
         }
@@ -244,7 +335,7 @@ public final class AdjacencyScan {
 
     /**
      * Coalesces the first {@code count} sorted values (all on other machines) into READs of at most chunkBytes, never
-     * across a region chunk or a host.
+     * across a region chunk, a host, or a gap of more than maxGapBytes between two of them (bytes copied for nothing).
      */
     private void buildChunks(int count) {
         chunkCount = 0;
@@ -255,8 +346,10 @@ public final class AdjacencyScan {
             int end = i + 1;
             while (end < count) {
                 int next = (int) order[end];
+                int previous = (int) order[end - 1];
                 long stop = offset(next) + Address.byteSize(gatheredAddresses[next]);
-                if (host(next) != host(first) || stop - start > options.chunkBytes()
+                long gap = offset(next) - offset(previous) - Address.byteSize(gatheredAddresses[previous]);
+                if (host(next) != host(first) || stop - start > options.chunkBytes() || gap > options.maxGapBytes()
                     || (start / regionChunkBytes) != ((stop - 1) / regionChunkBytes)) {
                     break;
                 }
@@ -282,18 +375,24 @@ public final class AdjacencyScan {
             int length = (int) (offset(tail) + Address.byteSize(gatheredAddresses[tail]) - start);
             batch.read(host(head), Region.VALUES, start, buffers[set][c - first], 0, length);
             farReads++;
+            farValues += chunkEnd[c] - chunkFirst[c];
+            farBytes += length;
         }
+        // As a GET's copy: trusted only if it starts within the leases of the addresses it goes by (a record its host
+        // could not be told to invalidate stays readable through old addresses only that long).
+        batchHolds[set] = store.config().leases().readHolds(addressesObtainedAt, Leases.nowMillis());
         batch.post();
     }
 
-    private void visitChunk(int c, UnsafeBuffer chunk, Visitor visitor) {
+    private void visitChunk(int c, UnsafeBuffer chunk, boolean holds, KeyVisitor visitor) {
         long start = offset((int) order[chunkFirst[c]]);
         for (int k = chunkFirst[c]; k < chunkEnd[c]; k++) {
             int i = (int) order[k];
             int at = (int) (offset(i) - start);
             long header = chunk.getLong(at);
-            if (ValueRecord.isValid(chunk, at, gatheredAddresses[i], gatheredKeys[i]) && !ValueRecord.isInvalidationPending(header)) {
-                visitor.visit(KeyLayout.vid(gatheredKeys[i]), chunk, at + ValueRecord.HEADER_BYTES,
+            if (holds && ValueRecord.isValid(chunk, at, gatheredAddresses[i], gatheredKeys[i])
+                && !ValueRecord.isInvalidationPending(header)) {
+                visitor.visit(gatheredKeys[i], chunk, at + ValueRecord.HEADER_BYTES,
                     ValueRecord.payloadLengthOf(header));
             } else {
                 onDemand(gatheredKeys[i], visitor); // moved or changed since its address was read

@@ -49,6 +49,15 @@ public final class GraphAnalytics {
         return sum;
     }
 
+    /** Bytes the far READs of every scan copied so far ({@link AdjacencyScan#farBytes}). */
+    public long farBytes() {
+        long sum = 0;
+        for (AdjacencyScan s : scans) {
+            sum += s == null ? 0 : s.farBytes();
+        }
+        return sum;
+    }
+
     /**
      * Level-synchronous BFS from {@code source} along {@code label}: every level, each compute machine reads the
      * out-lists of the frontier's vertices it homes. Returns every vertex reached with its distance in hops.

@@ -6,7 +6,7 @@
  * below it.
  */
 @MayDependOn({"io.pragh", "io.pragh.address", "io.pragh.embedded", "io.pragh.fabric", "io.pragh.keys",
-    "io.pragh.memory", "io.pragh.store", "io.pragh.values", "org.agrona.."})
+    "io.pragh.memory", "io.pragh.reclaim", "io.pragh.store", "io.pragh.values", "org.agrona.."})
 package io.pragh.analytics;
 
 import io.pragh.MayDependOn;

@@ -59,6 +59,26 @@ final class BatchGet {
         }
     }
 
+    /**
+     * The lookups of {@link #getAll} without the value reads: each key's address word (from the local key region,
+     * the cache, or one batched bucket READ per round of {@link #MAX_BATCH}) and when it was obtained, for a reader
+     * that copies the values its own way (an analytics scan, in chunks). Keys without a value are not visited.
+     */
+    void locateAll(long[] keys, int from, int count, Session.AddressVisitor visitor) {
+        for (int base = from; base < from + count; base += MAX_BATCH) {
+            int n = Math.min(MAX_BATCH, from + count - base);
+            lookUp(keys, base, n);
+            for (int i = 0; i < n; i++) {
+                if (state[i] == RESOLVED) {
+                    visitor.visit(base + i, keys[base + i], addresses[i], obtainedAt[i]);
+                } else if (state[i] == DELETING) {
+                    // A DELETE in flight: what the single-key GET answers once it settles (most likely nothing).
+                    visitor.visit(base + i, keys[base + i], Address.NONE, obtainedAt[i]);
+                }
+            }
+        }
+    }
+
     private void round(long[] keys, int base, int n, Session.ValueVisitor visitor) {
         lookUp(keys, base, n);
         readValues(keys, base, n);

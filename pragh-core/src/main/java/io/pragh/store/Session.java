@@ -62,6 +62,12 @@ public final class Session {
         void visit(int index, long key, ValueView value);
     }
 
+    /** Receives the address words of {@link #locateAll}, each with the clock before it was read (its leases' start). */
+    @FunctionalInterface
+    public interface AddressVisitor {
+        void visit(int index, long key, long address, long obtainedAtMillis);
+    }
+
     /** Results of the last {@link #lookup}. */
     int home;
     long address;
@@ -457,6 +463,28 @@ public final class Session {
         machine.gate().enter(gateStripe);
         try {
             batchGet.getAll(keys, from, count, visitor);
+        } finally {
+            machine.gate().exit(gateStripe);
+        }
+    }
+
+    /**
+     * LOOKUP of {@code keys[from..from+count)} together, as {@link #getAll} does it (remote bucket reads in one batch
+     * per 256 keys), without reading the values: for a reader that copies many values in a few large READs. A key
+     * without a value is not visited; one whose DELETE is in flight is visited with {@link Address#NONE}. A copy
+     * made through an address is trustworthy only if its header matches the address and the key
+     * ({@link ValueRecord#isValid}) and the copy started within the address's leases
+     * ({@code config().leases().readHolds(obtainedAt, copyStart)}).
+     *
+     * <p>Example: {@code session.locateAll(keys, 0, n, (i, key, address, at) -> gather(key, address));}
+     */
+    public void locateAll(long[] keys, int from, int count, AddressVisitor visitor) {
+        if (batchGet == null) {
+            batchGet = new BatchGet(machine, this);
+        }
+        machine.gate().enter(gateStripe);
+        try {
+            batchGet.locateAll(keys, from, count, visitor);
         } finally {
             machine.gate().exit(gateStripe);
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.keys.KeyLayout;
 import io.pragh.tier.TieringConfig;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -111,5 +112,53 @@ class FarMemoryAnalyticsTest {
                 assertEquals(rank[e.getValue()], result.rank(e.getKey()), 1e-12, "vertex " + e.getKey() + " " + options);
             }
         }
+    }
+    /**
+     * One machine's scan reads lists by key wherever they are homed: its own keys' words in place, the other
+     * machine's by batched lookups at their home; far lists come in chunks per host (one READ per list on demand).
+     */
+    @Test
+    void aScanReadsListsHomedOnAnyMachineByKey() {
+        long[] keys = new long[VERTICES];
+        for (int v = 0; v < VERTICES; v++) {
+            keys[v] = KeyLayout.key(v, 0, KeyLayout.OUT);
+        }
+        for (ScanOptions options : allWays()) {
+            AdjacencyScan scan = new AdjacencyScan(cluster.machine(0).store(), options);
+            Map<Long, List<Long>> got = new TreeMap<>();
+            cluster.machine(0).submit(() -> {
+                scan.read(keys, keys.length, (key, buf, off, len) -> {
+                    List<Long> ns = got.computeIfAbsent(KeyLayout.vid(key), k -> new java.util.ArrayList<>());
+                    for (int i = 0; i + 8 <= len; i += 8) {
+                        ns.add(buf.getLong(off + i));
+                    }
+                });
+                return null;
+            }).join();
+            assertEquals(EDGES, got, options.toString());
+            assertTrue(scan.farValues() > VERTICES / 2, "most lists are far: " + scan.farValues() + " " + options);
+            if (options.mode() == ScanOptions.FarReads.ON_DEMAND) {
+                assertEquals(scan.farValues(), scan.farReads(), "one READ per far list on demand");
+            } else if (options.chunkBytes() >= 4096) {
+                // Lists of different size classes lie apart in the memory node's region: a chunk takes a few each.
+                assertTrue(scan.farReads() * 2 <= scan.farValues(), scan.farReads() + " chunk READs for "
+                    + scan.farValues() + " far lists " + options);
+            }
+        }
+    }
+    /** A BFS level wants scattered lists: chunks that end at a gap copy fewer bytes, and BFS answers the same. */
+    @Test
+    void chunksEndAtGapsWiderThanTheBound() {
+        ScanOptions unbounded = ScanOptions.defaults().withMaxGapBytes(Integer.MAX_VALUE);
+        GraphAnalytics wide = new GraphAnalytics(cluster, unbounded);
+        GraphAnalytics tight = new GraphAnalytics(cluster, ScanOptions.defaults().withMaxGapBytes(0));
+        Long2LongHashMap expected = wide.bfs(1, 0);
+        Long2LongHashMap got = tight.bfs(1, 0);
+        assertEquals(expected.size(), got.size());
+        expected.forEach((v, d) -> assertEquals(d, got.get(v), "vertex " + v));
+        assertTrue(tight.farBytes() < wide.farBytes(), "gap-free chunks copied " + tight.farBytes() + " bytes, chunks"
+            + " over gaps " + wide.farBytes());
+        assertTrue(tight.farReads() > wide.farReads(), "gaps end chunks: " + tight.farReads() + " READs against "
+            + wide.farReads());
     }
 }

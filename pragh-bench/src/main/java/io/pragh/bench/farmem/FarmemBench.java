@@ -44,7 +44,7 @@ public final class FarmemBench {
      * accrues none; the on-demand READs' emulated latency is spun, so it counts).
      */
     record Point(String algorithm, String mode, double ratio, double farShare, int chunkBytes, double seconds,
-                 long farReadsPerRun, double cpuSeconds) {
+                 long farReadsPerRun, double cpuSeconds, long farBytesPerRun) {
     }
 
     private final FarmemConfig config;
@@ -214,10 +214,12 @@ public final class FarmemBench {
         int n = analytics.size();
         long[] reached = new long[n];
         long[] reads0 = new long[n];
+        long[] bytes0 = new long[n];
         for (int m = 0; m < n; m++) {
             reached[m] = run.applyAsLong(analytics.get(m));
             run.applyAsLong(analytics.get(m)); // two warm-up runs: the first ratio's cluster also warms the JIT
             reads0[m] = analytics.get(m).farReads();
+            bytes0[m] = analytics.get(m).farBytes();
         }
         double[][] seconds = new double[n][config.runs()];
         double[][] cpu = new double[n][config.runs()];
@@ -241,10 +243,11 @@ public final class FarmemBench {
             Arrays.sort(seconds[m]);
             Arrays.sort(cpu[m]);
             Point p = new Point(algorithm, modes.get(m), ratio, farShare, a.options().chunkBytes(),
-                seconds[m][config.runs() / 2], (a.farReads() - reads0[m]) / config.runs(), cpu[m][config.runs() / 2]);
-            out.printf(Locale.ROOT, "  %-8s %-9s ratio %.2f chunk %7d: %8.4f s, CPU %8.4f s  (%,d far READs a run, %,d"
-                + " vertices)%n", algorithm, modes.get(m), ratio, p.chunkBytes(), p.seconds(), p.cpuSeconds(),
-                p.farReadsPerRun(), reached[m]);
+                seconds[m][config.runs() / 2], (a.farReads() - reads0[m]) / config.runs(), cpu[m][config.runs() / 2],
+                (a.farBytes() - bytes0[m]) / config.runs());
+            out.printf(Locale.ROOT, "  %-8s %-9s ratio %.2f chunk %7d: %8.4f s, CPU %8.4f s  (%,d far READs a run of"
+                + " %,d bytes, %,d vertices)%n", algorithm, modes.get(m), ratio, p.chunkBytes(), p.seconds(),
+                p.cpuSeconds(), p.farReadsPerRun(), p.farBytesPerRun(), reached[m]);
             points.add(p);
         }
         return points;

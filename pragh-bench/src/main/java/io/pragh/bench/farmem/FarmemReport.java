@@ -79,6 +79,7 @@ final class FarmemReport {
         m.put("seconds", p.seconds());
         m.put("farReadsPerRun", p.farReadsPerRun());
         m.put("cpuSeconds", p.cpuSeconds());
+        m.put("farBytesPerRun", p.farBytesPerRun());
         return m;
     }
 

@@ -1,25 +1,30 @@
 package io.pragh.gremlin.analytics;
 
+import io.pragh.analytics.ScanOptions;
+import io.pragh.gremlin.storage.Adjacency;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.structure.PraghGraph;
-import org.apache.tinkerpop.gremlin.structure.Direction;
-import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.agrona.collections.LongArrayList;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * BFS and PageRank over a {@link PraghGraph}'s out-edges of one label (or of every label when the label is null),
  * with the definitions of the core's far-memory analytics ({@code io.pragh.analytics.GraphAnalytics}): BFS is
  * level-synchronous and gives every reached vertex its distance in hops; PageRank runs {@code iterations} rounds of
  * {@code r' = (1 - d) / N + d * (sum over in-neighbours u of r(u) / outdegree(u) + dangling mass / N)} from
- * {@code 1 / N}, over all N vertices of the graph, each parallel edge counted. Neighbours are read through the
- * graph's store (a vertex's home answers), so both run on an embedded graph and on a cluster's front end.
+ * {@code 1 / N}, over all N vertices of the graph, each parallel edge counted. Lists are read as the core's
+ * far-memory analytics read them ({@link OutLists}): in place where they are local to a machine this process runs,
+ * and in large chunked one-sided READs per host where they live elsewhere (a memory node the tier spilled them to),
+ * so both run on an embedded graph and on a cluster's front end. {@link #farReads} and {@link #farValues} say how
+ * many READs took how many far lists.
  *
  * <p>Example:
  * <pre>{@code
@@ -35,14 +40,34 @@ public final class GraphAlgorithms {
     public static final String PAGERANK_SERVICE = "pragh.pagerank";
 
     private final PraghGraph graph;
+    private final ScanOptions options;
+    /** Summed over every run: written by the run's thread, read by any (tests, metrics). */
+    private final AtomicLong farReads = new AtomicLong();
+    private final AtomicLong farValues = new AtomicLong();
 
+    /** Over {@code graph}, far lists read in chunks of {@link ScanOptions#DEFAULT_CHUNK_BYTES}. */
     public GraphAlgorithms(final PraghGraph graph) {
+        this(graph, ScanOptions.defaults());
+    }
+
+    /**
+     * Over {@code graph}, reading lists that live on other machines as {@code options} say: chunked (the default:
+     * sorted by host and offset, coalesced into READs of up to {@link ScanOptions#chunkBytes}, a batch of
+     * {@link ScanOptions#depth} in flight while the one before is visited) or one READ per list on demand.
+     */
+    public GraphAlgorithms(final PraghGraph graph, final ScanOptions options) {
         this.graph = graph;
+        this.options = options;
     }
 
     /** Registers {@code g.call("pragh.bfs", [...])} and {@code g.call("pragh.pagerank", [...])} on {@code graph}. */
     public static GraphAlgorithms register(final PraghGraph graph) {
-        final GraphAlgorithms algorithms = new GraphAlgorithms(graph);
+        return register(graph, ScanOptions.defaults());
+    }
+
+    /** As {@link #register(PraghGraph)}, reading far lists as {@code options} say. */
+    public static GraphAlgorithms register(final PraghGraph graph, final ScanOptions options) {
+        final GraphAlgorithms algorithms = new GraphAlgorithms(graph, options);
         graph.getServiceRegistry().registerService(new BfsService(algorithms));
         graph.getServiceRegistry().registerService(new PageRankService(algorithms));
         return algorithms;
@@ -50,6 +75,16 @@ public final class GraphAlgorithms {
 
     PraghGraph graph() {
         return graph;
+    }
+
+    /** One-sided READs of lists on other machines every run so far issued (a chunk counts one). */
+    public long farReads() {
+        return farReads.get();
+    }
+
+    /** Lists every run so far read from other machines' memory (in chunks, or one READ each on demand). */
+    public long farValues() {
+        return farValues.get();
     }
 
     /**
@@ -65,19 +100,35 @@ public final class GraphAlgorithms {
         }
         final Map<Long, Long> level = new LinkedHashMap<>();
         level.put(source, 0L);
-        List<Long> frontier = List.of(source);
-        for (long depth = 1; !frontier.isEmpty(); depth++) {
-            final List<Long> next = new ArrayList<>();
-            for (final long vid : frontier) {
-                for (final long n : out(vid, label)) {
-                    if (level.putIfAbsent(n, depth) == null) {
-                        next.add(n);
+        final OutLists lists = lists(label);
+        long[] frontier = {source};
+        int size = 1;
+        for (long depth = 1; size > 0; depth++) {
+            final long d = depth;
+            final LongArrayList next = new LongArrayList();
+            lists.of(frontier, size, (vid, buf, off, entries) -> {
+                for (int i = 0; i < entries; i++) {
+                    final long n = buf.getLong(off + Adjacency.neighbourOffset(i), ByteOrder.LITTLE_ENDIAN);
+                    if (level.putIfAbsent(n, d) == null) {
+                        next.addLong(n);
                     }
                 }
-            }
-            frontier = next;
+            });
+            frontier = next.toLongArray();
+            size = frontier.length;
         }
+        tally(lists);
         return level;
+    }
+
+    /** The lists of {@code label}'s out-edges (every label's when null) as this graph's options read them. */
+    private OutLists lists(final String label) {
+        return new OutLists(graph.store(), options, label == null ? graph.edgeLabelIds() : graph.edgeLabelIds(label));
+    }
+
+    private void tally(final OutLists lists) {
+        farReads.addAndGet(lists.farReads());
+        farValues.addAndGet(lists.farValues());
     }
 
     /**
@@ -95,18 +146,32 @@ public final class GraphAlgorithms {
         for (int i = 0; i < n; i++) {
             index.put(vids[i], i);
         }
-        // Each list read once: an iteration then walks arrays, not the store.
+        // Each list read once, in one scan (far lists in chunks): an iteration then walks arrays, not the store.
         final int[][] out = new int[n][];
-        for (int i = 0; i < n; i++) {
-            final long[] neighbours = out(vids[i], label);
-            out[i] = new int[neighbours.length];
-            for (int e = 0; e < neighbours.length; e++) {
-                final Integer j = index.get(neighbours[e]);
+        final OutLists lists = lists(label);
+        lists.ofAll(vids, (vid, buf, off, entries) -> {
+            final Integer i = index.get(vid);
+            if (i == null) {
+                throw new IllegalStateException("the graph has edges out of " + vid + ", which is not a vertex of it");
+            }
+            // A vertex's lists of several labels are joined: the edges of all of them count.
+            final int[] have = out[i] == null ? new int[0] : out[i];
+            final int[] joined = Arrays.copyOf(have, have.length + entries);
+            for (int e = 0; e < entries; e++) {
+                final long neighbour = buf.getLong(off + Adjacency.neighbourOffset(e), ByteOrder.LITTLE_ENDIAN);
+                final Integer j = index.get(neighbour);
                 if (j == null) {
-                    throw new IllegalStateException("vertex " + vids[i] + " has an edge to " + neighbours[e]
+                    throw new IllegalStateException("vertex " + vid + " has an edge to " + neighbour
                         + ", which is not a vertex of the graph");
                 }
-                out[i][e] = j;
+                joined[have.length + e] = j;
+            }
+            out[i] = joined;
+        });
+        tally(lists);
+        for (int i = 0; i < n; i++) {
+            if (out[i] == null) {
+                out[i] = new int[0];
             }
         }
         double[] rank = new double[n];
@@ -134,21 +199,6 @@ public final class GraphAlgorithms {
             ranks.put(vids[i], rank[i]);
         }
         return ranks;
-    }
-
-    /** The out-neighbours of {@code vid} along {@code label} (every label when null), one per edge. */
-    private long[] out(final long vid, final String label) {
-        final Iterator<Vertex> it = label == null ? graph.vertexHandle(vid).vertices(Direction.OUT)
-            : graph.vertexHandle(vid).vertices(Direction.OUT, label);
-        long[] buf = new long[8];
-        int n = 0;
-        while (it.hasNext()) {
-            if (n == buf.length) {
-                buf = Arrays.copyOf(buf, n * 2);
-            }
-            buf[n++] = PraghGraph.toVid(it.next().id());
-        }
-        return Arrays.copyOf(buf, n);
     }
 
     private long[] allVertices() {

@@ -53,6 +53,8 @@ public final class ClusterGraphStore implements GraphStore {
     private final ClusterTls tls;
     private final NameDictionary names;
     private final PeerReachability peers;
+    /** Machines {@code 0..computeMachines-1} home keys; memory nodes (the highest ids) home none and are not scanned. */
+    private final int computeMachines;
 
     /** As below, naming machines in errors by their client address (an embedded test cluster has no other). */
     public ClusterGraphStore(final Machine machine, final List<InetSocketAddress> clientAddresses,
@@ -70,6 +72,21 @@ public final class ClusterGraphStore implements GraphStore {
     public ClusterGraphStore(final Machine machine, final List<InetSocketAddress> clientAddresses,
                              final List<String> fabricAddresses, final int timeoutMillis, final ClusterSecret secret,
                              final ClusterTls tls) {
+        this(machine, clientAddresses, fabricAddresses, clientAddresses.size(), timeoutMillis, secret, tls);
+    }
+
+    /**
+     * As above, on a cluster whose machines from {@code computeMachines} on are memory nodes ({@code role: memory}):
+     * they home no key and have no client port, so a scan of every key asks only the compute machines.
+     */
+    public ClusterGraphStore(final Machine machine, final List<InetSocketAddress> clientAddresses,
+                             final List<String> fabricAddresses, final int computeMachines, final int timeoutMillis,
+                             final ClusterSecret secret, final ClusterTls tls) {
+        if (computeMachines < 1 || computeMachines > clientAddresses.size()) {
+            throw new IllegalArgumentException("computeMachines must be in [1, " + clientAddresses.size() + "] (the"
+                + " machines), got " + computeMachines);
+        }
+        this.computeMachines = computeMachines;
         this.machine = machine;
         this.peers = new PeerReachability(machine.id(), machine.store().endpoint(), fabricAddresses);
         this.secret = secret;
@@ -89,13 +106,15 @@ public final class ClusterGraphStore implements GraphStore {
     public static ClusterGraphStore of(final io.pragh.server.frontend.FrontEnd.Host host) {
         final List<InetSocketAddress> clients = new ArrayList<>();
         final List<String> fabric = new ArrayList<>();
+        int compute = 0;
         for (final io.pragh.server.config.MachineConfig m : host.config().machines()) {
+            compute += m.role() == io.pragh.tier.MachineRole.COMPUTE ? 1 : 0;
             // Resolved now where they resolve (a scan connects to them later).
             clients.add(m.clientPort() == io.pragh.server.config.MachineConfig.NO_CLIENT_PORT ? null
                 : new InetSocketAddress(m.host(), m.clientPort()));
             fabric.add(m.host() + ":" + m.fabricPort());
         }
-        return new ClusterGraphStore(host.machine(), clients, fabric, (int) host.timeoutMillis(),
+        return new ClusterGraphStore(host.machine(), clients, fabric, compute, (int) host.timeoutMillis(),
             host.config().secret(), host.config().tls());
     }
 
@@ -166,7 +185,7 @@ public final class ClusterGraphStore implements GraphStore {
             throw peers.error(down, "a scan of every vertex or edge needs every machine; no partial result is"
                 + " returned");
         }
-        for (int m = 0; m < machines(); m++) {
+        for (int m = 0; m < computeMachines; m++) {
             long cursor = ClientProtocol.SCAN_START;
             do {
                 final HomeKeyScan.Page page = m == machine.id()

@@ -21,6 +21,7 @@
     "io.pragh.gremlin.events", "io.pragh.gremlin.hotspot", "io.pragh.gremlin.server", "io.pragh.gremlin.storage", "io.pragh.gremlin.structure",
     "io.pragh.keys", "io.pragh.server.extension", "org.agrona..",
     "io.pragh.server.config", "io.pragh.server.frontend", "io.pragh.server.load", "io.pragh.server.rpc", "io.pragh.store",
+    "io.pragh.tier",
     "org.apache.commons.configuration2..", "org.apache.tinkerpop.."})
 package io.pragh.gremlin.distributed;
 

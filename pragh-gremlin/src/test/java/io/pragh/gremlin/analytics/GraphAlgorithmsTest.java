@@ -5,7 +5,6 @@ import io.pragh.gremlin.structure.TestGraphs;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,11 +21,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * PageRank over the edge list the graph was built from.
  */
 class GraphAlgorithmsTest {
-    private static final int VERTICES = 80;
+    static final int VERTICES = 80;
     private static final int EDGES = 240;
 
     /** The edges added, as {from, to, label (0 road, 1 rail)}. */
-    private static List<long[]> randomGraph(final PraghGraph graph, final long[] vids) {
+    static List<long[]> randomGraph(final PraghGraph graph, final long[] vids) {
         final Random random = new Random(18);
         final Vertex[] vs = new Vertex[vids.length];
         for (int i = 0; i < vs.length; i++) {
@@ -44,7 +43,7 @@ class GraphAlgorithmsTest {
         return edges;
     }
 
-    private static Map<Long, List<Long>> adjacency(final List<long[]> edges, final int label) {
+    static Map<Long, List<Long>> adjacency(final List<long[]> edges, final int label) {
         final Map<Long, List<Long>> out = new HashMap<>();
         for (final long[] e : edges) {
             if (label < 0 || e[2] == label) {
@@ -54,49 +53,6 @@ class GraphAlgorithmsTest {
         return out;
     }
 
-    private static Map<Long, Long> referenceBfs(final Map<Long, List<Long>> out, final long source) {
-        final Map<Long, Long> level = new HashMap<>();
-        level.put(source, 0L);
-        final ArrayDeque<Long> queue = new ArrayDeque<>(List.of(source));
-        while (!queue.isEmpty()) {
-            final long v = queue.poll();
-            for (final long n : out.getOrDefault(v, List.of())) {
-                if (!level.containsKey(n)) {
-                    level.put(n, level.get(v) + 1);
-                    queue.add(n);
-                }
-            }
-        }
-        return level;
-    }
-
-    private static Map<Long, Double> referencePageRank(final Map<Long, List<Long>> out, final long[] vids,
-                                                       final int iterations, final double d) {
-        final int n = vids.length;
-        Map<Long, Double> rank = new HashMap<>();
-        for (final long v : vids) {
-            rank.put(v, 1.0 / n);
-        }
-        for (int it = 0; it < iterations; it++) {
-            final Map<Long, Double> next = new HashMap<>();
-            double dangling = 0;
-            for (final long v : vids) {
-                next.putIfAbsent(v, 0.0);
-                final List<Long> ns = out.getOrDefault(v, List.of());
-                if (ns.isEmpty()) {
-                    dangling += rank.get(v);
-                }
-                for (final long w : ns) {
-                    next.merge(w, rank.get(v) / ns.size(), Double::sum);
-                }
-            }
-            final double mass = dangling;
-            next.replaceAll((v, in) -> (1 - d) / n + d * (in + mass / n));
-            rank = next;
-        }
-        return rank;
-    }
-
     @Test
     void bfsServiceEqualsAPlainBfsAlongOneLabelAndAlongAll() {
         try (PraghGraph graph = TestGraphs.open()) {
@@ -104,7 +60,8 @@ class GraphAlgorithmsTest {
             final List<long[]> edges = randomGraph(graph, vids);
             GraphAlgorithms.register(graph);
             for (final String label : new String[] {null, "road"}) {
-                final Map<Long, Long> expected = referenceBfs(adjacency(edges, label == null ? -1 : 0), vids[0]);
+                final Map<Long, Long> expected = ReferenceAlgorithms.bfs(adjacency(edges, label == null ? -1 : 0),
+                    vids[0]);
                 assertTrue(expected.size() > VERTICES / 2, "the source reaches most vertices: " + expected.size());
                 final Map<String, Object> params = new HashMap<>();
                 params.put("source", vids[0]);
@@ -125,7 +82,7 @@ class GraphAlgorithmsTest {
             final long[] vids = new long[VERTICES];
             final List<long[]> edges = randomGraph(graph, vids);
             GraphAlgorithms.register(graph);
-            final Map<Long, Double> expected = referencePageRank(adjacency(edges, 1), vids, 15, 0.8);
+            final Map<Long, Double> expected = ReferenceAlgorithms.pageRank(adjacency(edges, 1), vids, 15, 0.8);
             final Map<?, ?> answer = (Map<?, ?>) graph.traversal().call("pragh.pagerank",
                 Map.of("label", "rail", "iterations", 15, "damping", 0.8, "property", "rank")).next();
             final Map<?, ?> ranks = (Map<?, ?>) answer.get("ranks");
