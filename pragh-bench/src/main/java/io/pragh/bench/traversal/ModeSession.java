@@ -1,6 +1,7 @@
 package io.pragh.bench.traversal;
 
 import io.pragh.bench.traversal.deploy.BenchCluster;
+import io.pragh.bench.traversal.deploy.CompulsoryReads;
 import io.pragh.bench.traversal.deploy.EmbeddedBenchCluster;
 import io.pragh.bench.traversal.deploy.ReadCensus;
 import io.pragh.bench.traversal.deploy.ShardMigration;
@@ -53,6 +54,8 @@ public final class ModeSession implements AutoCloseable {
     private boolean liveControl;
     /** Keys of the loaded graph's two-hop reads when a read census runs through the measurement, else null. */
     private LongPredicate censusKeys;
+    /** The compulsory reads counted since the first query when a read census runs, else null. */
+    private CompulsoryReads compulsory;
 
     /**
      * Starts {@code phases.threads()} query threads of {@code workload} on {@code cluster}, loaded with {@code keys}
@@ -96,6 +99,15 @@ public final class ModeSession implements AutoCloseable {
     public ModeSession census(LongPredicate loaded) {
         this.censusKeys = loaded;
         return this;
+    }
+
+    /**
+     * Also prints the measurement's compulsory remote reads ({@link CompulsoryReads}, counted by the caller from
+     * before the first query). Returns this session.
+     */
+    public ModeSession census(LongPredicate loaded, CompulsoryReads compulsoryReads) {
+        this.compulsory = compulsoryReads;
+        return census(loaded);
     }
 
     public BenchCluster cluster() {
@@ -147,7 +159,12 @@ public final class ModeSession implements AutoCloseable {
         long f0 = cluster.forwardedUpdates();
         FabricStats.Snapshot s0 = cluster.stats();
         if (liveControl && automatic != null) {
+            automatic.markInstantPolls();
             automatic.runAutomatically();
+        }
+        if (compulsory != null) {
+            compulsory.chainInFront(); // behind the census, which chains in front of it and puts it back
+            compulsory.openWindow();
         }
         ReadCensus census = censusKeys != null && cluster instanceof EmbeddedBenchCluster e
             ? ReadCensus.start(e.cluster()) : null;
@@ -155,6 +172,12 @@ public final class ModeSession implements AutoCloseable {
         phase("measurement", config.durationSeconds());
         if (census != null) {
             out.print(tag + " " + census.stop(censusKeys));
+        }
+        if (compulsory != null) {
+            out.print(tag + " " + compulsory.closeWindow());
+        }
+        if (liveControl && automatic != null && !automatic.instantPollsSinceMark().isEmpty()) {
+            out.printf(Locale.ROOT, "%s %s%n", tag, automatic.instantPollsSinceMark());
         }
         if (mode == Mode.SPLIT_CACHE_REPLICA && automatic != null) {
             out.printf(Locale.ROOT, "%s %s%n", tag, automatic.replicaSummary());
@@ -195,6 +218,9 @@ public final class ModeSession implements AutoCloseable {
         SplitMigration control = cluster.splitMigration();
         automatic = control;
         control.start();
+        if (compulsory != null) {
+            compulsory.chainInFront(); // the monitors replaced every machine's observer
+        }
         for (int i = 1; i <= config.intervals(); i++) {
             phase("monitoring interval " + i, config.intervalSeconds());
             // Before the decision: its first migrations may finish before endInterval returns.
