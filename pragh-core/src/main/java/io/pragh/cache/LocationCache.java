@@ -3,6 +3,8 @@ package io.pragh.cache;
 import io.pragh.keys.Hashing;
 import java.lang.invoke.VarHandle;
 import io.pragh.memory.ChunkedRegion;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -23,6 +25,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * hits and misses (a disabled cache misses every one) in {@link LongAdder}s, as the fabric counts its operations, for
  * the metrics.
  *
+ * <p>A key whose counter reaches {@link #HOT_MARK} is also written, with the time, to a small lossy ring that the
+ * monitor's instant poll drains ({@link #drainHot}): a poll then looks at the keys that just became busy, not at every
+ * way of the cache (25M ways over 8 machines of 128 MiB, which bounded polling to once in several seconds under the
+ * control thread's duty limit, so that a new key read hundreds of times a second waited for the interval's end).
+ *
  * <pre>{@code
  * LocationCache cache = new LocationCache(128L << 20, 5_000);
  * cache.insert(key, address, slotOffset, nowMillis);
@@ -32,6 +39,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class LocationCache implements AutoCloseable {
     public static final long DEFAULT_BYTES = 128L << 20;
     public static final int WAYS = 6;
+    /**
+     * The access count at which a key enters the ring of busy keys ({@link #drainHot}), and again at every power of two
+     * above it: a key whose halved count starts an interval above the mark still enters it when it keeps being read.
+     */
+    public static final long HOT_MARK = 8;
+    /** Keys the ring holds between two drains; more are lost (the monitor's interval report still sees them). */
+    static final int HOT_RING = 4096;
     static final int WAY_BYTES = 40;
     static final int SET_BYTES = 256;
     private static final int KEY = 0;
@@ -52,6 +66,8 @@ public final class LocationCache implements AutoCloseable {
         public long address;
         public long slotOffset;
         public long stampMillis;
+        /** The entry's access count before this lookup's (or at a {@link #peek}). */
+        public long accesses;
     }
 
     private final ChunkedRegion memory;
@@ -60,6 +76,11 @@ public final class LocationCache implements AutoCloseable {
     private final long leaseMillis;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
+    /** The ring of busy keys: key, the time it reached a mark, and the mark, per slot; 0 keys are empty slots. */
+    private final AtomicLongArray hot = new AtomicLongArray(3 * HOT_RING);
+    private final AtomicLong hotWrites = new AtomicLong();
+    /** Slots drained so far (by the one draining thread). */
+    private long hotReads;
 
     /**
      * @param bytes memory budget; rounded down to a power-of-two number of sets; 0 disables the cache (every
@@ -143,6 +164,31 @@ public final class LocationCache implements AutoCloseable {
             misses.increment();
             return false;
         }
+        int found = find(key, nowMillis, hit);
+        if (found < 0) {
+            misses.increment();
+            return false;
+        }
+        hits.increment();
+        // Lossy bump (see the class comment): plain read, ordered write, no read-modify-write atomic.
+        long count = sets.getLong(found + COUNT) + 1;
+        sets.putLongOrdered(found + COUNT, count);
+        if (count >= HOT_MARK && (count & (count - 1)) == 0) {
+            markHot(key, nowMillis, count);
+        }
+        return true;
+    }
+
+    /**
+     * Fills {@code hit} from {@code key}'s live entry (unexpired, with an address), its access count included, counting
+     * nothing; returns whether there was one. The monitor's probe of a key {@link #drainHot} named.
+     */
+    public boolean peek(long key, long nowMillis, Hit hit) {
+        return sets != null && find(key, nowMillis, hit) >= 0;
+    }
+
+    /** The way of {@code key}'s live entry, its fields copied to {@code hit}, or -1. */
+    private int find(long key, long nowMillis, Hit hit) {
         int set = setOf(key);
         while (true) {
             long seq = sets.getLongVolatile(set);
@@ -154,6 +200,7 @@ public final class LocationCache implements AutoCloseable {
             long address = 0;
             long slot = 0;
             long stamp = 0;
+            long count = 0;
             for (int w = 0; w < WAYS; w++) {
                 int way = set + WAYS_OFFSET + w * WAY_BYTES;
                 if (sets.getLong(way + KEY) == key) {
@@ -161,6 +208,7 @@ public final class LocationCache implements AutoCloseable {
                     address = sets.getLong(way + ADDRESS);
                     slot = sets.getLong(way + SLOT);
                     stamp = sets.getLong(way + STAMP);
+                    count = sets.getLong(way + COUNT);
                     break;
                 }
             }
@@ -170,17 +218,45 @@ public final class LocationCache implements AutoCloseable {
                 continue;
             }
             if (found < 0 || address == DROPPED || nowMillis - stamp >= leaseMillis) {
-                misses.increment();
-                return false;
+                return -1;
             }
-            hits.increment();
             hit.address = address;
             hit.slotOffset = slot;
             hit.stampMillis = stamp;
-            // Lossy bump (see the class comment): plain read, ordered write, no read-modify-write atomic.
-            sets.putLongOrdered(found + COUNT, sets.getLong(found + COUNT) + 1);
-            return true;
+            hit.accesses = count;
+            return found;
         }
+    }
+
+    /** At a few counts of a key an interval: the ring's one atomic is off the GET path's common case. */
+    private void markHot(long key, long nowMillis, long count) {
+        int slot = (int) (hotWrites.getAndIncrement() & (HOT_RING - 1));
+        // Time and count first, the key last (a volatile store): a drain that sees the key sees them. A writer that
+        // laps a slot being drained may pair a key with another's time; a rate estimate is all it costs.
+        hot.lazySet(3 * slot + 1, nowMillis);
+        hot.lazySet(3 * slot + 2, count);
+        hot.set(3 * slot, key);
+    }
+
+    /**
+     * Hands {@code visitor} every key that reached {@link #HOT_MARK} accesses, or a power of two above it, since the last
+     * drain, with the time it did and that count (keys written over by later ones before this drain are lost); one
+     * thread drains. Returns how many.
+     */
+    public int drainHot(HotVisitor visitor) {
+        long writes = hotWrites.get();
+        long from = Math.max(hotReads, writes - HOT_RING);
+        int n = 0;
+        for (long i = from; i < writes; i++) {
+            int slot = (int) (i & (HOT_RING - 1));
+            long key = hot.getAndSet(3 * slot, 0);
+            if (key != 0) {
+                visitor.visit(key, hot.get(3 * slot + 1), hot.get(3 * slot + 2));
+                n++;
+            }
+        }
+        hotReads = writes;
+        return n;
     }
 
     /**
@@ -343,6 +419,12 @@ public final class LocationCache implements AutoCloseable {
     @FunctionalInterface
     public interface EntryPredicate {
         boolean test(long key, long address);
+    }
+
+    /** Receives the keys {@link #drainHot} hands out. */
+    @FunctionalInterface
+    public interface HotVisitor {
+        void visit(long key, long markedMillis, long markedCount);
     }
 
     /** Receives entries during {@link #forEach}. */
