@@ -376,6 +376,18 @@ public final class LocationCache implements AutoCloseable {
 
     /** Visits every live entry with its access count (the monitor's view of remote accesses). */
     public void forEach(long nowMillis, EntryVisitor visitor) {
+        walk(nowMillis, visitor, false);
+    }
+
+    /**
+     * {@link #forEach}, then {@link #decayCounters}, in one pass: each live entry is visited with its count before the
+     * halving (the monitor's interval end, which reads and decays every way).
+     */
+    public void forEachThenHalve(long nowMillis, EntryVisitor visitor) {
+        walk(nowMillis, visitor, true);
+    }
+
+    private void walk(long nowMillis, EntryVisitor visitor, boolean halve) {
         for (int set = 0; set <= setMask; set++) {
             int base = set * SET_BYTES;
             for (int w = 0; w < WAYS; w++) {
@@ -384,6 +396,10 @@ public final class LocationCache implements AutoCloseable {
                 long address = sets.getLong(way + ADDRESS);
                 if (k != 0 && address != DROPPED && nowMillis - sets.getLong(way + STAMP) < leaseMillis) {
                     visitor.visit(k, address, sets.getLong(way + SLOT), sets.getLong(way + COUNT));
+                }
+                if (halve) {
+                    // Lossy as every counter write here: a bump racing this read and write is lost.
+                    sets.putLongOrdered(way + COUNT, sets.getLong(way + COUNT) >>> 1);
                 }
             }
         }

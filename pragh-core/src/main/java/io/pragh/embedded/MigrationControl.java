@@ -57,6 +57,8 @@ public final class MigrationControl implements AutoCloseable {
     private long polls;
     private long pollNanos;
     private long pollApprovals;
+    private long intervalEnds;
+    private long intervalEndNanos;
 
     public MigrationControl(EmbeddedCluster cluster, MonitorConfig monitorConfig, CoordinatorConfig coordinatorConfig) {
         this.cluster = cluster;
@@ -157,11 +159,17 @@ public final class MigrationControl implements AutoCloseable {
         return approved;
     }
 
-    /** Instant-report polls so far, how long they took in all, and the migrations they approved. */
-    public record InstantPolls(long polls, long nanos, long approvals) {
+    /**
+     * Instant-report polls so far, how long they took in all, and the migrations they approved; interval ends so far
+     * and how long they took (the same thread's time, polling included in neither).
+     */
+    public record InstantPolls(long polls, long nanos, long approvals, long intervalEnds, long intervalEndNanos) {
+        public static final InstantPolls ZERO = new InstantPolls(0, 0, 0, 0, 0);
+
         /** What happened between {@code earlier} and this. */
         public InstantPolls minus(InstantPolls earlier) {
-            return new InstantPolls(polls - earlier.polls, nanos - earlier.nanos, approvals - earlier.approvals);
+            return new InstantPolls(polls - earlier.polls, nanos - earlier.nanos, approvals - earlier.approvals,
+                intervalEnds - earlier.intervalEnds, intervalEndNanos - earlier.intervalEndNanos);
         }
     }
 
@@ -170,11 +178,12 @@ public final class MigrationControl implements AutoCloseable {
      * thread could poll under its duty bound, and what the polls approved).
      */
     public synchronized InstantPolls instantPolls() {
-        return new InstantPolls(polls, pollNanos, pollApprovals);
+        return new InstantPolls(polls, pollNanos, pollApprovals, intervalEnds, intervalEndNanos);
     }
 
     /** Ends the interval on every machine, lets the coordinator decide, and applies its decisions. */
     public synchronized Decisions endInterval() {
+        long t0 = System.nanoTime();
         long now = Leases.nowMillis();
         List<MonitorReport> reports = new ArrayList<>();
         for (Monitor m : monitors) {
@@ -195,6 +204,8 @@ public final class MigrationControl implements AutoCloseable {
         decisionLog.endInterval(coordinator.interval(), interval.localOps() < 0 || interval.remoteOps() < 0
             ? Double.NaN : interval.remoteAccessRate());
         statsAtInterval = stats;
+        intervalEnds++;
+        intervalEndNanos += System.nanoTime() - t0;
         return d;
     }
 

@@ -7,6 +7,7 @@ import io.pragh.store.AccessObserver;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongArrayList;
 import org.agrona.collections.LongHashSet;
 
 /**
@@ -162,12 +163,10 @@ public final class Monitor implements AccessObserver {
         // into the interval is not "more than N accesses per second".
         double seconds = Math.max(MIN_INSTANT_WINDOW_MILLIS, nowMillis - intervalStartMillis) / 1000.0;
         List<KeyRate> hot = new ArrayList<>();
-        if (remoteInTable) {
-            collect(nowMillis, seconds, config.instantRate(), config.minAccesses(), hot);
-        } else {
+        if (!remoteInTable) {
             collectBusy(nowMillis, seconds, hot);
-            collectTable(seconds, config.instantRate(), config.minAccesses(), hot);
         }
+        collectTable(seconds, config.instantRate(), config.minAccesses(), hot);
         hot.removeIf(k -> !reportedInstantly.add(k.key()));
         return hot.isEmpty() ? null : new MonitorReport(machine, true, hot);
     }
@@ -223,10 +222,42 @@ public final class Monitor implements AccessObserver {
         checkStarted();
         double seconds = Math.max(1, nowMillis - intervalStartMillis) / 1000.0;
         List<KeyRate> keys = new ArrayList<>();
+        LongArrayList counts = new LongArrayList();
+        long[] remote = new long[1];
+        TrackedKeys trackedNow = tracked;
+        if (!remoteInTable) {
+            // One pass over the cache: its remote accesses (the share's whole), the keys that may pass, and the decay.
+            // Three passes (8 x 128 MiB) took the control thread more than a second at scale 20 on a busy host, and
+            // no instant report was polled meanwhile.
+            cache.forEachThenHalve(nowMillis, (key, address, slot, accesses) -> {
+                int host = Address.host(address, placement.home(key));
+                if (host != machine) {
+                    remote[0] += accesses;
+                }
+                if (accesses >= config.minAccesses() && accesses / seconds >= config.reportRate()
+                    && !trackedNow.contains(key)) {
+                    keys.add(new KeyRate(key, host, accesses / seconds, false));
+                    counts.addLong(accesses);
+                }
+            });
+        }
+        table.forEach((key, host, count) -> {
+            if (host != machine) {
+                remote[0] += count;
+            }
+        });
         reportThreshold = config.reportRate() > 0 ? config.minAccesses()
-            : Math.max(config.minAccesses(), (long) Math.ceil(config.minShare() * remoteAccesses(nowMillis)));
-        collect(nowMillis, seconds, config.reportRate(), reportThreshold, keys);
-        cache.decayCounters();
+            : Math.max(config.minAccesses(), (long) Math.ceil(config.minShare() * remote[0]));
+        if (reportThreshold > config.minAccesses()) {
+            int kept = 0;
+            for (int i = 0; i < keys.size(); i++) {
+                if (counts.getLong(i) >= reportThreshold) {
+                    keys.set(kept++, keys.get(i));
+                }
+            }
+            keys.subList(kept, keys.size()).clear();
+        }
+        collectTable(seconds, config.reportRate(), reportThreshold, keys);
         table.decay(tracked::contains);
         reportedInstantly.clear();
         // Their counts were halved, so a rate since the mark would be wrong; they come back at their next mark.
@@ -242,37 +273,6 @@ public final class Monitor implements AccessObserver {
      */
     public long reportThreshold() {
         return reportThreshold;
-    }
-
-    /** This interval's (decayed) accesses to values on other machines, the whole that a key's share is of. */
-    private long remoteAccesses(long nowMillis) {
-        long[] sum = new long[1];
-        if (!remoteInTable) {
-            cache.forEach(nowMillis, (key, address, slot, accesses) -> {
-                if (Address.host(address, placement.home(key)) != machine) {
-                    sum[0] += accesses;
-                }
-            });
-        }
-        table.forEach((key, host, count) -> {
-            if (host != machine) {
-                sum[0] += count;
-            }
-        });
-        return sum[0];
-    }
-
-    private void collect(long nowMillis, double seconds, double minRate, long minAccesses, List<KeyRate> out) {
-        TrackedKeys trackedNow = tracked;
-        if (!remoteInTable) {
-            cache.forEach(nowMillis, (key, address, slot, accesses) -> {
-                double rate = accesses / seconds;
-                if (accesses >= minAccesses && rate >= minRate && !trackedNow.contains(key)) {
-                    out.add(new KeyRate(key, Address.host(address, placement.home(key)), rate, false));
-                }
-            });
-        }
-        collectTable(seconds, minRate, minAccesses, out);
     }
 
     private void collectTable(double seconds, double minRate, long minAccesses, List<KeyRate> out) {

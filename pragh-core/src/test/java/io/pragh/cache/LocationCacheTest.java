@@ -67,6 +67,27 @@ class LocationCacheTest {
     }
 
     @Test
+    void oneEndOfIntervalPassVisitsLiveEntriesWithTheirCountsAndHalvesEveryCounter() {
+        try (LocationCache cache = new LocationCache(1 << 16, 1_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            cache.insert(key(1), 0x10, 8, 0);
+            cache.insert(key(2), 0x20, 8, 500);
+            for (int i = 0; i < 9; i++) {
+                cache.lookup(key(1), 10, hit);
+                cache.lookup(key(2), 510, hit);
+            }
+            List<Long> visited = new ArrayList<>();
+            cache.forEachThenHalve(1_200, (k, address, slot, accesses) -> visited.add(accesses));
+            assertEquals(List.of(10L), visited, "key 1's lease ran out: not visited, but halved too");
+            assertTrue(cache.peek(key(2), 1_200, hit));
+            assertEquals(5, hit.accesses);
+            cache.insert(key(1), 0x11, 8, 1_200);
+            assertTrue(cache.peek(key(1), 1_200, hit));
+            assertEquals(5, hit.accesses, "the refilled entry kept its halved count");
+        }
+    }
+
+    @Test
     void theBusyRingKeepsTheNewestKeysWhenMoreBecomeBusyThanItHoldsBetweenDrains() {
         try (LocationCache cache = new LocationCache(1 << 22, 60_000)) {
             LocationCache.Hit hit = new LocationCache.Hit();

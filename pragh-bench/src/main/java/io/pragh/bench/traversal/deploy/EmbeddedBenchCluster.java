@@ -175,7 +175,7 @@ public final class EmbeddedBenchCluster implements BenchCluster {
 
     private final class Split implements SplitMigration {
         private final MigrationControl control;
-        private MigrationControl.InstantPolls pollMark = new MigrationControl.InstantPolls(0, 0, 0);
+        private MigrationControl.InstantPolls pollMark = MigrationControl.InstantPolls.ZERO;
         private long pollMarkNanos = System.nanoTime();
 
         Split(MigrationControl control) {
@@ -228,9 +228,10 @@ public final class EmbeddedBenchCluster implements BenchCluster {
             MigrationControl.InstantPolls p = control.instantPolls().minus(pollMark);
             double seconds = (System.nanoTime() - pollMarkNanos) / 1e9;
             return String.format(Locale.ROOT, "instant-report polls: %d in %.1f s (one per %.0f ms), %.1f ms"
-                    + " each on average, %d migrations approved by them", p.polls(), seconds,
-                p.polls() == 0 ? Double.NaN : 1e3 * seconds / p.polls(),
-                p.polls() == 0 ? Double.NaN : p.nanos() / 1e6 / p.polls(), p.approvals());
+                    + " each on average, %d migrations approved by them; %d interval ends, %.1f ms each on average",
+                p.polls(), seconds, p.polls() == 0 ? Double.NaN : 1e3 * seconds / p.polls(),
+                p.polls() == 0 ? Double.NaN : p.nanos() / 1e6 / p.polls(), p.approvals(), p.intervalEnds(),
+                p.intervalEnds() == 0 ? Double.NaN : p.intervalEndNanos() / 1e6 / p.intervalEnds());
         }
 
         @Override
