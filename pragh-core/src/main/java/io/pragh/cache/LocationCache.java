@@ -76,6 +76,9 @@ public final class LocationCache implements AutoCloseable {
     private final long leaseMillis;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
+    /** Misses that found the key's entry with its lease run out, and with its address dropped as stale. */
+    private final LongAdder expiredMisses = new LongAdder();
+    private final LongAdder droppedMisses = new LongAdder();
     /** The ring of busy keys: key, the time it reached a mark, and the mark, per slot; 0 keys are empty slots. */
     private final AtomicLongArray hot = new AtomicLongArray(3 * HOT_RING);
     private final AtomicLong hotWrites = new AtomicLong();
@@ -142,6 +145,16 @@ public final class LocationCache implements AutoCloseable {
         return misses.sum();
     }
 
+    /** Of {@link #misses}, those whose entry's lease had run out (the address is read again from the key's home). */
+    public long expiredMisses() {
+        return expiredMisses.sum();
+    }
+
+    /** Of {@link #misses}, those whose entry's address had been dropped as stale (a rewrite or a move of the value). */
+    public long droppedMisses() {
+        return droppedMisses.sum();
+    }
+
     private int setOf(long key) {
         return (int) (Hashing.bucketHash(key) >>> 20 & setMask) * SET_BYTES;
     }
@@ -167,6 +180,11 @@ public final class LocationCache implements AutoCloseable {
         int found = find(key, nowMillis, hit);
         if (found < 0) {
             misses.increment();
+            if (found == EXPIRED) {
+                expiredMisses.increment();
+            } else if (found == STALE) {
+                droppedMisses.increment();
+            }
             return false;
         }
         hits.increment();
@@ -187,7 +205,12 @@ public final class LocationCache implements AutoCloseable {
         return sets != null && find(key, nowMillis, hit) >= 0;
     }
 
-    /** The way of {@code key}'s live entry, its fields copied to {@code hit}, or -1. */
+    /** {@link #find}'s answers when there is no live entry: none, its lease ran out, its address was dropped. */
+    private static final int ABSENT = -1;
+    private static final int EXPIRED = -2;
+    private static final int STALE = -3;
+
+    /** The way of {@code key}'s live entry, its fields copied to {@code hit}, or why there is none (below 0). */
     private int find(long key, long nowMillis, Hit hit) {
         int set = setOf(key);
         while (true) {
@@ -217,8 +240,14 @@ public final class LocationCache implements AutoCloseable {
             if (sets.getLongVolatile(set) != seq) {
                 continue;
             }
-            if (found < 0 || address == DROPPED || nowMillis - stamp >= leaseMillis) {
-                return -1;
+            if (found < 0) {
+                return ABSENT;
+            }
+            if (address == DROPPED) {
+                return STALE;
+            }
+            if (nowMillis - stamp >= leaseMillis) {
+                return EXPIRED;
             }
             hit.address = address;
             hit.slotOffset = slot;

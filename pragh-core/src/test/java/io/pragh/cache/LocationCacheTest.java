@@ -27,6 +27,12 @@ class LocationCacheTest {
             assertEquals(1000, hit.stampMillis);
             assertFalse(cache.lookup(key(1), 1100, hit), "expired at exactly the lease");
             assertFalse(cache.lookup(key(2), 1000, hit));
+            cache.insert(key(3), 0x77, 8, 1000);
+            cache.invalidate(key(3), 0x77);
+            assertFalse(cache.lookup(key(3), 1000, hit));
+            assertEquals(3, cache.misses());
+            assertEquals(1, cache.expiredMisses(), "the lease ran out");
+            assertEquals(1, cache.droppedMisses(), "the address was dropped as stale");
         }
     }
 
