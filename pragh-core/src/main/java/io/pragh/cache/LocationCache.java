@@ -3,6 +3,8 @@ package io.pragh.cache;
 import io.pragh.keys.Hashing;
 import java.lang.invoke.VarHandle;
 import io.pragh.memory.ChunkedRegion;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -23,6 +25,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * hits and misses (a disabled cache misses every one) in {@link LongAdder}s, as the fabric counts its operations, for
  * the metrics.
  *
+ * <p>A key whose counter reaches {@link #HOT_MARK} is also written, with the time, to a small lossy ring that the
+ * monitor's instant poll drains ({@link #drainHot}): a poll then looks at the keys that just became busy, not at every
+ * way of the cache (25M ways over 8 machines of 128 MiB, which bounded polling to once in several seconds under the
+ * control thread's duty limit, so that a new key read hundreds of times a second waited for the interval's end).
+ *
  * <pre>{@code
  * LocationCache cache = new LocationCache(128L << 20, 5_000);
  * cache.insert(key, address, slotOffset, nowMillis);
@@ -32,6 +39,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class LocationCache implements AutoCloseable {
     public static final long DEFAULT_BYTES = 128L << 20;
     public static final int WAYS = 6;
+    /**
+     * The access count at which a key enters the ring of busy keys ({@link #drainHot}), and again at every power of two
+     * above it: a key whose halved count starts an interval above the mark still enters it when it keeps being read.
+     */
+    public static final long HOT_MARK = 8;
+    /** Keys the ring holds between two drains; more are lost (the monitor's interval report still sees them). */
+    static final int HOT_RING = 4096;
     static final int WAY_BYTES = 40;
     static final int SET_BYTES = 256;
     private static final int KEY = 0;
@@ -52,6 +66,8 @@ public final class LocationCache implements AutoCloseable {
         public long address;
         public long slotOffset;
         public long stampMillis;
+        /** The entry's access count before this lookup's (or at a {@link #peek}). */
+        public long accesses;
     }
 
     private final ChunkedRegion memory;
@@ -60,9 +76,14 @@ public final class LocationCache implements AutoCloseable {
     private final long leaseMillis;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
-    /** Misses on an entry whose lease had run out, and on one found stale ({@link #DROPPED}): the rest found none. */
+    /** Misses that found the key's entry with its lease run out, and with its address dropped as stale. */
     private final LongAdder expiredMisses = new LongAdder();
     private final LongAdder droppedMisses = new LongAdder();
+    /** The ring of busy keys: key, the time it reached a mark, and the mark, per slot; 0 keys are empty slots. */
+    private final AtomicLongArray hot = new AtomicLongArray(3 * HOT_RING);
+    private final AtomicLong hotWrites = new AtomicLong();
+    /** Slots drained so far (by the one draining thread). */
+    private long hotReads;
 
     /**
      * @param bytes memory budget; rounded down to a power-of-two number of sets; 0 disables the cache (every
@@ -124,12 +145,12 @@ public final class LocationCache implements AutoCloseable {
         return misses.sum();
     }
 
-    /** Of the {@link #misses}, those that found the key's entry with its lease run out. */
+    /** Of {@link #misses}, those whose entry's lease had run out (the address is read again from the key's home). */
     public long expiredMisses() {
         return expiredMisses.sum();
     }
 
-    /** Of the {@link #misses}, those that found the key's entry dropped as stale (its value moved or was replaced). */
+    /** Of {@link #misses}, those whose entry's address had been dropped as stale (a rewrite or a move of the value). */
     public long droppedMisses() {
         return droppedMisses.sum();
     }
@@ -156,6 +177,41 @@ public final class LocationCache implements AutoCloseable {
             misses.increment();
             return false;
         }
+        int found = find(key, nowMillis, hit);
+        if (found < 0) {
+            misses.increment();
+            if (found == EXPIRED) {
+                expiredMisses.increment();
+            } else if (found == STALE) {
+                droppedMisses.increment();
+            }
+            return false;
+        }
+        hits.increment();
+        // Lossy bump (see the class comment): plain read, ordered write, no read-modify-write atomic.
+        long count = sets.getLong(found + COUNT) + 1;
+        sets.putLongOrdered(found + COUNT, count);
+        if (count >= HOT_MARK && (count & (count - 1)) == 0) {
+            markHot(key, nowMillis, count);
+        }
+        return true;
+    }
+
+    /**
+     * Fills {@code hit} from {@code key}'s live entry (unexpired, with an address), its access count included, counting
+     * nothing; returns whether there was one. The monitor's probe of a key {@link #drainHot} named.
+     */
+    public boolean peek(long key, long nowMillis, Hit hit) {
+        return sets != null && find(key, nowMillis, hit) >= 0;
+    }
+
+    /** {@link #find}'s answers when there is no live entry: none, its lease ran out, its address was dropped. */
+    private static final int ABSENT = -1;
+    private static final int EXPIRED = -2;
+    private static final int STALE = -3;
+
+    /** The way of {@code key}'s live entry, its fields copied to {@code hit}, or why there is none (below 0). */
+    private int find(long key, long nowMillis, Hit hit) {
         int set = setOf(key);
         while (true) {
             long seq = sets.getLongVolatile(set);
@@ -167,6 +223,7 @@ public final class LocationCache implements AutoCloseable {
             long address = 0;
             long slot = 0;
             long stamp = 0;
+            long count = 0;
             for (int w = 0; w < WAYS; w++) {
                 int way = set + WAYS_OFFSET + w * WAY_BYTES;
                 if (sets.getLong(way + KEY) == key) {
@@ -174,6 +231,7 @@ public final class LocationCache implements AutoCloseable {
                     address = sets.getLong(way + ADDRESS);
                     slot = sets.getLong(way + SLOT);
                     stamp = sets.getLong(way + STAMP);
+                    count = sets.getLong(way + COUNT);
                     break;
                 }
             }
@@ -182,21 +240,52 @@ public final class LocationCache implements AutoCloseable {
             if (sets.getLongVolatile(set) != seq) {
                 continue;
             }
-            if (found < 0 || address == DROPPED || nowMillis - stamp >= leaseMillis) {
-                misses.increment();
-                if (found >= 0) {
-                    (address == DROPPED ? droppedMisses : expiredMisses).increment();
-                }
-                return false;
+            if (found < 0) {
+                return ABSENT;
             }
-            hits.increment();
+            if (address == DROPPED) {
+                return STALE;
+            }
+            if (nowMillis - stamp >= leaseMillis) {
+                return EXPIRED;
+            }
             hit.address = address;
             hit.slotOffset = slot;
             hit.stampMillis = stamp;
-            // Lossy bump (see the class comment): plain read, ordered write, no read-modify-write atomic.
-            sets.putLongOrdered(found + COUNT, sets.getLong(found + COUNT) + 1);
-            return true;
+            hit.accesses = count;
+            return found;
         }
+    }
+
+    /** At a few counts of a key an interval: the ring's one atomic is off the GET path's common case. */
+    private void markHot(long key, long nowMillis, long count) {
+        int slot = (int) (hotWrites.getAndIncrement() & (HOT_RING - 1));
+        // Time and count first, the key last (a volatile store): a drain that sees the key sees them. A writer that
+        // laps a slot being drained may pair a key with another's time; a rate estimate is all it costs.
+        hot.lazySet(3 * slot + 1, nowMillis);
+        hot.lazySet(3 * slot + 2, count);
+        hot.set(3 * slot, key);
+    }
+
+    /**
+     * Hands {@code visitor} every key that reached {@link #HOT_MARK} accesses, or a power of two above it, since the last
+     * drain, with the time it did and that count (keys written over by later ones before this drain are lost); one
+     * thread drains. Returns how many.
+     */
+    public int drainHot(HotVisitor visitor) {
+        long writes = hotWrites.get();
+        long from = Math.max(hotReads, writes - HOT_RING);
+        int n = 0;
+        for (long i = from; i < writes; i++) {
+            int slot = (int) (i & (HOT_RING - 1));
+            long key = hot.getAndSet(3 * slot, 0);
+            if (key != 0) {
+                visitor.visit(key, hot.get(3 * slot + 1), hot.get(3 * slot + 2));
+                n++;
+            }
+        }
+        hotReads = writes;
+        return n;
     }
 
     /**
@@ -316,6 +405,18 @@ public final class LocationCache implements AutoCloseable {
 
     /** Visits every live entry with its access count (the monitor's view of remote accesses). */
     public void forEach(long nowMillis, EntryVisitor visitor) {
+        walk(nowMillis, visitor, false);
+    }
+
+    /**
+     * {@link #forEach}, then {@link #decayCounters}, in one pass: each live entry is visited with its count before the
+     * halving (the monitor's interval end, which reads and decays every way).
+     */
+    public void forEachThenHalve(long nowMillis, EntryVisitor visitor) {
+        walk(nowMillis, visitor, true);
+    }
+
+    private void walk(long nowMillis, EntryVisitor visitor, boolean halve) {
         for (int set = 0; set <= setMask; set++) {
             int base = set * SET_BYTES;
             for (int w = 0; w < WAYS; w++) {
@@ -324,6 +425,10 @@ public final class LocationCache implements AutoCloseable {
                 long address = sets.getLong(way + ADDRESS);
                 if (k != 0 && address != DROPPED && nowMillis - sets.getLong(way + STAMP) < leaseMillis) {
                     visitor.visit(k, address, sets.getLong(way + SLOT), sets.getLong(way + COUNT));
+                }
+                if (halve) {
+                    // Lossy as every counter write here: a bump racing this read and write is lost.
+                    sets.putLongOrdered(way + COUNT, sets.getLong(way + COUNT) >>> 1);
                 }
             }
         }
@@ -359,6 +464,12 @@ public final class LocationCache implements AutoCloseable {
     @FunctionalInterface
     public interface EntryPredicate {
         boolean test(long key, long address);
+    }
+
+    /** Receives the keys {@link #drainHot} hands out. */
+    @FunctionalInterface
+    public interface HotVisitor {
+        void visit(long key, long markedMillis, long markedCount);
     }
 
     /** Receives entries during {@link #forEach}. */

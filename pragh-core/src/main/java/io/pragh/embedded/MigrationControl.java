@@ -53,6 +53,12 @@ public final class MigrationControl implements AutoCloseable {
     /** Replicas chosen at the last interval's end, placed once its migrations are done (see {@link #reapFinished}). */
     private List<ReplicaPolicy.Choice> replicasToPlace = List.of();
     private long replicasOffered;
+    /** Instant-report polls so far, their time in all and migrations they approved (see {@link #instantPolls}). */
+    private long polls;
+    private long pollNanos;
+    private long pollApprovals;
+    private long intervalEnds;
+    private long intervalEndNanos;
 
     public MigrationControl(EmbeddedCluster cluster, MonitorConfig monitorConfig, CoordinatorConfig coordinatorConfig) {
         this.cluster = cluster;
@@ -135,6 +141,7 @@ public final class MigrationControl implements AutoCloseable {
      * returns how many migrations that approved.
      */
     public synchronized int pollInstant() {
+        long t0 = System.nanoTime();
         long now = Leases.nowMillis();
         int approved = 0;
         for (Monitor m : monitors) {
@@ -146,11 +153,37 @@ public final class MigrationControl implements AutoCloseable {
                 approved += d.approvals().size();
             }
         }
+        polls++;
+        pollNanos += System.nanoTime() - t0;
+        pollApprovals += approved;
         return approved;
+    }
+
+    /**
+     * Instant-report polls so far, how long they took in all, and the migrations they approved; interval ends so far
+     * and how long they took (the same thread's time, polling included in neither).
+     */
+    public record InstantPolls(long polls, long nanos, long approvals, long intervalEnds, long intervalEndNanos) {
+        public static final InstantPolls ZERO = new InstantPolls(0, 0, 0, 0, 0);
+
+        /** What happened between {@code earlier} and this. */
+        public InstantPolls minus(InstantPolls earlier) {
+            return new InstantPolls(polls - earlier.polls, nanos - earlier.nanos, approvals - earlier.approvals,
+                intervalEnds - earlier.intervalEnds, intervalEndNanos - earlier.intervalEndNanos);
+        }
+    }
+
+    /**
+     * The instant-report polls so far (a diagnostic of the control plane's reaction time: how often the automatic
+     * thread could poll under its duty bound, and what the polls approved).
+     */
+    public synchronized InstantPolls instantPolls() {
+        return new InstantPolls(polls, pollNanos, pollApprovals, intervalEnds, intervalEndNanos);
     }
 
     /** Ends the interval on every machine, lets the coordinator decide, and applies its decisions. */
     public synchronized Decisions endInterval() {
+        long t0 = System.nanoTime();
         long now = Leases.nowMillis();
         List<MonitorReport> reports = new ArrayList<>();
         for (Monitor m : monitors) {
@@ -171,6 +204,8 @@ public final class MigrationControl implements AutoCloseable {
         decisionLog.endInterval(coordinator.interval(), interval.localOps() < 0 || interval.remoteOps() < 0
             ? Double.NaN : interval.remoteAccessRate());
         statsAtInterval = stats;
+        intervalEnds++;
+        intervalEndNanos += System.nanoTime() - t0;
         return d;
     }
 

@@ -6,6 +6,8 @@ import io.pragh.keys.Placement;
 import io.pragh.store.AccessObserver;
 import java.util.ArrayList;
 import java.util.List;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongArrayList;
 import org.agrona.collections.LongHashSet;
 
 /**
@@ -59,6 +61,14 @@ public final class Monitor implements AccessObserver {
     private final TrackedKeys tracked = new TrackedKeys();
     /** Keys already reported instantly in this interval. */
     private final LongHashSet reportedInstantly = new LongHashSet();
+    /** Most keys {@link #busy} holds: a poll's work stays bounded when a whole working set becomes busy at once. */
+    static final int MAX_BUSY = 1 << 16;
+    /** Cached keys that became busy this interval and were not reported instantly yet: key to when it became busy. */
+    private final Long2LongHashMap busy = new Long2LongHashMap(-1);
+    /** The access count each key in {@link #busy} had when it became busy. */
+    private final Long2LongHashMap busyCount = new Long2LongHashMap(-1);
+    /** The poll's probe of one busy key's entry (the polling thread's). */
+    private final LocationCache.Hit probe = new LocationCache.Hit();
     private long intervalStartMillis = -1;
     private long reportThreshold;
 
@@ -153,9 +163,54 @@ public final class Monitor implements AccessObserver {
         // into the interval is not "more than N accesses per second".
         double seconds = Math.max(MIN_INSTANT_WINDOW_MILLIS, nowMillis - intervalStartMillis) / 1000.0;
         List<KeyRate> hot = new ArrayList<>();
-        collect(nowMillis, seconds, config.instantRate(), config.minAccesses(), hot);
+        if (!remoteInTable) {
+            collectBusy(nowMillis, seconds, hot);
+        }
+        collectTable(seconds, config.instantRate(), config.minAccesses(), hot);
         hot.removeIf(k -> !reportedInstantly.add(k.key()));
         return hot.isEmpty() ? null : new MonitorReport(machine, true, hot);
+    }
+
+    /**
+     * The cached keys past the instant rate, among those that became busy this interval (the cache's ring of keys
+     * that reached {@link LocationCache#HOT_MARK}), not the whole cache: a poll costs the busy keys, so the control
+     * plane can poll every 100 ms whatever the cache size. A key passes on its rate over the interval so far or,
+     * when that is higher, since it became busy: a key first read late in the interval (a new neighbour of a hot
+     * vertex) would otherwise wait for the interval's end, its accesses averaged over time it was not read in. Its
+     * reported rate stays the interval's, which is how every other machine's rate of it is measured. Busy keys that
+     * do not pass yet stay candidates until the interval ends (up to {@link #MAX_BUSY}).
+     */
+    private void collectBusy(long nowMillis, double seconds, List<KeyRate> out) {
+        cache.drainHot((key, markedMillis, markedCount) -> {
+            // The earliest mark of the interval: the longest window to measure the rate since over.
+            if (busy.size() < MAX_BUSY && !busy.containsKey(key)) {
+                busy.put(key, markedMillis);
+                busyCount.put(key, markedCount);
+            }
+        });
+        TrackedKeys trackedNow = tracked;
+        Long2LongHashMap.KeyIterator it = busy.keySet().iterator();
+        while (it.hasNext()) {
+            long key = it.nextValue();
+            long marked = busy.get(key);
+            if (trackedNow.contains(key) || reportedInstantly.contains(key)
+                || !cache.peek(key, nowMillis, probe)) {
+                // Tracked keys are the table's; an evicted or stale entry's refill counts on, and the interval's report
+                // sees it.
+                it.remove();
+                busyCount.remove(key);
+                continue;
+            }
+            long accesses = probe.accesses;
+            double sinceMarked = (accesses - busyCount.get(key))
+                / (Math.max(MIN_INSTANT_WINDOW_MILLIS, nowMillis - marked) / 1000.0);
+            double rate = accesses / seconds;
+            if (accesses >= config.minAccesses() && Math.max(rate, sinceMarked) >= config.instantRate()) {
+                out.add(new KeyRate(key, Address.host(probe.address, placement.home(key)), rate, false));
+                it.remove();
+                busyCount.remove(key);
+            }
+        }
     }
 
     /**
@@ -167,12 +222,47 @@ public final class Monitor implements AccessObserver {
         checkStarted();
         double seconds = Math.max(1, nowMillis - intervalStartMillis) / 1000.0;
         List<KeyRate> keys = new ArrayList<>();
+        LongArrayList counts = new LongArrayList();
+        long[] remote = new long[1];
+        TrackedKeys trackedNow = tracked;
+        if (!remoteInTable) {
+            // One pass over the cache: its remote accesses (the share's whole), the keys that may pass, and the decay.
+            // Three passes (8 x 128 MiB) took the control thread more than a second at scale 20 on a busy host, and
+            // no instant report was polled meanwhile.
+            cache.forEachThenHalve(nowMillis, (key, address, slot, accesses) -> {
+                int host = Address.host(address, placement.home(key));
+                if (host != machine) {
+                    remote[0] += accesses;
+                }
+                if (accesses >= config.minAccesses() && accesses / seconds >= config.reportRate()
+                    && !trackedNow.contains(key)) {
+                    keys.add(new KeyRate(key, host, accesses / seconds, false));
+                    counts.addLong(accesses);
+                }
+            });
+        }
+        table.forEach((key, host, count) -> {
+            if (host != machine) {
+                remote[0] += count;
+            }
+        });
         reportThreshold = config.reportRate() > 0 ? config.minAccesses()
-            : Math.max(config.minAccesses(), (long) Math.ceil(config.minShare() * remoteAccesses(nowMillis)));
-        collect(nowMillis, seconds, config.reportRate(), reportThreshold, keys);
-        cache.decayCounters();
+            : Math.max(config.minAccesses(), (long) Math.ceil(config.minShare() * remote[0]));
+        if (reportThreshold > config.minAccesses()) {
+            int kept = 0;
+            for (int i = 0; i < keys.size(); i++) {
+                if (counts.getLong(i) >= reportThreshold) {
+                    keys.set(kept++, keys.get(i));
+                }
+            }
+            keys.subList(kept, keys.size()).clear();
+        }
+        collectTable(seconds, config.reportRate(), reportThreshold, keys);
         table.decay(tracked::contains);
         reportedInstantly.clear();
+        // Their counts were halved, so a rate since the mark would be wrong; they come back at their next mark.
+        busy.clear();
+        busyCount.clear();
         intervalStartMillis = nowMillis;
         return new MonitorReport(machine, false, keys);
     }
@@ -185,34 +275,8 @@ public final class Monitor implements AccessObserver {
         return reportThreshold;
     }
 
-    /** This interval's (decayed) accesses to values on other machines, the whole that a key's share is of. */
-    private long remoteAccesses(long nowMillis) {
-        long[] sum = new long[1];
-        if (!remoteInTable) {
-            cache.forEach(nowMillis, (key, address, slot, accesses) -> {
-                if (Address.host(address, placement.home(key)) != machine) {
-                    sum[0] += accesses;
-                }
-            });
-        }
-        table.forEach((key, host, count) -> {
-            if (host != machine) {
-                sum[0] += count;
-            }
-        });
-        return sum[0];
-    }
-
-    private void collect(long nowMillis, double seconds, double minRate, long minAccesses, List<KeyRate> out) {
+    private void collectTable(double seconds, double minRate, long minAccesses, List<KeyRate> out) {
         TrackedKeys trackedNow = tracked;
-        if (!remoteInTable) {
-            cache.forEach(nowMillis, (key, address, slot, accesses) -> {
-                double rate = accesses / seconds;
-                if (accesses >= minAccesses && rate >= minRate && !trackedNow.contains(key)) {
-                    out.add(new KeyRate(key, Address.host(address, placement.home(key)), rate, false));
-                }
-            });
-        }
         table.forEach((key, host, count) -> {
             double rate = count / seconds;
             boolean isTracked = trackedNow.contains(key);

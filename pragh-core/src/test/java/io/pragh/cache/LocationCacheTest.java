@@ -27,6 +27,86 @@ class LocationCacheTest {
             assertEquals(1000, hit.stampMillis);
             assertFalse(cache.lookup(key(1), 1100, hit), "expired at exactly the lease");
             assertFalse(cache.lookup(key(2), 1000, hit));
+            cache.insert(key(3), 0x77, 8, 1000);
+            cache.invalidate(key(3), 0x77);
+            assertFalse(cache.lookup(key(3), 1000, hit));
+            assertEquals(3, cache.misses());
+            assertEquals(1, cache.expiredMisses(), "the lease ran out");
+            assertEquals(1, cache.droppedMisses(), "the address was dropped as stale");
+        }
+    }
+
+    @Test
+    void aKeyEntersTheBusyRingAtTheMarkAndAtEveryPowerOfTwoAboveWithTheTimeAndCount() {
+        try (LocationCache cache = new LocationCache(1 << 16, 60_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            cache.insert(key(1), 0x55, 8, 0);
+            cache.insert(key(2), 0x66, 8, 0);
+            List<long[]> drained = new ArrayList<>();
+            for (int i = 1; i < LocationCache.HOT_MARK - 1; i++) {
+                assertTrue(cache.lookup(key(1), i, hit));
+            }
+            assertEquals(0, cache.drainHot((k, t, c) -> drained.add(new long[] {k, t, c})), "below the mark");
+            assertTrue(cache.lookup(key(1), 70, hit)); // the insert counted one
+            assertTrue(cache.lookup(key(2), 71, hit), "one access of another key marks nothing");
+            assertEquals(1, cache.drainHot((k, t, c) -> drained.add(new long[] {k, t, c})));
+            assertEquals(List.of(key(1), 70L, LocationCache.HOT_MARK), List.of(drained.get(0)[0], drained.get(0)[1],
+                drained.get(0)[2]));
+            assertEquals(0, cache.drainHot((k, t, c) -> drained.add(new long[] {k, t, c})), "drained once");
+            cache.decayCounters(); // 8 -> 4: a count that starts above the mark still marks at the next power of two
+            cache.decayCounters();
+            for (int i = 0; i < 2 * LocationCache.HOT_MARK - 2; i++) {
+                assertTrue(cache.lookup(key(1), 200, hit));
+            }
+            drained.clear();
+            assertEquals(2, cache.drainHot((k, t, c) -> drained.add(new long[] {k, t, c})));
+            assertEquals(LocationCache.HOT_MARK, drained.get(0)[2]);
+            assertEquals(2 * LocationCache.HOT_MARK, drained.get(1)[2]);
+            assertTrue(cache.peek(key(1), 200, hit));
+            assertEquals(0x55, hit.address);
+            assertEquals(2 * LocationCache.HOT_MARK, hit.accesses);
+            assertTrue(cache.peek(key(1), 200, hit));
+            assertEquals(2 * LocationCache.HOT_MARK, hit.accesses, "peek counts nothing");
+            assertFalse(cache.peek(key(3), 200, hit), "never cached");
+            assertFalse(cache.peek(key(1), 60_000, hit), "lease run out");
+        }
+    }
+
+    @Test
+    void oneEndOfIntervalPassVisitsLiveEntriesWithTheirCountsAndHalvesEveryCounter() {
+        try (LocationCache cache = new LocationCache(1 << 16, 1_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            cache.insert(key(1), 0x10, 8, 0);
+            cache.insert(key(2), 0x20, 8, 500);
+            for (int i = 0; i < 9; i++) {
+                cache.lookup(key(1), 10, hit);
+                cache.lookup(key(2), 510, hit);
+            }
+            List<Long> visited = new ArrayList<>();
+            cache.forEachThenHalve(1_200, (k, address, slot, accesses) -> visited.add(accesses));
+            assertEquals(List.of(10L), visited, "key 1's lease ran out: not visited, but halved too");
+            assertTrue(cache.peek(key(2), 1_200, hit));
+            assertEquals(5, hit.accesses);
+            cache.insert(key(1), 0x11, 8, 1_200);
+            assertTrue(cache.peek(key(1), 1_200, hit));
+            assertEquals(5, hit.accesses, "the refilled entry kept its halved count");
+        }
+    }
+
+    @Test
+    void theBusyRingKeepsTheNewestKeysWhenMoreBecomeBusyThanItHoldsBetweenDrains() {
+        try (LocationCache cache = new LocationCache(1 << 22, 60_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            int keys = LocationCache.HOT_RING + 10;
+            for (int v = 1; v <= keys; v++) {
+                cache.insert(key(v), 0x10, 8, 0);
+                for (int i = 1; i < LocationCache.HOT_MARK; i++) {
+                    cache.lookup(key(v), v, hit);
+                }
+            }
+            List<Long> drained = new ArrayList<>();
+            assertEquals(LocationCache.HOT_RING, cache.drainHot((k, t, c) -> drained.add(t)));
+            assertEquals(11L, drained.get(0), "the oldest ten were written over");
         }
     }
 

@@ -40,11 +40,16 @@ class MonitorTest {
 
     /** A remote key cached with its value on {@code host}, then hit {@code hits} times. */
     private void cacheAndHit(long key, int host, int hits) {
+        cacheAndHitAt(key, host, hits, 0, 0);
+    }
+
+    /** As {@link #cacheAndHit}, cached at {@code atMillis}, the i-th hit at {@code atMillis + i * stepMillis}. */
+    private void cacheAndHitAt(long key, int host, int hits, long atMillis, long stepMillis) {
         long address = Address.at(host, placement.home(key), Address.local(2, 1, 100));
-        cache.insert(key, address, 128, 0);
+        cache.insert(key, address, 128, atMillis);
         LocationCache.Hit hit = new LocationCache.Hit();
         for (int i = 0; i < hits; i++) {
-            assertTrue(cache.lookup(key, 0, hit));
+            assertTrue(cache.lookup(key, atMillis + i * stepMillis, hit));
         }
     }
 
@@ -171,6 +176,35 @@ class MonitorTest {
         m.endInterval(1_000);
         cacheAndHit(hot, 1, 200);
         assertNotNull(m.poll(1_500), "a new interval reports it again");
+    }
+
+    @Test
+    void aKeyFirstReadLateInTheIntervalIsReportedInstantlyOnItsRateSinceItBecameBusy() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
+        m.start(0);
+        long late = keyHomedAt(1, 1);
+        cacheAndHitAt(late, 1, 39, 1_500, 1); // 1,000/s from 1.5 s into the interval
+        MonitorReport instant = m.poll(1_700);
+        assertNotNull(instant, "40 accesses are 23.5/s over the interval's 1.7 s, but 165/s since the key got busy");
+        KeyRate k = find(instant, late).orElseThrow();
+        assertEquals(40 / 1.7, k.rate(), 1e-9, "reported at the interval's rate, as other machines' rates are");
+        assertEquals(1, k.host());
+    }
+
+    @Test
+    void aBusyKeyBelowTheInstantRateStaysACandidateUntilItPassesOrTheIntervalEnds() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
+        m.start(0);
+        long key = keyHomedAt(1, 1);
+        cacheAndHitAt(key, 1, 9, 1_000, 0);
+        assertNull(m.poll(1_500), "10 accesses, 2 since it got busy 0.5 s ago: 4/s");
+        LocationCache.Hit hit = new LocationCache.Hit();
+        for (int i = 0; i < 60; i++) {
+            assertTrue(cache.lookup(key, 1_600, hit)); // crosses 16 and 32 and 64 too; the first mark counts
+        }
+        assertNotNull(m.poll(1_600), "62 accesses in 0.6 s since it got busy pass 100/s");
+        m.endInterval(2_000);
+        assertNull(m.poll(2_100), "the new interval's candidates start empty");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.pragh.bench.traversal;
 
 import io.pragh.bench.shard.ShardPlan;
 import io.pragh.bench.traversal.deploy.BenchCluster;
+import io.pragh.bench.traversal.deploy.CompulsoryReads;
 import io.pragh.bench.traversal.deploy.EmbeddedBenchCluster;
 import io.pragh.bench.traversal.deploy.ReadCensus;
 import io.pragh.bench.traversal.deploy.ShardMigration;
@@ -56,6 +57,8 @@ public final class ModeSession implements AutoCloseable {
     private ShardPlan shardPlan = ShardPlan.BALANCED;
     /** Keys of the loaded graph's two-hop reads when a read census runs through the measurement, else null. */
     private LongPredicate censusKeys;
+    /** The compulsory reads counted since the first query when a read census runs, else null. */
+    private CompulsoryReads compulsory;
 
     /**
      * Starts {@code phases.threads()} query threads of {@code workload} on {@code cluster}, loaded with {@code keys}
@@ -110,6 +113,15 @@ public final class ModeSession implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Also prints the measurement's compulsory remote reads ({@link CompulsoryReads}, counted by the caller from
+     * before the first query). Returns this session.
+     */
+    public ModeSession census(LongPredicate loaded, CompulsoryReads compulsoryReads) {
+        this.compulsory = compulsoryReads;
+        return census(loaded);
+    }
+
     public BenchCluster cluster() {
         return cluster;
     }
@@ -159,7 +171,12 @@ public final class ModeSession implements AutoCloseable {
         long f0 = cluster.forwardedUpdates();
         FabricStats.Snapshot s0 = cluster.stats();
         if (liveControl && automatic != null) {
+            automatic.markInstantPolls();
             automatic.runAutomatically();
+        }
+        if (compulsory != null) {
+            compulsory.chainInFront(); // behind the census, which chains in front of it and puts it back
+            compulsory.openWindow();
         }
         ReadCensus census = censusKeys != null && cluster instanceof EmbeddedBenchCluster e
             ? ReadCensus.start(e.cluster()) : null;
@@ -167,6 +184,12 @@ public final class ModeSession implements AutoCloseable {
         phase("measurement", config.durationSeconds());
         if (census != null) {
             out.print(tag + " " + census.stop(censusKeys));
+        }
+        if (compulsory != null) {
+            out.print(tag + " " + compulsory.closeWindow());
+        }
+        if (liveControl && automatic != null && !automatic.instantPollsSinceMark().isEmpty()) {
+            out.printf(Locale.ROOT, "%s %s%n", tag, automatic.instantPollsSinceMark());
         }
         if (mode == Mode.SPLIT_CACHE_REPLICA && automatic != null) {
             out.printf(Locale.ROOT, "%s %s%n", tag, automatic.replicaSummary());
@@ -207,6 +230,9 @@ public final class ModeSession implements AutoCloseable {
         SplitMigration control = cluster.splitMigration();
         automatic = control;
         control.start();
+        if (compulsory != null) {
+            compulsory.chainInFront(); // the monitors replaced every machine's observer
+        }
         for (int i = 1; i <= config.intervals(); i++) {
             phase("monitoring interval " + i, config.intervalSeconds());
             // Before the decision: its first migrations may finish before endInterval returns.

@@ -3,6 +3,7 @@ package io.pragh.bench.traversal;
 import io.pragh.bench.shard.ShardPlacement;
 import io.pragh.bench.traversal.deploy.BenchCluster;
 import io.pragh.bench.traversal.deploy.ClusterSpec;
+import io.pragh.bench.traversal.deploy.CompulsoryReads;
 import io.pragh.bench.traversal.deploy.EmbeddedBenchCluster;
 import io.pragh.bench.traversal.deploy.ProcessBenchCluster;
 import io.pragh.bench.traversal.deploy.QueryPath;
@@ -92,9 +93,13 @@ public final class TraversalRunner {
             TwoHopWorkload workload = new TwoHopWorkload(startVertices, graph, graph.verticesWithEdges(),
                 StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
                 config.batchedGets(), config.seed());
+            boolean census = Boolean.getBoolean("pragh.bench.census") && mode.split();
+            // Before the first query: a window's first read of a value is told from a re-read by every read since.
+            CompulsoryReads compulsory = census && cluster instanceof EmbeddedBenchCluster e
+                ? CompulsoryReads.install(e) : null;
             ModeSession session = new ModeSession(config.phases(), mode, cluster, keys, workload, startVertices, out)
                 .liveControl(config.liveControl()).shardPlan(config.shardPlan());
-            return Boolean.getBoolean("pragh.bench.census") && mode.split() ? session.census(loadedReads()) : session;
+            return census ? session.census(loadedReads(), compulsory) : session;
         } catch (Exception | Error e) {
             cluster.close();
             throw e;

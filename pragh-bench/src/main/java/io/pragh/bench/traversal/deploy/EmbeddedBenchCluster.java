@@ -15,7 +15,9 @@ import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
 import io.pragh.monitor.MonitorConfig;
 import io.pragh.store.Replicas;
+import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 
 /**
  * A bench cluster in this JVM: an {@link EmbeddedCluster} on the in-process fabric with its emulated remote latency.
@@ -31,6 +33,8 @@ public final class EmbeddedBenchCluster implements BenchCluster {
     private final ClusterSpec spec;
     private final EmbeddedCluster cluster;
     private final ShardPlacement shards;
+    /** Told every key a query path wrote, once its write returned (a diagnostic's hook), or null. */
+    private volatile LongConsumer writeObserver;
 
     private EmbeddedBenchCluster(ClusterSpec spec, EmbeddedCluster cluster, ShardPlacement shards) {
         this.spec = spec;
@@ -61,6 +65,21 @@ public final class EmbeddedBenchCluster implements BenchCluster {
             b.placement(shards);
         }
         return new EmbeddedBenchCluster(spec, build.apply(b), shards);
+    }
+
+    /**
+     * {@code observer} is told the key of every write through this cluster's query paths once the write returned
+     * ({@link CompulsoryReads}); null stops it.
+     */
+    public void setWriteObserver(LongConsumer observer) {
+        this.writeObserver = observer;
+    }
+
+    private void wrote(long key) {
+        LongConsumer o = writeObserver;
+        if (o != null) {
+            o.accept(key);
+        }
     }
 
     /** The embedded cluster itself. */
@@ -141,11 +160,13 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         public void insertEdge(long src, int label, long dst, int cap) {
             long key = KeyLayout.key(src, label, KeyLayout.OUT);
             cluster.homeOf(key).update(key, CappedAppend.ID, CappedAppend.argument(dst, cap));
+            wrote(key);
         }
 
         @Override
         public void put(long key, byte[] value) {
             cluster.homeOf(key).put(key, value);
+            wrote(key);
         }
 
         @Override
@@ -155,6 +176,8 @@ public final class EmbeddedBenchCluster implements BenchCluster {
 
     private final class Split implements SplitMigration {
         private final MigrationControl control;
+        private MigrationControl.InstantPolls pollMark = MigrationControl.InstantPolls.ZERO;
+        private long pollMarkNanos = System.nanoTime();
 
         Split(MigrationControl control) {
             this.control = control;
@@ -193,6 +216,23 @@ public final class EmbeddedBenchCluster implements BenchCluster {
                 sum = sum.plus(cluster.machine(m).store().replication().replicas().counts());
             }
             return sum.describe();
+        }
+
+        @Override
+        public void markInstantPolls() {
+            pollMark = control.instantPolls();
+            pollMarkNanos = System.nanoTime();
+        }
+
+        @Override
+        public String instantPollsSinceMark() {
+            MigrationControl.InstantPolls p = control.instantPolls().minus(pollMark);
+            double seconds = (System.nanoTime() - pollMarkNanos) / 1e9;
+            return String.format(Locale.ROOT, "instant-report polls: %d in %.1f s (one per %.0f ms), %.1f ms"
+                    + " each on average, %d migrations approved by them; %d interval ends, %.1f ms each on average",
+                p.polls(), seconds, p.polls() == 0 ? Double.NaN : 1e3 * seconds / p.polls(),
+                p.polls() == 0 ? Double.NaN : p.nanos() / 1e6 / p.polls(), p.approvals(), p.intervalEnds(),
+                p.intervalEnds() == 0 ? Double.NaN : p.intervalEndNanos() / 1e6 / p.intervalEnds());
         }
 
         @Override

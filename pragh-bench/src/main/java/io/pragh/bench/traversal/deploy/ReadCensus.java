@@ -36,6 +36,8 @@ public final class ReadCensus {
     private final Long2LongHashMap[] hosts;
     private final AccessObserver[] chained;
     private final FabricStats.Snapshot statsAtStart;
+    /** Location cache misses over every machine when the census started: all, lease run out, address dropped. */
+    private final long[] missesAtStart;
 
     private ReadCensus(EmbeddedCluster cluster) {
         int n = cluster.machineCount();
@@ -51,6 +53,18 @@ public final class ReadCensus {
             hosts[m] = new Long2LongHashMap(MISSING);
         }
         this.statsAtStart = cluster.stats();
+        this.missesAtStart = misses(cluster);
+    }
+
+    private static long[] misses(EmbeddedCluster cluster) {
+        long[] m = new long[3];
+        for (int i = 0; i < cluster.machineCount(); i++) {
+            var cache = cluster.machine(i).store().cache();
+            m[0] += cache.misses();
+            m[1] += cache.expiredMisses();
+            m[2] += cache.droppedMisses();
+        }
+        return m;
     }
 
     /** Starts counting every machine's delivered GETs, in front of the observers installed now. */
@@ -89,6 +103,7 @@ public final class ReadCensus {
      */
     public String stop(LongPredicate loaded) {
         FabricStats.Snapshot window = cluster.stats().minus(statsAtStart);
+        long[] missed = misses(cluster);
         int n = reads.length;
         for (int m = 0; m < n; m++) {
             cluster.machine(m).store().setAccessObserver(chained[m]);
@@ -159,6 +174,14 @@ public final class ReadCensus {
             100.0 * window.remoteOps() / accesses, totals[0], totals[1], 100.0 * totals[1] / accesses, totals[2],
             100.0 * totals[2] / accesses, window.remoteOps() - totals[1],
             100.0 * (window.remoteOps() - totals[1]) / accesses));
+        long all = missed[0] - missesAtStart[0];
+        long expired = missed[1] - missesAtStart[1];
+        long dropped = missed[2] - missesAtStart[2];
+        // Each miss of a key homed elsewhere is a remote key lookup: the part of "not value reads" the cache decides.
+        s.append(String.format(Locale.ROOT, "  location cache misses %d (%.2f%% of accesses): lease run out %d (%.2f%%),"
+                + " address dropped as stale %d (%.2f%%), not cached %d (%.2f%%)%n", all, 100.0 * all / accesses,
+            expired, 100.0 * expired / accesses, dropped, 100.0 * dropped / accesses, all - expired - dropped,
+            100.0 * (all - expired - dropped) / accesses));
         for (int c = 0; c < names.length; c++) {
             s.append(String.format(Locale.ROOT, "  above the floor, %-31s %+9d reads (%+.2f%% of accesses), %d keys%n",
                 names[c] + ":", excess[c], 100.0 * excess[c] / accesses, keysOf[c]));

@@ -43,6 +43,18 @@ public interface SplitMigration extends AutoCloseable {
         return "";
     }
 
+    /** Marks now for {@link #instantPollsSinceMark} (in this JVM; elsewhere nothing). */
+    default void markInstantPolls() {
+    }
+
+    /**
+     * How often instant reports were polled since {@link #markInstantPolls}, how long a poll took and what the polls
+     * approved: a diagnostic of the control plane's reaction time; empty where not known (server processes).
+     */
+    default String instantPollsSinceMark() {
+        return "";
+    }
+
     /** Starts monitoring, and migration at the end of every interval without the caller's help. */
     void startAutomatic();
 

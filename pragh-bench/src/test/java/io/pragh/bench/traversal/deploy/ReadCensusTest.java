@@ -48,7 +48,8 @@ class ReadCensusTest {
         return Long.parseLong(m.group(1));
     }
 
-    private static long keyHomedAt(EmbeddedCluster cluster, int home, int nth) {
+    /** The {@code nth} adjacency key of label 0 homed at {@code home}. */
+    static long keyHomedAt(EmbeddedCluster cluster, int home, int nth) {
         int found = 0;
         for (long vid = 1; ; vid++) {
             long k = KeyLayout.key(vid, 0, KeyLayout.OUT);
