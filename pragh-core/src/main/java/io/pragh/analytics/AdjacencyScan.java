@@ -57,14 +57,16 @@ public final class AdjacencyScan {
     /** Values gathered by the current scan (local ones and those to read in chunks); sorted through {@link #order}. */
     private long[] gatheredKeys = new long[256];
     private long[] gatheredAddresses = new long[256];
+    /** The machine each gathered value lives on: its address word read against its key's home. */
+    private int[] gatheredHosts = new int[256];
     private int gathered;
     private long[] order = new long[0];
     /** Chunks: first and end (exclusive) index into {@link #order}, host, region offset, length. */
     private int[] chunkFirst = new int[64];
     private int[] chunkEnd = new int[64];
     private int chunkCount;
-    /** Whether each batch's copies started within the leases of the addresses they used (see {@link #post}). */
-    private final boolean[] batchHolds = new boolean[2];
+    /** When each batch's copies started ({@link #post}): checked against the leases once they have ended. */
+    private final long[] batchStartedAt = new long[2];
     /** The clock before the current scan read its first address word: the start of every address's leases. */
     private long addressesObtainedAt;
     private long[] remoteKeys = new long[256];
@@ -214,10 +216,11 @@ public final class AdjacencyScan {
         if (Address.isNone(address) || Address.isTombstone(address)) {
             return;
         }
-        int host = Address.host(address, store.id());
+        // A word that names no other machine means the key's home, which need not be this machine (read()).
+        int host = Address.host(address, store.placement().home(key));
         if (host == store.id() || (options.mode() == ScanOptions.FarReads.CHUNKED
             && Address.byteSize(address) <= options.chunkBytes())) {
-            gather(key, address); // local ones too: visited in address order, not the key region's hash order
+            gather(key, address, host); // local ones too: visited in address order, not the key region's hash order
         } else {
             onDemand(key, visitor);
         }
@@ -252,17 +255,19 @@ public final class AdjacencyScan {
         }
     }
 
-    private void gather(long key, long address) {
+    private void gather(long key, long address, int host) {
         if (gathered == gatheredKeys.length) {
             gatheredKeys = Arrays.copyOf(gatheredKeys, gathered * 2);
             gatheredAddresses = Arrays.copyOf(gatheredAddresses, gathered * 2);
+            gatheredHosts = Arrays.copyOf(gatheredHosts, gathered * 2);
         }
         gatheredKeys[gathered] = key;
+        gatheredHosts[gathered] = host;
         gatheredAddresses[gathered++] = address;
     }
 
     private int host(int i) {
-        return Address.host(gatheredAddresses[i], store.id());
+        return gatheredHosts[i];
     }
 
     private long offset(int i) {
@@ -312,9 +317,13 @@ public final class AdjacencyScan {
             }
             OpBatch batch = batches[g & 1];
             batch.awaitAll();
+            // As a GET's copy, checked once it has ended: a copy that took the reclaim lease or longer may have read
+            // a header before its record was freed and payload after the memory was handed out again (Leases), and
+            // one through addresses older than both leases may have read a record nobody could invalidate.
+            boolean holds = store.config().leases().readHolds(addressesObtainedAt, batchStartedAt[g & 1]);
             int first = g * options.depth();
             for (int c = first; c < Math.min(chunkCount, first + options.depth()); c++) {
-                visitChunk(c, buffers[g & 1][c - first], batchHolds[g & 1], visitor);
+                visitChunk(c, buffers[g & 1][c - first], holds, visitor);
             }
             batch.clear();
         }
@@ -366,6 +375,9 @@ public final class AdjacencyScan {
     }
 
     private void post(int group, int set) {
+        // The clock before any copy leaves (a batch may start an operation as it is added): the start their
+        // duration is measured from once they have ended.
+        batchStartedAt[set] = Leases.nowMillis();
         OpBatch batch = batches[set];
         int first = group * options.depth();
         for (int c = first; c < Math.min(chunkCount, first + options.depth()); c++) {
@@ -378,9 +390,6 @@ public final class AdjacencyScan {
             farValues += chunkEnd[c] - chunkFirst[c];
             farBytes += length;
         }
-        // As a GET's copy: trusted only if it starts within the leases of the addresses it goes by (a record its host
-        // could not be told to invalidate stays readable through old addresses only that long).
-        batchHolds[set] = store.config().leases().readHolds(addressesObtainedAt, Leases.nowMillis());
         batch.post();
     }
 

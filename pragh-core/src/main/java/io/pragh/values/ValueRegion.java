@@ -31,6 +31,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * The generation advances only when a published record is freed, so it wraps only after a slot was published and
  * freed {@link Address#MAX_GENERATION} times, each after a reclaim lease.
  *
+ * <p>Why a slot never changes class, not even once every slot of its chunk is free: a one-sided CAS of a record's
+ * header may land arbitrarily late (its issuer told it failed, its frame still on the way), and it must land on a
+ * header of its own class, where the generation refuses it, never inside the payload of a record carved later over
+ * the same bytes. docs/design.md ("Fragmentation, a known limit, and why a free chunk is not re-carved") lists every
+ * holder of an address and its bound.
+ *
  * <p>Allocation takes a per-class lock: allocation happens on PUT and MIGRATE, never on GET.
  *
  * <p>Superseded records are freed once their reclaim lease has passed, so the memory they hold grows with the write
