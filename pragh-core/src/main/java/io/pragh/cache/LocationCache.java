@@ -79,6 +79,8 @@ public final class LocationCache implements AutoCloseable {
     /** Misses that found the key's entry with its lease run out, and with its address dropped as stale. */
     private final LongAdder expiredMisses = new LongAdder();
     private final LongAdder droppedMisses = new LongAdder();
+    /** Remote lookups that found the key without a value (see {@link #noteAbsent}). */
+    private final LongAdder absentLookups = new LongAdder();
     /** The ring of busy keys: key, the time it reached a mark, and the mark, per slot; 0 keys are empty slots. */
     private final AtomicLongArray hot = new AtomicLongArray(3 * HOT_RING);
     private final AtomicLong hotWrites = new AtomicLong();
@@ -153,6 +155,21 @@ public final class LocationCache implements AutoCloseable {
     /** Of {@link #misses}, those whose entry's address had been dropped as stale (a rewrite or a move of the value). */
     public long droppedMisses() {
         return droppedMisses.sum();
+    }
+
+    /**
+     * Counts a remote key lookup (a miss here, then a read of the key's home bucket) that found the key without a value:
+     * a GET of a vertex with no adjacency list. Nothing caches an absence, so each such GET costs a remote bucket read;
+     * this counts what caching absences would save (a diagnostic: a cached absence needs an insert to wait out its
+     * lease before it is readable, see docs/results policy7).
+     */
+    public void noteAbsent() {
+        absentLookups.increment();
+    }
+
+    /** Remote key lookups that found the key without a value, since the cache was made ({@link #noteAbsent}). */
+    public long absentLookups() {
+        return absentLookups.sum();
     }
 
     private int setOf(long key) {

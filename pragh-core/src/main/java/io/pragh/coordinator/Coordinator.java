@@ -25,7 +25,14 @@ import org.agrona.collections.LongHashSet;
  * counting took values from their main reader again every other interval). A key approved recently is left alone
  * for a cooldown, and a key two machines want about equally is not moved at all, so contended keys never ping-pong.
  * An instant report decides only where the host's rate is known in this interval, or the host is an uncounting
- * home (eager); otherwise the interval's end decides, when every machine has reported.
+ * home (eager); otherwise the interval's end decides, when every machine has reported. Nor does an instant report
+ * hand a key to its first reporter while another machine may read it about as often: a machine that has not reported
+ * the key in this interval is weighed at the most it can read it at without having reported it, its instant rate
+ * (each report carries its machine's), or at its rate of the key in the previous interval when that was higher; the
+ * applicant must beat that by the margin too. (A relative instant rate is low, 10/s at our throughput, so a key
+ * several machines read passes at several of them within a poll or two, in any order.) The instant reports of one
+ * poll of every machine are decided together ({@link #onInstantReports}), so none is decided before another machine's
+ * report of the same poll is known.
  * The latest target of every approved migration is recorded (in memory; a cluster keeps it durable too and hands it
  * to a new coordinator through {@link #seedHost}).
  *
@@ -50,7 +57,11 @@ public final class Coordinator {
     /** Keys whose home is counting its accesses (deferred, or the value left home). */
     private final LongHashSet homeTracking = new LongHashSet();
     /** This interval's rates so far: key to per-machine rate (NaN where nothing was reported). */
-    private final Map<Long, double[]> rates = new HashMap<>();
+    private Map<Long, double[]> rates = new HashMap<>();
+    /** The previous interval's rates, as {@link #rates} was at its end: the instant decision's estimate of a reader. */
+    private Map<Long, double[]> previousRates = new HashMap<>();
+    /** Each machine's instant rate, as its latest report said (NaN while none did). */
+    private final double[] instantRates;
     private final Map<Long, boolean[]> measured = new HashMap<>();
     /** Keys whose value has read replicas: not moved while the policy keeps them ({@link #keepInPlace}). */
     /**
@@ -73,6 +84,8 @@ public final class Coordinator {
         this.placement = placement;
         this.config = config;
         this.approvedThisInterval = new int[machines];
+        this.instantRates = new double[machines];
+        Arrays.fill(instantRates, Double.NaN);
     }
 
     public CoordinatorConfig config() {
@@ -162,13 +175,33 @@ public final class Coordinator {
 
     /** An instant report: decides now for the keys in it, with whatever else this interval has reported so far. */
     public Decisions onInstantReport(MonitorReport report) {
-        if (!report.instant()) {
-            throw new IllegalArgumentException("periodic reports go to endInterval, not onInstantReport");
+        return onInstantReports(List.of(report));
+    }
+
+    /**
+     * The instant reports of one poll of several machines: every one is weighed before any key in them is decided, so
+     * a key two machines reported in the same poll is never handed to the one whose report came first.
+     *
+     * <pre>{@code
+     * Decisions d = coordinator.onInstantReports(List.of(monitor0.poll(now), monitor1.poll(now)));
+     * }</pre>
+     */
+    public Decisions onInstantReports(List<MonitorReport> reports) {
+        for (MonitorReport report : reports) {
+            if (!report.instant()) {
+                throw new IllegalArgumentException("periodic report from machine " + report.machine()
+                    + " passed to onInstantReports; use endInterval");
+            }
+            absorb(report);
         }
-        absorb(report);
         Builder out = new Builder();
-        for (KeyRate k : report.keys()) {
-            decide(k.key(), false, out);
+        LongHashSet decided = new LongHashSet();
+        for (MonitorReport report : reports) {
+            for (KeyRate k : report.keys()) {
+                if (decided.add(k.key())) {
+                    decide(k.key(), false, out);
+                }
+            }
         }
         return out.build();
     }
@@ -189,7 +222,10 @@ public final class Coordinator {
         for (long key : hottestFirst(keys)) {
             decide(key, true, out);
         }
-        rates.clear();
+        // Kept for one interval: an instant decision early in the next one weighs a machine that has not reported the
+        // key yet at what it read then.
+        previousRates = rates;
+        rates = new HashMap<>();
         measured.clear();
         Arrays.fill(approvedThisInterval, 0);
         interval++;
@@ -233,6 +269,9 @@ public final class Coordinator {
         if (m < 0 || m >= machines) {
             throw new IllegalArgumentException("report from machine " + m + ", outside 0.." + (machines - 1));
         }
+        if (!Double.isNaN(report.instantRate())) {
+            instantRates[m] = report.instantRate();
+        }
         for (KeyRate k : report.keys()) {
             double[] r = rates.computeIfAbsent(k.key(), x -> {
                 double[] a = new double[machines];
@@ -272,6 +311,9 @@ public final class Coordinator {
                 }
             }
         }
+        if (!intervalEnd && applicant >= 0) {
+            second = Math.max(second, unreportedBound(key, r, host, applicant));
+        }
         boolean hostReported = r != null && !Double.isNaN(r[host]);
         if (!intervalEnd && !hostReported && (host != home || homeTracking.contains(key))) {
             // An instant report comes before the host's report of this interval: its rate is unknown, not zero. At
@@ -307,6 +349,29 @@ public final class Coordinator {
             // Pending for a whole interval and the home reported nothing: it did not access the key at all.
             approve(key, home, host, applicant, best, 0, out);
         }
+    }
+
+    /**
+     * The most a machine other than the host and the applicant that has not reported {@code key} in this interval may
+     * read it at: its instant rate (else it would have reported it by its last poll), or its rate in the previous
+     * interval when higher. A machine whose instant rate is not known yet is taken at the applicant's; with none known
+     * (reports that carry none) only the previous interval's rates count.
+     */
+    private double unreportedBound(long key, double[] r, int host, int applicant) {
+        double[] before = previousRates.get(key);
+        double fallback = Double.isNaN(instantRates[applicant]) ? 0 : instantRates[applicant];
+        double bound = 0;
+        for (int m = 0; m < machines; m++) {
+            if (m == host || m == applicant || (r != null && !Double.isNaN(r[m]))) {
+                continue;
+            }
+            double most = Double.isNaN(instantRates[m]) ? fallback : instantRates[m];
+            if (before != null && before[m] > most) {
+                most = before[m]; // NaN compares false
+            }
+            bound = Math.max(bound, most);
+        }
+        return bound;
     }
 
     private void approve(long key, int home, int source, int target, double targetRate, double sourceRate,

@@ -137,21 +137,26 @@ public final class MigrationControl implements AutoCloseable {
     }
 
     /**
-     * Feeds every machine's instant report (keys past the instant rate) to the coordinator and applies its answer;
-     * returns how many migrations that approved.
+     * Feeds every machine's instant report (keys past the instant rate) to the coordinator, together, and applies its
+     * answer; returns how many migrations that approved.
      */
     public synchronized int pollInstant() {
         long t0 = System.nanoTime();
         long now = Leases.nowMillis();
-        int approved = 0;
+        List<MonitorReport> reports = new ArrayList<>();
         for (Monitor m : monitors) {
             MonitorReport report = m.poll(now);
             if (report != null) {
-                Decisions d = coordinator.onInstantReport(report);
-                apply(d);
-                decisionLog.add(d);
-                approved += d.approvals().size();
+                reports.add(report);
             }
+        }
+        int approved = 0;
+        if (!reports.isEmpty()) {
+            // One decision over the whole poll: a key two machines reported is not handed to the first of them.
+            Decisions d = coordinator.onInstantReports(reports);
+            apply(d);
+            decisionLog.add(d);
+            approved = d.approvals().size();
         }
         polls++;
         pollNanos += System.nanoTime() - t0;

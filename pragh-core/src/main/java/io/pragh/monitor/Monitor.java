@@ -29,6 +29,13 @@ import org.agrona.collections.LongHashSet;
  * reads it most) out. The coordinator then spends a budget of migrations per interval on the hottest reported keys.
  * A positive {@link MonitorConfig#reportRate} is the paper's absolute threshold and replaces the share.
  *
+ * <p>The instant rate is relative too ({@link MonitorConfig#relativeInstantRate}): {@link MonitorConfig#instantFactor}
+ * times the rate of the latest periodic report's threshold, at most {@link MonitorConfig#instantRate} ({@link
+ * #instantRate}). At the paper's throughput that is the paper's 100/s; at ours (2 accesses an interval of 2 s) it is
+ * 10/s, so a key one machine starts reading at 10-100/s mid-interval (a new neighbour of a hot vertex) moves within a
+ * poll or two instead of at the interval's end. Every report carries the instant rate it was made with: the
+ * coordinator's instant decision needs it as the most a machine that has not reported a key may read it at.
+ *
  * <p>{@link #onAccess} may be called by any thread of the machine; {@link #poll}, {@link #endInterval},
  * {@link #track} and {@link #untrack} by one monitoring thread.
  *
@@ -71,6 +78,10 @@ public final class Monitor implements AccessObserver {
     private final LocationCache.Hit probe = new LocationCache.Hit();
     private long intervalStartMillis = -1;
     private long reportThreshold;
+    /** The instant rate of this interval (see {@link #instantRate}); written and read by the monitoring thread. */
+    private double instantRate;
+    /** How long the previous interval was (0 in the first): what the counts carried into this one were counted over. */
+    private double previousIntervalSeconds;
 
     public Monitor(int machine, Placement placement, LocationCache cache, MonitorConfig config) {
         this.machine = machine;
@@ -78,6 +89,24 @@ public final class Monitor implements AccessObserver {
         this.cache = cache;
         this.config = config;
         this.remoteInTable = config.countRemoteInTable() || !cache.enabled();
+        // Before any interval ended: the threshold of minAccesses over one configured interval.
+        this.instantRate = relativeInstantRate(config.minAccesses(), config.intervalMillis() / 1000.0);
+    }
+
+    /**
+     * Accesses per second at which a key is reported instantly in this interval: {@link MonitorConfig#instantRate}, or
+     * while the policy is relative {@link MonitorConfig#instantFactor} times the latest periodic threshold's rate, at
+     * most that.
+     */
+    public double instantRate() {
+        return instantRate;
+    }
+
+    private double relativeInstantRate(long thresholdAccesses, double seconds) {
+        if (!config.relativeInstantRate()) {
+            return config.instantRate();
+        }
+        return Math.min(config.instantRate(), config.instantFactor() * thresholdAccesses / seconds);
     }
 
     public int machine() {
@@ -160,25 +189,33 @@ public final class Monitor implements AccessObserver {
     public MonitorReport poll(long nowMillis) {
         checkStarted();
         // A rate over less than the control plane's 100 ms poll period is noise: one access made a millisecond
-        // into the interval is not "more than N accesses per second".
-        double seconds = Math.max(MIN_INSTANT_WINDOW_MILLIS, nowMillis - intervalStartMillis) / 1000.0;
+        // into the interval is not "more than N accesses per second". The counts carry half of the previous interval's
+        // (decay), so they are measured over the previous interval's length too: a key read steadily at r per second
+        // carries r x that length into the interval, and its count over the time so far alone said ten times r a
+        // tenth of a second in (every key read about as often as the instant rate passed at every interval's start).
+        double seconds = Math.max(MIN_INSTANT_WINDOW_MILLIS, nowMillis - intervalStartMillis) / 1000.0
+            + previousIntervalSeconds;
         List<KeyRate> hot = new ArrayList<>();
         if (!remoteInTable) {
             collectBusy(nowMillis, seconds, hot);
         }
-        collectTable(seconds, config.instantRate(), config.minAccesses(), hot);
+        collectTable(seconds, instantRate, config.minAccesses(), hot);
         hot.removeIf(k -> !reportedInstantly.add(k.key()));
-        return hot.isEmpty() ? null : new MonitorReport(machine, true, hot);
+        return hot.isEmpty() ? null : new MonitorReport(machine, true, hot, instantRate);
     }
 
     /**
      * The cached keys past the instant rate, among those that became busy this interval (the cache's ring of keys
      * that reached {@link LocationCache#HOT_MARK}), not the whole cache: a poll costs the busy keys, so the control
-     * plane can poll every 100 ms whatever the cache size. A key passes on its rate over the interval so far or,
-     * when that is higher, since it became busy: a key first read late in the interval (a new neighbour of a hot
-     * vertex) would otherwise wait for the interval's end, its accesses averaged over time it was not read in. Its
-     * reported rate stays the interval's, which is how every other machine's rate of it is measured. Busy keys that
-     * do not pass yet stay candidates until the interval ends (up to {@link #MAX_BUSY}).
+     * plane can poll every 100 ms whatever the cache size. A key passes on its rate over the interval so far (with
+     * the previous interval, whose halved count it carries, see {@link #poll}) or, when that is higher, since it
+     * became busy: a key first read late in the interval (a new neighbour of a hot
+     * vertex) would otherwise wait for the interval's end, its accesses averaged over time it was not read in. It is
+     * reported at the rate it passed on: the coordinator's instant decision weighs it against the instant rates of the
+     * machines that did not report it (the most they can read it at, measured the same way) and against other
+     * instant reports, so a rate averaged over time the key was not read in would never win there. (The interval's end
+     * replaces it with the interval's rate, as every machine's is measured.) Busy keys that do not pass yet stay
+     * candidates until the interval ends (up to {@link #MAX_BUSY}).
      */
     private void collectBusy(long nowMillis, double seconds, List<KeyRate> out) {
         cache.drainHot((key, markedMillis, markedCount) -> {
@@ -205,8 +242,9 @@ public final class Monitor implements AccessObserver {
             double sinceMarked = (accesses - busyCount.get(key))
                 / (Math.max(MIN_INSTANT_WINDOW_MILLIS, nowMillis - marked) / 1000.0);
             double rate = accesses / seconds;
-            if (accesses >= config.minAccesses() && Math.max(rate, sinceMarked) >= config.instantRate()) {
-                out.add(new KeyRate(key, Address.host(probe.address, placement.home(key)), rate, false));
+            double passing = Math.max(rate, sinceMarked);
+            if (accesses >= config.minAccesses() && passing >= instantRate) {
+                out.add(new KeyRate(key, Address.host(probe.address, placement.home(key)), passing, false));
                 it.remove();
                 busyCount.remove(key);
             }
@@ -258,13 +296,26 @@ public final class Monitor implements AccessObserver {
             keys.subList(kept, keys.size()).clear();
         }
         collectTable(seconds, config.reportRate(), reportThreshold, keys);
+        instantRate = relativeInstantRate(reportThreshold, seconds);
+        previousIntervalSeconds = seconds;
         table.decay(tracked::contains);
         reportedInstantly.clear();
         // Their counts were halved, so a rate since the mark would be wrong; they come back at their next mark.
         busy.clear();
         busyCount.clear();
+        if (!remoteInTable) {
+            // So do the marks still in the ring from before this end: drained at the next poll, one would stand for
+            // its key all interval with a count from before the halving and a time long past (a key read fast again
+            // looked slow since it "became busy"). Marks made since the end are kept.
+            cache.drainHot((key, markedMillis, markedCount) -> {
+                if (markedMillis >= nowMillis && busy.size() < MAX_BUSY && !busy.containsKey(key)) {
+                    busy.put(key, markedMillis);
+                    busyCount.put(key, markedCount);
+                }
+            });
+        }
         intervalStartMillis = nowMillis;
-        return new MonitorReport(machine, false, keys);
+        return new MonitorReport(machine, false, keys, instantRate);
     }
 
     /**

@@ -147,8 +147,12 @@ final class BatchGet {
                 obtainedAt[i] = session.obtainedAtMillis;
                 resolve(i, session.address, session.slot);
             } else if (found == Session.READ_BUCKET) {
+                machine.cache().noteAbsent();
                 state[i] = ABSENT;
             } else {
+                if (found == Session.MISSING) {
+                    machine.cache().noteAbsent();
+                }
                 resolve(i, session.address, session.slot);
             }
         }

@@ -115,9 +115,15 @@ public final class Session {
             machine.endpoint().read(home, Region.KEYS, bucketOffset, bucket, 0, KeyRegion.BUCKET_BYTES);
             found = lookUpInBucket(key, bucket, 0, bucketOffset);
             if (found != READ_BUCKET) {
+                if (found == MISSING && useCache) {
+                    machine.cache().noteAbsent();
+                }
                 return found == FOUND;
             }
             bucketOffset = KeyRegion.overflowOf(bucket, 0, machine.keys().mainBuckets());
+        }
+        if (useCache) {
+            machine.cache().noteAbsent(); // a GET's lookup (updates and migrations do not use the cache)
         }
         return false;
     }

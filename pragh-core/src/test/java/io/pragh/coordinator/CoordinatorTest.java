@@ -167,6 +167,69 @@ class CoordinatorTest {
             "at the interval's end a host's rate is known, and machine 2 wins by the margin");
     }
 
+    /** Every machine's empty periodic report, each saying its instant rate for the interval that starts. */
+    private static List<MonitorReport> quietInterval(double instantRate) {
+        List<MonitorReport> out = new ArrayList<>();
+        for (int m = 0; m < 4; m++) {
+            out.add(new MonitorReport(m, false, List.of(), instantRate));
+        }
+        return out;
+    }
+
+    private MonitorReport instant(int machine, double rate, double instantRate) {
+        return new MonitorReport(machine, true, List.of(new KeyRate(key, 0, rate, false)), instantRate);
+    }
+
+    /**
+     * The first machine to report a key instantly is not handed it while the others may read it about as often: a
+     * machine that has not reported it may still read it at up to its instant rate (30/s here), so 40/s does not win
+     * by the margin; 50/s does.
+     */
+    @Test
+    void anInstantReportDoesNotHandAKeyToItsFirstReporterWhileAnotherMachineMayReadItAsOften() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        c.endInterval(quietInterval(30));
+        assertTrue(c.onInstantReport(instant(1, 40, 30)).approvals().isEmpty(),
+            "machines 2 and 3 may read it at up to 30/s without having reported it: 40 is not 50% more");
+        Decisions d = c.onInstantReport(instant(1, 50, 30));
+        assertEquals(List.of(new Decisions.Approval(key, 0, 1, 50, Double.NaN)), d.approvals(),
+            "50/s beats every machine that has not reported it by the margin");
+    }
+
+    /** A machine that read the key in the previous interval is weighed at that rate until it reports in this one. */
+    @Test
+    void anInstantDecisionWeighsAMachineThatHasNotReportedYetAtItsRateInThePreviousInterval() {
+        Coordinator c = coordinator(Mechanism.EAGER);
+        assertTrue(c.endInterval(interval(0, false, NO, 100, 90, NO)).approvals().isEmpty(), "100 and 90: about equal");
+        assertTrue(c.onInstantReport(instant(1, 120, 10)).approvals().isEmpty(),
+            "machine 2 read it at 90/s last interval and has not reported yet: 120 is not 50% more");
+        assertEquals(List.of(new Decisions.Approval(key, 0, 1, 120, Double.NaN)),
+            c.onInstantReport(instant(2, 60, 10)).approvals(),
+            "machine 2 reports 60/s now: machine 1's 120 wins by the margin");
+    }
+
+    /**
+     * Two machines read a key about equally and report it in the same poll: decided together, neither gets it; decided
+     * one report at a time, the first would, as the second's rate was not known yet.
+     */
+    @Test
+    void theInstantReportsOfOnePollAreWeighedTogether() {
+        Coordinator together = coordinator(Mechanism.EAGER);
+        together.endInterval(quietInterval(10));
+        assertTrue(together.onInstantReports(List.of(instant(1, 40, 10), instant(2, 35, 10))).approvals().isEmpty());
+        Coordinator oneByOne = coordinator(Mechanism.EAGER);
+        oneByOne.endInterval(quietInterval(10));
+        assertEquals(1, oneByOne.onInstantReport(instant(1, 40, 10)).approvals().size(),
+            "alone in its poll, 40/s beats the 10/s any other machine may read it at");
+        Coordinator lighter = coordinator(Mechanism.EAGER);
+        lighter.endInterval(quietInterval(10));
+        Decisions d = lighter.onInstantReports(List.of(instant(2, 12, 10), instant(1, 40, 10)));
+        assertEquals(List.of(new Decisions.Approval(key, 0, 1, 40, Double.NaN)), d.approvals(),
+            "reported second, the heavier reader still wins over a light one");
+        assertThrows(IllegalArgumentException.class,
+            () -> lighter.onInstantReports(List.of(new MonitorReport(1, false, List.of()))));
+    }
+
     @Test
     void aSecondMigrationMovesTheValueOnWhenAnotherMachineWinsByTheMargin() {
         Coordinator c = new Coordinator(4, placement, CoordinatorConfig.defaults().withCooldownIntervals(0));

@@ -187,7 +187,9 @@ class MonitorTest {
         MonitorReport instant = m.poll(1_700);
         assertNotNull(instant, "40 accesses are 23.5/s over the interval's 1.7 s, but 165/s since the key got busy");
         KeyRate k = find(instant, late).orElseThrow();
-        assertEquals(40 / 1.7, k.rate(), 1e-9, "reported at the interval's rate, as other machines' rates are");
+        assertEquals(32 / 0.194, k.rate(), 1e-9,
+            "reported at the rate it passed on (32 reads since its 8th at 1,506 ms), which the coordinator weighs"
+                + " against other machines' instant rates");
         assertEquals(1, k.host());
     }
 
@@ -205,6 +207,89 @@ class MonitorTest {
         assertNotNull(m.poll(1_600), "62 accesses in 0.6 s since it got busy pass 100/s");
         m.endInterval(2_000);
         assertNull(m.poll(2_100), "the new interval's candidates start empty");
+    }
+
+    /**
+     * With no absolute report rate the instant rate is ten times the rate of the periodic threshold: 2 accesses over a
+     * 2 s interval give 10/s, so a key read 12 times in 1.2 s is reported at once, which the paper's 100/s would leave
+     * for the interval's end.
+     */
+    @Test
+    void theRelativeInstantRateIsTenTimesThePeriodicThresholdsRate() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withIntervalMillis(2_000));
+        assertEquals(10, m.instantRate(), 1e-9, "before any interval: 2 accesses over the configured 2 s, times ten");
+        m.start(0);
+        long key = keyHomedAt(1, 1);
+        cacheAndHitAt(key, 1, 11, 1_000, 10);
+        MonitorReport instant = m.poll(1_200);
+        assertNotNull(instant, "12 accesses in 1.2 s: 10/s");
+        assertTrue(find(instant, key).isPresent());
+        assertEquals(10, instant.instantRate(), 1e-9, "the report says the instant rate it was made with");
+        MonitorReport periodic = m.endInterval(2_000);
+        assertEquals(10, periodic.instantRate(), 1e-9, "2 accesses over 2 s again");
+    }
+
+    /** The relative instant rate follows the interval's remote reads (through the share), up to the absolute rate. */
+    @Test
+    void theRelativeInstantRateFollowsTheIntervalsRemoteReadsUpToTheAbsoluteRate() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withMinShare(0.25));
+        m.start(0);
+        cacheAndHit(keyHomedAt(1, 1), 1, 39);
+        m.endInterval(2_000);
+        assertEquals(10, m.reportThreshold(), "a quarter of 40 remote accesses");
+        assertEquals(50, m.instantRate(), 1e-9, "ten times 10 accesses over 2 s");
+        cacheAndHit(keyHomedAt(2, 1), 2, 399);
+        m.endInterval(4_000);
+        assertEquals(100, m.instantRate(), 1e-9, "ten times 105 accesses over 2 s is 525/s: capped at 100/s");
+        Monitor paper = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
+        assertEquals(100, paper.instantRate(), 1e-9, "a report rate (--min-rate) keeps the paper's absolute rates");
+        Monitor off = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withInstantFactor(0));
+        assertEquals(100, off.instantRate(), 1e-9, "no factor: the absolute instant rate");
+    }
+
+    /** The paper's absolute instant rate leaves the same 10/s key for the interval's end. */
+    @Test
+    void anAbsoluteInstantRateLeavesAKeyReadTenTimesASecondForTheIntervalsEnd() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 1));
+        m.start(0);
+        long key = keyHomedAt(1, 1);
+        cacheAndHitAt(key, 1, 11, 1_000, 10);
+        assertNull(m.poll(1_200));
+        assertEquals(100, m.endInterval(2_000).instantRate(), 1e-9);
+    }
+
+    /**
+     * A key read at 60/s carries half its count into the next interval: 0.1 s in, that count over 0.1 s would say 340/s;
+     * measured over the previous interval too it says 31/s, and the key is not reported at 100/s.
+     */
+    @Test
+    void aCountCarriedFromThePreviousIntervalIsNotAnInstantRateEarlyInTheNext() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
+        m.start(0);
+        long key = keyHomedAt(1, 1);
+        cacheAndHitAt(key, 1, 60, 0, 16); // 61 accesses in the first second
+        m.endInterval(1_000);
+        cacheAndHitAt(key, 1, 4, 1_000, 20); // 30 carried, 34 at 1,060 ms
+        assertNull(m.poll(1_100), "34 accesses over the previous interval and this one's 0.1 s: 31/s, below 100/s");
+        cacheAndHitAt(key, 1, 120, 1_100, 0);
+        assertNotNull(m.poll(1_200), "154 accesses over 1.2 s pass 100/s");
+    }
+
+    /**
+     * Marks a key made in the ring before an interval ended carry counts from before the halving: the next interval
+     * measures the key's rate since its first mark in that interval, so a key read at 1,000/s again passes 100/s.
+     */
+    @Test
+    void aMarkFromBeforeTheIntervalsEndDoesNotStandForTheKeyInTheNext() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));
+        m.start(0);
+        long key = keyHomedAt(1, 1);
+        cacheAndHitAt(key, 1, 40, 0, 1); // marks at 8, 16 and 32 in the first 31 ms, never polled
+        m.endInterval(1_000);
+        cacheAndHitAt(key, 1, 60, 1_500, 1); // 20 carried; 32 at 1,511 ms, 80 at 1,559 ms
+        MonitorReport r = m.poll(1_600);
+        assertNotNull(r, "48 accesses in 0.1 s since its mark at 32 pass 100/s (80 over 1.6 s would not)");
+        assertEquals(48 / 0.1, find(r, key).orElseThrow().rate(), 1e-9);
     }
 
     @Test

@@ -60,6 +60,46 @@ class BatchGetTest {
         }
     }
 
+    /**
+     * Every remote lookup of a key without a value is counted, single or batched (the diagnostic of what cached
+     * absences would save), and none of a key that has one or of a key homed on the reader.
+     */
+    @Test
+    void remoteLookupsOfKeysWithoutAValueAreCountedSingleAndBatched() {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(2).workersPerMachine(1).keysPerMachine(1000)
+                .valueBytesPerMachine(4 << 20).cacheBytes(1 << 16).remoteLatencyNs(0).build()) {
+            long present = 0;
+            long absent = 0;
+            long local = 0;
+            for (long v = 1; present == 0 || absent == 0 || local == 0; v++) {
+                long k = KeyLayout.key(v, 0, KeyLayout.OUT);
+                if (c.home(k) == 0) {
+                    local = local == 0 ? k : local;
+                } else if (present == 0) {
+                    present = k;
+                } else if (absent == 0) {
+                    absent = k;
+                }
+            }
+            c.machine(1).put(present, value(1));
+            Session reader = c.machine(0).session();
+            var cache = c.machine(0).store().cache();
+            assertNull(reader.get(absent));
+            assertNull(reader.get(absent));
+            assertNull(reader.get(local));
+            reader.get(present);
+            assertEquals(2, cache.absentLookups(), "each GET of the absent remote key read its bucket");
+            reader.getAll(new long[] {absent, present, local}, 0, 3, (index, key, v) -> { });
+            assertEquals(3, cache.absentLookups(), "a batch counts its absent remote key too");
+            c.machine(1).put(absent, value(2));
+            // No absence is cached: once the insert is acknowledged, the reader that saw the key absent three times
+            // sees it (a cache of absences would have to be waited out by the insert, see docs/results policy7).
+            assertArrayEquals(value(2), reader.get(absent).toBytes());
+            reader.getAll(new long[] {absent}, 0, 1, (index, key, v) -> assertArrayEquals(value(2), v.toBytes()));
+            assertEquals(3, cache.absentLookups(), "with a value it is no longer absent");
+        }
+    }
+
     @Test
     void aBatchOfRemoteKeysReadsEachBucketAndValueOnce() {
         try (EmbeddedCluster c = EmbeddedCluster.builder().machines(2).workersPerMachine(1).keysPerMachine(2000)

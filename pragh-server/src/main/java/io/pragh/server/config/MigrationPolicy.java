@@ -17,7 +17,9 @@ import java.util.Map;
  *
  * @param thresholdMargin   how much more (0.5 = 50% more) the applicant must access a value than its host
  * @param reportInterval    period of monitor reports
- * @param instantReportRate remote accesses per second to one key that trigger an immediate report; 0 for never
+ * @param instantReportRate remote accesses per second to one key that trigger an immediate report; 0 for never. While
+ *                          the policy is relative (no minimumRate) the monitor's instant rate follows each interval's
+ *                          observed rates ({@code MonitorConfig#instantFactor}) and this is the most it can be
  * @param mode              eager or deferred approval (a deferred decision watches the home's own accesses for one
  *                          reportInterval)
  * @param trigger           auto: the monitor reports and the coordinator decides on their own schedule; manual: only
@@ -26,7 +28,8 @@ import java.util.Map;
  * @param minimumRate       accesses per second one machine must make to a key for a periodic report to name it and
  *                          for the coordinator to approve its migration: the paper's absolute threshold, an override.
  *                          Unset (0), the policy is relative: a report names the keys read at least twice in its
- *                          interval and the coordinator approves the hottest first, up to a budget per machine
+ *                          interval and the coordinator approves the hottest first, up to a budget per machine; the
+ *                          instant rate is relative too (see instantReportRate)
  */
 public record MigrationPolicy(double thresholdMargin, Duration reportInterval, int instantReportRate, Mode mode,
                               Trigger trigger, double minimumRate) {

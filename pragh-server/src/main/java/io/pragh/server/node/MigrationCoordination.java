@@ -107,7 +107,9 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         // As the embedded control and the benchmark build them: one minimum rate for what a periodic report names
         // and what the coordinator approves (kept below the instant rate, which the monitor requires).
         MonitorConfig mc = MonitorConfig.defaults().withIntervalMillis(intervalMillis)
-            .withRates(instant, Math.min(policy.minimumRate(), instant));
+            .withRates(instant, Math.min(policy.minimumRate(), instant))
+            // No instant reports when configured so; otherwise the relative instant rate, at most the configured one.
+            .withInstantFactor(policy.instantReportRate() == 0 ? 0 : MonitorConfig.DEFAULT_INSTANT_FACTOR);
         this.monitor = new Monitor(store.id(), store.placement(), store.cache(), mc);
         this.placing = DutyExecutor.single("m" + store.id() + "-replicas");
         this.delivery = new DecisionDelivery(store, monitor, migrations, recovery, decisionLog, placing);
@@ -364,7 +366,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         }
         int n = Math.min(r.keys().size(), maxKeysPerReport);
         if (to == store.id()) {
-            MonitorReport copy = new MonitorReport(store.id(), r.instant(), r.keys().subList(0, n));
+            MonitorReport copy = new MonitorReport(store.id(), r.instant(), r.keys().subList(0, n), r.instantRate());
             control.execute(() -> absorb(copy));
             return;
         }

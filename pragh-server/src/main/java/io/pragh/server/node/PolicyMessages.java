@@ -14,11 +14,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * wrong rather than reading past a message.
  *
  * <pre>
- *  REPORT    | 18 (1) | instant (1: 0 or 1) | count (4) | count x (key (8), host (4), rate (8, double), tracked (1)) |
+ *  REPORT    | 18 (1) | instant (1: 0 or 1) | count (4) | instant rate (8, double, NaN: unknown) |
+ *            | count x (key (8), host (4), rate (8, double), tracked (1)) |
  *  DECISION  | 19 (1) | kind (1: DecisionKind.code(), 0 migrate here, 1 track, 2 untrack) | key (8) |
  *  DECISION  | 19 (1) | kind (1: 3, replicate here) | key (8) | reads per second here (8, double) |
  * </pre>
  * Numbers are in the buffer's native order, as in the store's own messages: both ends are machines of one cluster.
+ * The instant rate is the reporter's (the coordinator weighs a machine that has not reported a key at it).
  *
  * <pre>{@code
  * UnsafeBuffer msg = PolicyMessages.report(report, maxKeys);
@@ -28,7 +30,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class PolicyMessages {
     static final int REPORT = 18;
     static final int DECISION = 19;
-    static final int REPORT_HEADER = 6;
+    static final int REPORT_HEADER = 14;
     static final int KEY_RATE_BYTES = 21;
     static final int DECISION_LENGTH = 10;
     /** A replica offer: a DECISION followed by the holder's read rate of the key. */
@@ -49,6 +51,7 @@ final class PolicyMessages {
         msg.putByte(0, (byte) REPORT);
         msg.putByte(1, (byte) (r.instant() ? 1 : 0));
         msg.putInt(2, n);
+        msg.putDouble(6, r.instantRate());
         for (int i = 0; i < n; i++) {
             KeyRate k = keys.get(i);
             int at = REPORT_HEADER + i * KEY_RATE_BYTES;
@@ -78,7 +81,7 @@ final class PolicyMessages {
             }
             keys.add(new KeyRate(msg.getLong(at), host, msg.getDouble(at + 12), msg.getByte(at + 20) != 0));
         }
-        return new MonitorReport(from, msg.getByte(off + 1) != 0, keys);
+        return new MonitorReport(from, msg.getByte(off + 1) != 0, keys, msg.getDouble(off + 6));
     }
 
     /** A DECISION of {@code kind} on {@code key}. */

@@ -60,15 +60,19 @@ class PolicyMessagesTest {
     @Test
     void aReportSurvivesItsEncodingAndKeepsItsLayout() {
         MonitorReport r = new MonitorReport(2, true, List.of(new KeyRate(11, 1, 2.5, true),
-            new KeyRate(12, 0, 0.25, false), new KeyRate(13, 2, 9, false)));
+            new KeyRate(12, 0, 0.25, false), new KeyRate(13, 2, 9, false)), 12.5);
         UnsafeBuffer msg = PolicyMessages.report(r, 2);
-        assertEquals(6 + 2 * 21, msg.capacity(), "header, then 21 bytes a key");
+        assertEquals(14 + 2 * 21, msg.capacity(), "header, then 21 bytes a key");
         assertEquals(18, msg.getByte(0));
         assertEquals(1, msg.getByte(1));
         assertEquals(2, msg.getInt(2));
-        assertEquals(12, msg.getLong(6 + 21));
+        assertEquals(12.5, msg.getDouble(6), "the reporter's instant rate");
+        assertEquals(12, msg.getLong(14 + 21));
         MonitorReport back = PolicyMessages.readReport(2, msg, 0, msg.capacity(), 3);
-        assertEquals(new MonitorReport(2, true, r.keys().subList(0, 2)), back);
+        assertEquals(new MonitorReport(2, true, r.keys().subList(0, 2), 12.5), back);
+        MonitorReport unknown = PolicyMessages.readReport(2, PolicyMessages.report(
+            new MonitorReport(2, false, List.of()), 0), 0, 14, 3);
+        assertTrue(Double.isNaN(unknown.instantRate()), "an unknown instant rate stays unknown");
     }
 
     @Test
@@ -84,6 +88,6 @@ class PolicyMessagesTest {
     @Test
     void aReportHoldsAtLeastOneKeyWhateverTheMessageLimit() {
         assertEquals(1, PolicyMessages.maxKeysPerReport(10));
-        assertEquals((4096 - 6) / 21, PolicyMessages.maxKeysPerReport(4096));
+        assertEquals((4096 - 14) / 21, PolicyMessages.maxKeysPerReport(4096));
     }
 }

@@ -57,12 +57,13 @@ public final class ReadCensus {
     }
 
     private static long[] misses(EmbeddedCluster cluster) {
-        long[] m = new long[3];
+        long[] m = new long[4];
         for (int i = 0; i < cluster.machineCount(); i++) {
             var cache = cluster.machine(i).store().cache();
             m[0] += cache.misses();
             m[1] += cache.expiredMisses();
             m[2] += cache.droppedMisses();
+            m[3] += cache.absentLookups();
         }
         return m;
     }
@@ -177,11 +178,15 @@ public final class ReadCensus {
         long all = missed[0] - missesAtStart[0];
         long expired = missed[1] - missesAtStart[1];
         long dropped = missed[2] - missesAtStart[2];
+        long absent = missed[3] - missesAtStart[3];
         // Each miss of a key homed elsewhere is a remote key lookup: the part of "not value reads" the cache decides.
         s.append(String.format(Locale.ROOT, "  location cache misses %d (%.2f%% of accesses): lease run out %d (%.2f%%),"
                 + " address dropped as stale %d (%.2f%%), not cached %d (%.2f%%)%n", all, 100.0 * all / accesses,
             expired, 100.0 * expired / accesses, dropped, 100.0 * dropped / accesses, all - expired - dropped,
             100.0 * (all - expired - dropped) / accesses));
+        // Of the misses not cached, those whose bucket read found no value: a GET of a vertex without an adjacency list.
+        s.append(String.format(Locale.ROOT, "  of the remote key lookups, the key had no value %d (%.2f%% of accesses)%n",
+            absent, 100.0 * absent / accesses));
         for (int c = 0; c < names.length; c++) {
             s.append(String.format(Locale.ROOT, "  above the floor, %-31s %+9d reads (%+.2f%% of accesses), %d keys%n",
                 names[c] + ":", excess[c], 100.0 * excess[c] / accesses, keysOf[c]));
