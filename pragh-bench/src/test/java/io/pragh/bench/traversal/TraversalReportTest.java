@@ -28,7 +28,7 @@ class TraversalReportTest {
         TraversalReport report = new TraversalReport(config);
         report.add(Mode.ORIG, new ModeResult(1000, 1.5, 3, 4, 0.8, 0, 0, 0, 0, 50, 1000));
         report.add(Mode.SPLIT_CACHE, new ModeResult(9000, 0.2, 1, 2, 0.03, 12, 0.001, 4096, 3, 450, 9000)
-            .withHistory(new HistoryCheck(64, 60, 5000, 200, 0, 2, 0, null, null, List.of(), 0.1)));
+            .withHistory(new HistoryCheck(64, 60, 20, 5000, 200, 0, 2, 0, null, null, List.of(), 0.1)));
         Path file = dir.resolve("sub/out.json");
         report.writeJson(file);
         JsonNode root = new ObjectMapper().readTree(Files.readString(file));
@@ -45,7 +45,7 @@ class TraversalReportTest {
         JsonNode sc = root.get("modes").get("split-cache");
         assertEquals(new TreeSet<>(List.of("throughput_qps", "latency_ms", "remote_access_rate", "migrated_keys",
             "migrated_key_fraction", "migrated_bytes", "forwarded_puts", "puts", "queries", "history")), fields(sc));
-        assertEquals(new TreeSet<>(List.of("sampled_keys", "keys", "operations", "reads", "inserts",
+        assertEquals(new TreeSet<>(List.of("sampled_keys", "keys", "inserted_keys", "operations", "reads", "inserts",
             "reads_not_recorded", "threads", "linearizable", "violating_keys", "first_violating_key", "violation",
             "undecided_keys", "check_s")), fields(sc.get("history")));
         assertTrue(sc.get("history").get("linearizable").asBoolean());

@@ -58,7 +58,7 @@ class TraversalRunHistoryTest {
         HistoryCheck h = r.history();
         assertNotNull(h, log());
         assertTrue(r.migratedKeys() > 0, "the history should run under migrations:\n" + log());
-        assertTrue(h.reads() > 0 && h.inserts() > 0 && h.keys() > 0, h.describe());
+        assertTrue(h.reads() > 0 && h.inserts() > 0 && h.keys() > 0 && h.insertedKeys() > 0, h.describe());
         assertEquals(2, h.threads(), h.describe());
         assertTrue(h.linearizable(), h.describe() + "\n" + h.violation());
         assertTrue(h.undecidedKeys().isEmpty(), h.describe());

@@ -15,6 +15,7 @@ import java.util.Map;
  *
  * @param sampledKeys       keys of the sampled population (the scope's two-hop reads) in the sample
  * @param keys              keys with at least one recorded operation, each checked on its own
+ * @param insertedKeys      keys among them with at least one edge insert (the others' lists never changed)
  * @param reads             GETs recorded, each with the value the query read
  * @param inserts           edge inserts recorded
  * @param readsNotRecorded  sampled GETs past the recording budget, not recorded (leaving reads out is sound)
@@ -25,7 +26,7 @@ import java.util.Map;
  * @param undecidedKeys     keys whose search gave up at its state budget: neither proven linearizable nor not
  * @param checkSeconds      how long the check took
  */
-public record HistoryCheck(long sampledKeys, long keys, long reads, long inserts, long readsNotRecorded, int threads,
+public record HistoryCheck(long sampledKeys, long keys, long insertedKeys, long reads, long inserts, long readsNotRecorded, int threads,
                            int violatingKeys, Long firstViolatingKey, String violation, List<Long> undecidedKeys,
                            double checkSeconds) {
     public HistoryCheck {
@@ -47,6 +48,7 @@ public record HistoryCheck(long sampledKeys, long keys, long reads, long inserts
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sampled_keys", sampledKeys);
         m.put("keys", keys);
+        m.put("inserted_keys", insertedKeys);
         m.put("operations", operations());
         m.put("reads", reads);
         m.put("inserts", inserts);
@@ -65,8 +67,9 @@ public record HistoryCheck(long sampledKeys, long keys, long reads, long inserts
     public String describe() {
         String verdict = linearizable() ? "linearizable" : "NOT LINEARIZABLE: " + violatingKeys + " key(s), first "
             + firstViolatingKey;
-        return String.format(Locale.ROOT, "history: %d keys (%d sampled), %d operations (%d GETs, %d edge inserts) from"
-                + " %d threads%s: %s%s, checked in %.1f s", keys, sampledKeys, operations(), reads, inserts, threads,
+        return String.format(Locale.ROOT, "history: %d keys (%d sampled, %d inserted into), %d operations (%d GETs, %d"
+                + " edge inserts) from %d threads%s: %s%s, checked in %.1f s", keys, sampledKeys, insertedKeys,
+            operations(), reads, inserts, threads,
             readsNotRecorded == 0 ? "" : ", " + readsNotRecorded + " GETs past the budget not recorded", verdict,
             undecidedKeys.isEmpty() ? "" : "; " + undecidedKeys.size() + " key(s) undecided: " + undecidedKeys,
             checkSeconds);

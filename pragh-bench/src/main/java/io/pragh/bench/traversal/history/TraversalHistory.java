@@ -94,6 +94,7 @@ public final class TraversalHistory {
         }
         recorded.addAll(history.drain());
         Set<Long> keys = new HashSet<>();
+        Set<Long> inserted = new HashSet<>();
         Set<Integer> clients = new HashSet<>();
         long reads = 0;
         long inserts = 0;
@@ -104,6 +105,7 @@ public final class TraversalHistory {
                 reads++;
             } else {
                 inserts++;
+                inserted.add(op.key());
             }
         }
         List<Operation> all = new ArrayList<>(recorded.size() + keys.size());
@@ -115,7 +117,7 @@ public final class TraversalHistory {
         }
         all.addAll(recorded);
         CheckReport report = new LinearizabilityChecker<>(AdjacencyModel.INSTANCE, MAX_STATES).check(all, true);
-        return new HistoryCheck(sampledKeys, keys.size(), reads, inserts, readsNotRecorded.get(), clients.size(),
+        return new HistoryCheck(sampledKeys, keys.size(), inserted.size(), reads, inserts, readsNotRecorded.get(), clients.size(),
             report.violations().size(), report.linearizable() ? null : report.violations().get(0).key(),
             report.linearizable() ? null : report.describe(AdjacencyModel::describe, 1), report.undecidedKeys(),
             (System.nanoTime() - t0) / 1e9);

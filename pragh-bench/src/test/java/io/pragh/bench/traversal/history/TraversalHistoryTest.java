@@ -58,6 +58,7 @@ class TraversalHistoryTest {
             check.violation());
         assertEquals(2, check.reads());
         assertEquals(1, check.inserts());
+        assertEquals(1, check.insertedKeys());
         assertEquals(2, check.threads());
         assertEquals(false, check.asMap().get("linearizable"));
         assertEquals(KEY, check.asMap().get("first_violating_key"));
