@@ -19,7 +19,8 @@ import java.util.Map;
  * @param reads             GETs recorded, each with the value the query read
  * @param inserts           edge inserts recorded
  * @param readsNotRecorded  sampled GETs past the recording budget, not recorded (leaving reads out is sound)
- * @param threads           query threads the operations came from
+ * @param threads           query-thread recorders the operations came from (a shard move restarts the threads:
+ *                          its mode counts each thread once per start)
  * @param violatingKeys     keys with no linearization
  * @param firstViolatingKey the lowest of them, or null
  * @param violation         that key's history narrowed to a window no linearization explains, or null

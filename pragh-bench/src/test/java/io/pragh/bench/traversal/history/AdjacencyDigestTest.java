@@ -38,6 +38,19 @@ class AdjacencyDigestTest {
     }
 
     @Test
+    void aListsDigestIsTheDigestOfItsCappedAppendsFromEmptyAtEveryLength() {
+        // The digest of a whole list (four lanes) against the same list built one insert at a time (one chain).
+        SplittableRandom rng = new SplittableRandom(11);
+        long[] entries = new long[67];
+        AdjacencyDigest built = AdjacencyDigest.of(TraversalHistoryTest.bytes());
+        for (int n = 1; n <= entries.length; n++) {
+            entries[n - 1] = rng.nextLong();
+            built = built.cappedAppend(entries[n - 1], Long.MAX_VALUE);
+            assertEquals(built, AdjacencyDigest.ofEntries(java.util.Arrays.copyOf(entries, n)), "length " + n);
+        }
+    }
+
+    @Test
     void listsThatDifferInOrderOrOneEntryHaveDifferentDigestsAndTheEncodingRoundTrips() {
         AdjacencyDigest d = AdjacencyDigest.ofEntries(1, 2, 3);
         assertNotEquals(d, AdjacencyDigest.ofEntries(2, 1, 3));
