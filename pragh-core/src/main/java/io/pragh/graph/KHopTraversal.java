@@ -14,6 +14,10 @@ import org.agrona.collections.LongHashSet;
  * KHopTraversal t = new KHopTraversal(machine.session());
  * LongHashSet twoHop = t.run(start, label, 2, 100);
  * }</pre>
+ *
+ * <p>A {@link ReadObserver} sees the values the traversal itself read, for the keys it {@linkplain
+ * ReadObserver#observes observes}, with when each GET was invoked and answered: a benchmark records a history of a
+ * sample of keys from them and checks it for linearizability. A key it does not observe costs one branch more.
  */
 public final class KHopTraversal implements Session.ValueVisitor {
     private final Session session;
@@ -24,6 +28,30 @@ public final class KHopTraversal implements Session.ValueVisitor {
     private long gets;
 
     private final boolean batched;
+    /** Sees the values read of the keys it observes, or null. */
+    private final ReadObserver observer;
+    /** When the current hop's batch of GETs was invoked, with an observer. */
+    private long batchInvoked;
+
+    /**
+     * Sees a traversal's GETs of the keys it observes, on the traversal's thread: the value it read (valid only
+     * during the call, null when the key had none), when the GET was invoked and when its value was in hand (both
+     * {@link System#nanoTime}). A GET of a batch counts as invoked when its batch was. Not told of other keys.
+     *
+     * <pre>{@code
+     * KHopTraversal t = new KHopTraversal(session, false, new KHopTraversal.ReadObserver() {
+     *     public boolean observes(long key) { return (key & 1023) == 0; }
+     *     public void read(long key, ValueView v, long invoked, long answered) { history.add(key, v, invoked, answered); }
+     * });
+     * }</pre>
+     */
+    public interface ReadObserver {
+        /** Whether {@code key}'s reads are observed: asked before every GET, so it must be cheap. */
+        boolean observes(long key);
+
+        /** One observed GET's answer. */
+        void read(long key, ValueView value, long invokedNanos, long answeredNanos);
+    }
 
     /** A traversal that reads each hop as one batch of GETs. */
     public KHopTraversal(Session session) {
@@ -35,8 +63,14 @@ public final class KHopTraversal implements Session.ValueVisitor {
      *                waiting for each, as the paper's traversal engine reads (its evaluation's model)
      */
     public KHopTraversal(Session session, boolean batched) {
+        this(session, batched, null);
+    }
+
+    /** A traversal whose GETs of the keys {@code observer} observes it sees (null: none). */
+    public KHopTraversal(Session session, boolean batched, ReadObserver observer) {
         this.session = session;
         this.batched = batched;
+        this.observer = observer;
     }
 
     /** GETs issued so far. */
@@ -63,10 +97,25 @@ public final class KHopTraversal implements Session.ValueVisitor {
                 hopKeys[n++] = KeyLayout.key(it.nextValue(), label, KeyLayout.OUT);
             }
             if (batched) {
+                if (observer != null) {
+                    batchInvoked = System.nanoTime();
+                }
                 session.getAll(hopKeys, 0, n, this);
+            } else if (observer == null) {
+                for (int i = 0; i < n; i++) {
+                    follow(session.get(hopKeys[i]));
+                }
             } else {
                 for (int i = 0; i < n; i++) {
-                    visit(i, hopKeys[i], session.get(hopKeys[i]));
+                    long key = hopKeys[i];
+                    if (observer.observes(key)) {
+                        long invoked = System.nanoTime();
+                        ValueView v = session.get(key);
+                        observer.read(key, v, invoked, System.nanoTime());
+                        follow(v);
+                    } else {
+                        follow(session.get(key));
+                    }
                 }
             }
             gets += n;
@@ -77,9 +126,18 @@ public final class KHopTraversal implements Session.ValueVisitor {
         return frontier;
     }
 
-    /** One adjacency of the current hop: its first {@code fanout} neighbours join the next frontier. */
+    /** One adjacency of a batched hop: shown to the observer if it observes the key, then followed. */
     @Override
     public void visit(int index, long key, ValueView adjacency) {
+        if (observer != null && observer.observes(key)) {
+            // Answered by now: the value is in hand. Invoked no later than the batch was.
+            observer.read(key, adjacency, batchInvoked, System.nanoTime());
+        }
+        follow(adjacency);
+    }
+
+    /** One adjacency of the current hop: its first {@code fanout} neighbours join the next frontier. */
+    private void follow(ValueView adjacency) {
         if (adjacency != null) {
             int n = Math.min(adjacency.longCount(), fanout);
             for (int i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 package io.pragh.bench.traversal;
 
+import io.pragh.bench.traversal.history.HistoryCheck;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,10 +23,26 @@ import java.util.Map;
  * @param forwardedPuts       PUTs whose value lived away from the key's home when issued (check-and-forward)
  * @param puts                PUTs (edge inserts) measured
  * @param queries             queries measured (GETs and PUTs)
+ * @param history             the check of the history of a sample of keys recorded from the load through the
+ *                            measurement, or null when none was recorded
  */
 public record ModeResult(double throughputQps, double p50Ms, double p99Ms, double p999Ms, double remoteAccessRate,
                          long migratedKeys, double migratedKeyFraction, long migratedBytes, long forwardedPuts,
-                         long puts, long queries) {
+                         long puts, long queries, HistoryCheck history) {
+    /** A result without a history. */
+    public ModeResult(double throughputQps, double p50Ms, double p99Ms, double p999Ms, double remoteAccessRate,
+                      long migratedKeys, double migratedKeyFraction, long migratedBytes, long forwardedPuts, long puts,
+                      long queries) {
+        this(throughputQps, p50Ms, p99Ms, p999Ms, remoteAccessRate, migratedKeys, migratedKeyFraction, migratedBytes,
+            forwardedPuts, puts, queries, null);
+    }
+
+    /** This result with {@code check} as its history's. */
+    public ModeResult withHistory(HistoryCheck check) {
+        return new ModeResult(throughputQps, p50Ms, p99Ms, p999Ms, remoteAccessRate, migratedKeys,
+            migratedKeyFraction, migratedBytes, forwardedPuts, puts, queries, check);
+    }
+
     /** The report's object for this mode, fields named exactly as the issue states. */
     public Map<String, Object> asMap() {
         Map<String, Object> latency = new LinkedHashMap<>();
@@ -42,6 +59,9 @@ public record ModeResult(double throughputQps, double p50Ms, double p99Ms, doubl
         m.put("forwarded_puts", forwardedPuts);
         m.put("puts", puts);
         m.put("queries", queries);
+        if (history != null) {
+            m.put("history", history.asMap());
+        }
         return m;
     }
 }

@@ -17,7 +17,10 @@ public final class TraversalCommand {
     private TraversalCommand() {
     }
 
-    /** Runs the benchmark; returns the exit status (2 for bad flags). */
+    /**
+     * Runs the benchmark; returns the exit status: 2 for bad flags, 1 if a mode's history had no linearization, 3 if
+     * a key's history check was undecided, else 0.
+     */
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
         if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
             out.println(TraversalConfig.USAGE);
@@ -56,7 +59,12 @@ public final class TraversalCommand {
                 out.println("chart: " + chart.toAbsolutePath());
             }
         }
-        return 0;
+        int status = report.printHistoryFailures(out);
+        if (status != 0) {
+            err.println("pragh bench traversal: " + (status == 1 ? "a history had no linearization"
+                : "a key's history check was undecided") + " (see above); exit status " + status);
+        }
+        return status;
     }
 
     /** The RMAT graph of {@code config}'s scale and seed, with a line saying what was generated. */

@@ -50,14 +50,18 @@ import java.util.Map;
  *                        after the monitoring intervals before it (the default: a running system's control plane
  *                        keeps up with the edge inserts' new neighbours; stopped, they are read remotely)
  * @param shardPlan       the plan the shard mode moves by (balanced: the paper's, every machine keeps its shards)
+ * @param historyKeys     about how many keys of the scope's two-hop reads have their GETs and edge inserts recorded
+ *                        (chosen by key hash) and checked for linearizability after each mode; 0 records none
  */
 public record TraversalConfig(int machines, int scale, int scope, int fanout, double getRatio, String dist,
                               List<Mode> modes, double durationSeconds, double warmupSeconds, double intervalSeconds,
                               int intervals, long remoteLatencyNs, int threads, long seed, Mechanism mechanism, int cacheMb,
                               Path json, Path charts, boolean batchedGets, String fabric, double minRate,
-                              Path clusterDir, boolean liveControl, ShardPlan shardPlan) {
+                              Path clusterDir, boolean liveControl, ShardPlan shardPlan, int historyKeys) {
     public static final String INPROCESS = "inprocess";
     public static final String TCP = "tcp";
+    /** Keys whose history is recorded by default. */
+    public static final int DEFAULT_HISTORY_KEYS = 1024;
 
     public static final String USAGE = String.join("\n",
         "usage: ./pragh bench traversal [flags]",
@@ -100,6 +104,11 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         "                          reports are acted on (in-process), replicas are offered again each interval; frozen",
         "                          migrates (and offers replicas) only in the monitoring intervals before the",
         "                          measurement, so the edge inserts' new neighbours stay remote through it",
+        "  --history-keys N        record the history of about N keys of the scope's two-hop reads, chosen by key hash",
+        "                          (every GET with the value the query read, every edge insert, from the load through",
+        "                          the measurement) and check it for per-key linearizability after each mode (default",
+        "                          " + DEFAULT_HISTORY_KEYS + "; 0: none; in-process only). A violation exits 1 and prints the",
+        "                          key's history; a key the search could not decide exits 3",
         "  --json FILE             write the results as JSON",
         "  --charts DIR            write PNG charts (throughput, latency, remote access rate; the paper's beside)");
 
@@ -120,6 +129,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         check(cacheMb >= 1 && cacheMb <= 1024, "--cache-mb", cacheMb, "1..1024");
         check(minRate >= 0, "--min-rate", minRate, ">= 0 (0: the relative policy)");
         check(INPROCESS.equals(fabric) || TCP.equals(fabric), "--fabric", fabric, INPROCESS + " or " + TCP);
+        check(historyKeys >= 0, "--history-keys", historyKeys, ">= 0 (0: no history)");
         modes = List.copyOf(modes);
     }
 
@@ -164,6 +174,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         v.put("--cluster-dir", null);
         v.put("--control", "live");
         v.put("--shard-plan", "balanced");
+        v.put("--history-keys", Integer.toString(DEFAULT_HISTORY_KEYS));
         Flags.read(v, args, USAGE);
         v.put("--fabric", fabricFlags(v, args));
         List<Mode> modes = Flags.modes(v.get("--modes"));
@@ -188,7 +199,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
             Mechanism.valueOf(mechanism.toUpperCase(Locale.ROOT)), Flags.integer(v, "--cache-mb"),
             Flags.path(v, "--json"), Flags.path(v, "--charts"), gets.equals("batch"), v.get("--fabric"),
             Flags.decimal(v, "--min-rate"), Flags.path(v, "--cluster-dir"), control.equals("live"),
-            ShardPlan.parse(v.get("--shard-plan")));
+            ShardPlan.parse(v.get("--shard-plan")), Flags.integer(v, "--history-keys"));
     }
 
     /**
@@ -259,6 +270,7 @@ public record TraversalConfig(int machines, int scale, int scope, int fanout, do
         m.put("fabric", fabric);
         m.put("cluster_dir", clusterDir == null ? null : clusterDir.toString());
         m.put("control", liveControl ? "live" : "frozen");
+        m.put("history_keys", historyKeys);
         return m;
     }
 

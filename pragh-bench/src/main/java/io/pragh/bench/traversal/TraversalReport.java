@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The results of one benchmark run: {@code {"config": {...every flag...}, "modes": {"<mode>": {...}}}} as JSON, and
- * the same as a table with each mode's throughput relative to orig and ideal.
+ * the same as a table with each mode's throughput relative to orig and ideal, and each mode's history check.
  *
  * <pre>{@code
  * TraversalReport report = new TraversalReport(config);
@@ -64,5 +64,42 @@ public final class TraversalReport {
             ideal == null ? "-" : String.format("%.1f", 100 * r.throughputQps() / ideal.throughputQps()),
             r.p50Ms(), r.p99Ms(), r.p999Ms(), 100 * r.remoteAccessRate(), r.migratedKeys(),
             100 * r.migratedKeyFraction(), r.forwardedPuts()));
+        results.forEach((mode, r) -> {
+            if (r.history() != null) {
+                out.printf("%-19s %s%n", mode.reportName(), r.history().describe());
+            }
+        });
+    }
+
+    /**
+     * The exit status the modes' history checks call for: 1 if some key's history has no linearization, else 3 if
+     * some key's search gave up undecided, else 0 (also when no history was recorded).
+     */
+    public int historyStatus() {
+        boolean undecided = false;
+        for (ModeResult r : results.values()) {
+            if (r.history() != null && !r.history().linearizable()) {
+                return 1;
+            }
+            undecided |= r.history() != null && !r.history().undecidedKeys().isEmpty();
+        }
+        return undecided ? 3 : 0;
+    }
+
+    /**
+     * Prints, for every mode whose history has no linearization or an undecided key, what was found: the first
+     * violating key's history narrowed to a window. Returns {@link #historyStatus()}.
+     */
+    public int printHistoryFailures(PrintStream out) {
+        results.forEach((mode, r) -> {
+            if (r.history() != null && !r.history().linearizable()) {
+                out.printf("%s: history NOT linearizable: %d key(s); the first, %d:%n%s", mode.reportName(),
+                    r.history().violatingKeys(), r.history().firstViolatingKey(), r.history().violation());
+            } else if (r.history() != null && !r.history().undecidedKeys().isEmpty()) {
+                out.printf("%s: history check undecided (search state budget) for keys %s%n", mode.reportName(),
+                    r.history().undecidedKeys());
+            }
+        });
+        return historyStatus();
     }
 }

@@ -7,6 +7,9 @@ import io.pragh.bench.traversal.deploy.CompulsoryReads;
 import io.pragh.bench.traversal.deploy.EmbeddedBenchCluster;
 import io.pragh.bench.traversal.deploy.ProcessBenchCluster;
 import io.pragh.bench.traversal.deploy.QueryPath;
+import io.pragh.bench.traversal.history.HistoryCheck;
+import io.pragh.bench.traversal.history.KeySample;
+import io.pragh.bench.traversal.history.TraversalHistory;
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
 import io.pragh.keys.KeyLayout;
@@ -22,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -33,6 +37,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * tables; shard tracks every access per shard and moves whole shards with its clients paused (the core's shard
  * mover does not take writes during a move), which costs the baseline nothing in the measurement. {@link #open}
  * hands the loaded cluster to a caller that drives the phases itself (the scenarios).
+ *
+ * <p>{@link #run} also records the history of about {@code --history-keys} keys of the scope's two-hop reads, chosen
+ * by key hash ({@link TraversalHistory}): every GET the queries made of them, with the value it read, and every
+ * edge insert into them, from the load through the measurement, migrations and read replicas running; once the
+ * query threads stopped it checks the history for per-key linearizability and reports the check with the mode's row.
+ * In this JVM only: over server processes the traversals run where the client cannot see what they read.
  *
  * <pre>{@code
  * TraversalRunner runner = new TraversalRunner(config, graph, System.out);
@@ -47,8 +57,17 @@ public final class TraversalRunner {
     private final AdjacencyGraph graph;
     private final PrintStream out;
     private final int[] scopeVertices;
+    /** What each mode's history goes through before its check: nothing, but for a test that plants a violation. */
+    private final Consumer<TraversalHistory> beforeCheck;
 
     public TraversalRunner(TraversalConfig config, AdjacencyGraph graph, PrintStream out) {
+        this(config, graph, out, h -> { });
+    }
+
+    /** With {@code beforeCheck}, which a test plants operations into a history with, to see the check report them. */
+    TraversalRunner(TraversalConfig config, AdjacencyGraph graph, PrintStream out,
+                    Consumer<TraversalHistory> beforeCheck) {
+        this.beforeCheck = beforeCheck;
         this.config = config;
         this.graph = graph;
         this.out = out;
@@ -66,11 +85,62 @@ public final class TraversalRunner {
             StartVertexDistribution.of(config.dist(), config.scope()), config.fanout(), config.machines());
     }
 
-    /** Warm-up, the mode's migration, then the measurement, on a fresh cluster: one row of the report. */
+    /**
+     * Warm-up, the mode's migration, then the measurement, on a fresh cluster: one row of the report, with the check
+     * of its history when one is recorded (printed too, with the first violating key's history if any).
+     */
     public ModeResult run(Mode mode) throws Exception {
-        try (ModeSession s = open(mode)) {
-            return s.runPhases().result();
+        String tag = "[" + mode.reportName() + "]";
+        TraversalHistory history = history(tag);
+        ModeSession.Measurement m;
+        try (ModeSession s = open(mode, history)) {
+            m = s.runPhases();
         }
+        if (history == null) {
+            return m.result();
+        }
+        // The query threads stopped with the session: every operation of the history has been recorded.
+        beforeCheck.accept(history);
+        HistoryCheck check = history.check();
+        out.println(tag + " " + check.describe());
+        if (!check.linearizable()) {
+            out.print(tag + " " + check.violation());
+        }
+        return m.result().withHistory(check);
+    }
+
+    /** The history {@link #run} records: null when {@code --history-keys} is 0 or the cluster is not in this JVM. */
+    private TraversalHistory history(String tag) {
+        if (config.historyKeys() == 0) {
+            return null;
+        }
+        if (config.tcp()) {
+            out.println(tag + " history: not recorded over --fabric tcp (the two-hop GETs run inside the server"
+                + " processes, where the benchmark cannot see the values they read)");
+            return null;
+        }
+        LongHashSet population = loadedReadKeys();
+        KeySample sample = KeySample.of(config.historyKeys(), population.size());
+        long sampled = 0;
+        for (LongHashSet.LongIterator it = population.iterator(); it.hasNext(); ) {
+            if (sample.observes(it.nextValue())) {
+                sampled++;
+            }
+        }
+        out.printf(Locale.ROOT, "%s history: recording the GETs and edge inserts of %d of the %d keys of the scope's"
+            + " two-hop reads (by key hash, %.2f%% of all keys)%n", tag, sampled, population.size(),
+            100 * sample.rate());
+        return new TraversalHistory(sample, sampled, this::loadedValue, TraversalHistory.DEFAULT_MAX_READS);
+    }
+
+    /** The value the load PUT under {@code key}, or null. */
+    private byte[] loadedValue(long key) {
+        long v = KeyLayout.vid(key);
+        if (KeyLayout.label(key) != TwoHopWorkload.LABEL || KeyLayout.kind(key) != KeyLayout.OUT
+            || v >= graph.vertexCount() || graph.degree((int) v) == 0) {
+            return null;
+        }
+        return adjacencyValue(graph, (int) v);
     }
 
     /**
@@ -78,6 +148,11 @@ public final class TraversalRunner {
      * the caller drives the phases and closes it.
      */
     public ModeSession open(Mode mode) throws Exception {
+        return open(mode, null);
+    }
+
+    /** {@link #open(Mode)}, the query threads recording into {@code history} if not null. */
+    private ModeSession open(Mode mode, TraversalHistory history) throws Exception {
         ClusterSpec spec = spec(mode);
         String tag = "[" + mode.reportName() + "]";
         BenchCluster cluster = config.tcp()
@@ -92,7 +167,10 @@ public final class TraversalRunner {
             StartVertices startVertices = new StartVertices(scopeVertices);
             TwoHopWorkload workload = new TwoHopWorkload(startVertices, graph, graph.verticesWithEdges(),
                 StartVertexDistribution.of(config.dist(), config.scope()), config.getRatio(), config.fanout(),
-                config.batchedGets(), config.seed());
+                config.batchedGets(), config.seed(), history);
+            if (history != null) {
+                history.loaded(); // every loader PUT returned; the query threads start below
+            }
             boolean census = Boolean.getBoolean("pragh.bench.census") && mode.split();
             // Before the first query: a window's first read of a value is told from a re-read by every read since.
             CompulsoryReads compulsory = census && cluster instanceof EmbeddedBenchCluster e
@@ -108,6 +186,11 @@ public final class TraversalRunner {
 
     /** Whether a key is among the loaded graph's two-hop reads from the scope (the read census's floor keys). */
     private LongPredicate loadedReads() {
+        return loadedReadKeys()::contains;
+    }
+
+    /** The loaded graph's two-hop reads from the scope: the keys of the scope and of its first neighbours. */
+    private LongHashSet loadedReadKeys() {
         LongHashSet keys = new LongHashSet();
         for (int s : scopeVertices) {
             keys.add(KeyLayout.key(s, TwoHopWorkload.LABEL, KeyLayout.OUT));
@@ -115,7 +198,7 @@ public final class TraversalRunner {
                 keys.add(KeyLayout.key(graph.neighbour(s, j), TwoHopWorkload.LABEL, KeyLayout.OUT));
             }
         }
-        return keys::contains;
+        return keys;
     }
 
     /** The vertices with edges, by id: the scope's pool (a scope is a prefix; a dynamic window a slice). */

@@ -2,6 +2,7 @@ package io.pragh.bench.traversal;
 
 import io.pragh.bench.traversal.deploy.BenchCluster;
 import io.pragh.bench.traversal.deploy.QueryPath;
+import io.pragh.bench.traversal.history.TraversalHistory;
 import io.pragh.bench.workload.AdjacencyGraph;
 import io.pragh.bench.workload.StartVertexDistribution;
 import java.util.SplittableRandom;
@@ -11,14 +12,17 @@ import java.util.SplittableRandom;
  * (every access is that machine's, seen by its monitor) or insert an edge from it at its home, through the thread's
  * own {@link QueryPath}. An inserted edge's far end is drawn from {@code edgeEnds}, the vertices that exist (have
  * edges): an edge to a vertex without an adjacency key would make every later two-hop through it look up a key that
- * is not there, a remote bucket read no cache can answer and no migration can localise.
+ * is not there, a remote bucket read no cache can answer and no migration can localise. With a {@code history}, each
+ * thread's path records the GETs and inserts of the sampled keys into it.
  *
  * <pre>{@code
- * ClientWorkload w = new TwoHopWorkload(startVertices, graph, graph.verticesWithEdges(), dist, 0.95, 100, false, 42);
+ * ClientWorkload w = new TwoHopWorkload(startVertices, graph, graph.verticesWithEdges(), dist, 0.95, 100, false, 42,
+ *     null);
  * }</pre>
  */
 record TwoHopWorkload(StartVertices startVertices, AdjacencyGraph graph, int[] edgeEnds, StartVertexDistribution dist,
-                      double getRatio, int fanout, boolean batchedGets, long seed) implements ClientWorkload {
+                      double getRatio, int fanout, boolean batchedGets, long seed, TraversalHistory history)
+    implements ClientWorkload {
     /** The label of every edge of the benchmark's graph. */
     static final int LABEL = 0;
     static final int HOPS = 2;
@@ -26,7 +30,7 @@ record TwoHopWorkload(StartVertices startVertices, AdjacencyGraph graph, int[] e
     @Override
     public Client open(int index, int generation, BenchCluster cluster) {
         SplittableRandom rng = new SplittableRandom(seed * 1_000_003L + generation * 1_009L + index);
-        QueryPath path = cluster.openPath();
+        QueryPath path = history == null ? cluster.openPath() : cluster.openPath(history.recorder());
         return new Client() {
             @Override
             public boolean next() {

@@ -69,6 +69,14 @@ class TraversalConfigTest {
     }
 
     @Test
+    void aHistoryOfSampledKeysIsRecordedByDefaultAndZeroTurnsItOff() {
+        assertEquals(TraversalConfig.DEFAULT_HISTORY_KEYS, TraversalConfig.defaults().historyKeys());
+        assertEquals(TraversalConfig.DEFAULT_HISTORY_KEYS, TraversalConfig.defaults().asMap().get("history_keys"));
+        assertEquals(0, TraversalConfig.parse("--history-keys", "0").historyKeys());
+        assertTrue(refusal("--history-keys", "-1").contains("--history-keys -1 is invalid"));
+    }
+
+    @Test
     void theControlPlaneRunsThroughTheMeasurementUnlessFrozenIsAsked() {
         assertTrue(TraversalConfig.defaults().liveControl(), "a running system keeps deciding");
         assertEquals("live", TraversalConfig.defaults().asMap().get("control"));

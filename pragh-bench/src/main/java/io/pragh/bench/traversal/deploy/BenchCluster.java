@@ -22,6 +22,19 @@ public interface BenchCluster extends AutoCloseable {
     /** A path for one client thread; closed by it. */
     QueryPath openPath();
 
+    /**
+     * A path for one client thread that tells {@code recorder} the values its GETs of the keys the recorder observes
+     * read and its inserts into them; null records nothing. Only a cluster whose traversals run on the client's
+     * thread (in this JVM) can see what they read: the others refuse a recorder.
+     */
+    default QueryPath openPath(PathRecorder recorder) {
+        if (recorder != null) {
+            throw new UnsupportedOperationException(describe() + ": its traversals run in the server processes, where"
+                + " a client cannot see the values they read, so no history is recorded");
+        }
+        return openPath();
+    }
+
     /** Local and remote operations of every machine so far, summed. */
     FabricStats.Snapshot stats();
 

@@ -99,7 +99,12 @@ public final class EmbeddedBenchCluster implements BenchCluster {
 
     @Override
     public QueryPath openPath() {
-        return new SessionPath();
+        return new SessionPath(null);
+    }
+
+    @Override
+    public QueryPath openPath(PathRecorder recorder) {
+        return new SessionPath(recorder);
     }
 
     @Override
@@ -141,17 +146,25 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         cluster.close();
     }
 
-    /** Traversals through the home's session (one traversal engine per machine), updates at the home. */
+    /**
+     * Traversals through the home's session (one traversal engine per machine), updates at the home; the reads and
+     * inserts of the keys a recorder observes told to it.
+     */
     private final class SessionPath implements QueryPath {
         private final KHopTraversal[] one = new KHopTraversal[cluster.machineCount()];
         private final KHopTraversal[] batched = new KHopTraversal[cluster.machineCount()];
+        private final PathRecorder recorder;
+
+        SessionPath(PathRecorder recorder) {
+            this.recorder = recorder;
+        }
 
         @Override
         public long kHop(long start, int label, int hops, int fanout, boolean batch) {
             int home = cluster.home(KeyLayout.key(start, label, KeyLayout.OUT));
             KHopTraversal[] engines = batch ? batched : one;
             if (engines[home] == null) {
-                engines[home] = new KHopTraversal(cluster.machine(home).session(), batch);
+                engines[home] = new KHopTraversal(cluster.machine(home).session(), batch, recorder);
             }
             return engines[home].run(start, label, hops, fanout).size();
         }
@@ -159,7 +172,13 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         @Override
         public void insertEdge(long src, int label, long dst, int cap) {
             long key = KeyLayout.key(src, label, KeyLayout.OUT);
-            cluster.homeOf(key).update(key, CappedAppend.ID, CappedAppend.argument(dst, cap));
+            if (recorder != null && recorder.observes(key)) {
+                long invoked = System.nanoTime();
+                cluster.homeOf(key).update(key, CappedAppend.ID, CappedAppend.argument(dst, cap));
+                recorder.inserted(key, dst, cap, invoked, System.nanoTime());
+            } else {
+                cluster.homeOf(key).update(key, CappedAppend.ID, CappedAppend.argument(dst, cap));
+            }
             wrote(key);
         }
 
