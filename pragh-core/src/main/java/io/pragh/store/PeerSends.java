@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * <p>A full lane (thousands of tasks for one peer: it has not taken anything for a while) drops the task, counted as a
  * refused send and logged: as a message lost, which the protocol tolerates (the host sends its LOG again every second
  * while its record is pending, and the home settles and acknowledges it then; an origin without its ACK times out,
- * its update's outcome unknown). Waiting for room would put the log thread back behind the stuck peer.
+ * its update's outcome unknown). Waiting for room would put the log thread back behind the stuck peer. A drop never
+ * acknowledges anything: an ACK is itself a task, or follows its settle in one. A task that throws is counted the same
+ * way and never ends its lane, an Error included (it still ends the borrowed thread, and the lane goes on on another).
  *
  * <pre>{@code
  * PeerSends sends = new PeerSends(id, machineCount, store.router()::countRefusedSend);
@@ -95,11 +97,18 @@ final class PeerSends implements AutoCloseable {
                 try {
                     threads.execute(this::drain);
                 } catch (RejectedExecutionException closing) {
-                    // Closing: what is queued goes as a closing machine's messages in flight do (not worth a warning).
+                    // Closing: what is queued goes as a closing machine's messages in flight do (not worth a warning),
+                    // each counted, while this thread holds the flag: it is then the only one taking from the queue.
+                    dropQueued();
                     scheduled.set(false);
-                    queue.clear();
-                    countDropped.run();
                 }
+            }
+        }
+
+        /** Closing: counts each queued task as a dropped send; only while holding the flag (one consumer). */
+        private void dropQueued() {
+            while (queue.poll() != null) {
+                countDropped.run();
             }
         }
 
@@ -112,15 +121,34 @@ final class PeerSends implements AutoCloseable {
         }
 
         private void drain() {
-            do {
-                Runnable task;
-                while ((task = queue.poll()) != null) {
-                    run(task);
+            boolean ended = false;
+            try {
+                do {
+                    Runnable task;
+                    while ((task = queue.poll()) != null) {
+                        run(task);
+                    }
+                    // Cleared before looking again: a task offered after the last poll found the flag set and did not
+                    // schedule a drain, so this one must take it (the CAS orders the clear before the emptiness check).
+                    scheduled.set(false);
+                } while (!queue.isEmpty() && scheduled.compareAndSet(false, true));
+                ended = true;
+            } finally {
+                if (!ended) {
+                    // An Error out of a task (run catches only RuntimeExceptions) ends this thread. The flag it leaves
+                    // set would make every later offer think a drain is on its way: the lane would queue until full
+                    // and then drop everything for good. It goes on, on another thread, and the Error on up.
+                    scheduled.set(false);
+                    if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
+                        try {
+                            threads.execute(this::drain);
+                        } catch (RejectedExecutionException closing) {
+                            dropQueued();
+                            scheduled.set(false);
+                        }
+                    }
                 }
-                // Cleared before looking again: a task offered after the last poll found the flag set and did not
-                // schedule a drain, so this one must take it (the CAS orders the clear before the emptiness check).
-                scheduled.set(false);
-            } while (!queue.isEmpty() && scheduled.compareAndSet(false, true));
+            }
         }
 
         private void run(Runnable task) {
@@ -132,6 +160,9 @@ final class PeerSends implements AutoCloseable {
                 // protocol (a pending record's LOG) or times out at its origin, as a lost message does.
                 countDropped.run();
                 LOG.warn("machine {} failed to send to machine {}", id, peer, e);
+            } catch (Error e) {
+                countDropped.run(); // not sent either; the drain hands the lane on (see drain)
+                throw e;
             }
             long took = System.nanoTime() - start;
             if (took > SLOW_TASK_NANOS) {

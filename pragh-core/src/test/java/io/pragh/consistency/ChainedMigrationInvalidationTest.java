@@ -64,8 +64,8 @@ class ChainedMigrationInvalidationTest {
             } finally {
                 beforeInvalidation.release();
             }
-            assertEquals(Migrator.Outcome.MIGRATED, first.get(10, TimeUnit.SECONDS));
-            assertEquals(Migrator.Outcome.MIGRATED, second.get(10, TimeUnit.SECONDS));
+            assertEquals(Migrator.Outcome.MIGRATED, first.get(60, TimeUnit.SECONDS));
+            assertEquals(Migrator.Outcome.MIGRATED, second.get(60, TimeUnit.SECONDS));
             assertArrayEquals(utf8("v2"), cluster.get(READER, key), "after the invalidation the reader sees v2");
         }
     }

@@ -508,7 +508,7 @@ public final class MigrationWorkload {
     }
 
     private void untilDone(long key, String what, Runnable op) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try {
                 op.run();

@@ -89,9 +89,9 @@ final class PausableFabric implements Fabric {
             this.length = length;
         }
 
-        /** Waits until the operation is being held; fails the test after 10 s rather than hang it. */
+        /** Waits until the operation is being held; fails the test after 120 s (a starved host) rather than hang it. */
         void awaitReached() throws InterruptedException {
-            if (!reached.await(10, TimeUnit.SECONDS)) {
+            if (!reached.await(120, TimeUnit.SECONDS)) {
                 throw new AssertionError("the " + length + "-byte " + region + " update to pause never happened");
             }
         }
@@ -103,7 +103,8 @@ final class PausableFabric implements Fabric {
         private void hold() {
             reached.countDown();
             try {
-                if (!released.await(30, TimeUnit.SECONDS)) {
+                // Far beyond any test's patience: what waits behind a pause must fail its test, not pass it late.
+                if (!released.await(300, TimeUnit.SECONDS)) {
                     throw new AssertionError("a paused " + region + " update was never released");
                 }
             } catch (InterruptedException e) {

@@ -76,12 +76,12 @@ final class Scenarios {
         return key;
     }
 
-    /** Waits until {@code condition} holds, failing the test naming {@code what} after 20 s (a hang, not slowness). */
+    /** Waits until {@code condition} holds, failing the test naming {@code what} after 60 s (a hang, not slowness). */
     static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after 20 s waiting until " + what);
+                throw new AssertionError("timed out after 60 s waiting until " + what);
             }
             Thread.sleep(1);
         }

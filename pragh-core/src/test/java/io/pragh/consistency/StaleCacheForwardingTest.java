@@ -52,8 +52,8 @@ class StaleCacheForwardingTest {
             assertFalse(failedWhileHeld, "the PUT was refused while machine " + NEW_HOST + " held the value: "
                 + failure(put) + ". Machine " + NEW_HOST + " forwarded it on its cached address (the old one on"
                 + " machine " + OLD_HOST + ") without checking it, and machine " + OLD_HOST + " sent it back");
-            put.get(10, TimeUnit.SECONDS);
-            assertEquals(Migrator.Outcome.MIGRATED, migration.get(10, TimeUnit.SECONDS));
+            put.get(60, TimeUnit.SECONDS);
+            assertEquals(Migrator.Outcome.MIGRATED, migration.get(60, TimeUnit.SECONDS));
             for (int m = 0; m < 3; m++) {
                 assertArrayEquals(utf8("v2"), cluster.get(m, key), "read on machine " + m);
             }

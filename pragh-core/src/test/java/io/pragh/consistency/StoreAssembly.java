@@ -88,11 +88,11 @@ final class StoreAssembly implements AutoCloseable {
         }
     }
 
-    /** PUT from machine {@code origin}, returning once acknowledged (failing the test after 10 s). */
+    /** PUT from machine {@code origin}, returning once acknowledged (failing the test after 60 s). */
     void put(int origin, long key, byte[] value) {
         try {
             stores[origin].update(key, Mutators.SET, new UnsafeBuffer(value), 0, value.length)
-                .get(10, TimeUnit.SECONDS);
+                .get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError("PUT of key " + key + " from machine " + origin + " failed: " + e, e);
         }

@@ -13,6 +13,7 @@ import io.pragh.migration.Migrator;
 import io.pragh.store.Mutators;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(ThreadDumpWhenUnacknowledged.class)
 class AcknowledgementsOffTheLogThreadTest {
-    /** A failure bound only: the updates below take milliseconds when nothing holds them up. */
-    private static final long PATIENCE_SECONDS = 20;
+    /**
+     * A failure bound only: the updates below take milliseconds when nothing holds them up. Shorter than a hold lasts
+     * unreleased ({@link StallingFabric}), so that an update held up behind a held send still fails the test.
+     */
+    private static final long PATIENCE_SECONDS = 60;
+    /** {@code io.pragh.store.PeerSends.LANE_CAPACITY}: the tasks one peer's lane holds. */
+    private static final int LANE_CAPACITY = 4_096;
 
     @TempDir
     Path dir;
@@ -190,6 +196,90 @@ class AcknowledgementsOffTheLogThreadTest {
     }
 
     /**
+     * A peer's lane holds {@value #LANE_CAPACITY} tasks and drops what comes when full, as a lost message (PeerSends).
+     * Here the host of migrated values takes no CAS while more of their updates are logged than its lane holds: the
+     * settles that do not fit are dropped. A dropped settle must leave its update unacknowledged (its ACK is sent only
+     * once its record is settled) and must not leave it pending for good: the host sends the LOG of a pending record
+     * again every second, and the home logs, settles and acknowledges it then. So every update is acknowledged in the
+     * end, none before the host took its settle, and every machine reads every new value.
+     */
+    @Test
+    void settlesAFullLaneDroppedAreDoneOnTheHostsNextLogAndOnlyThenAcknowledged() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(16_384)
+            .valueBytesPerMachine(8 << 20).cacheBytes(1 << 20).fabricPerMachine(i -> fabric)
+            .durability(dir, SyncPolicy.NONE, 0).build()) {
+            long first = vertex(1);
+            int home = c.home(first);
+            int host = (home + 1) % 3;
+            int origin = (home + 2) % 3;
+            int dropped = 64;
+            long[] keys = new long[1 + LANE_CAPACITY + dropped]; // the held settle, a full lane, and more
+            keys[0] = first;
+            for (long v = 100, i = 1; i < keys.length; v++) {
+                if (c.home(vertex(v)) == home) {
+                    keys[(int) i++] = vertex(v);
+                }
+            }
+            List<CompletableFuture<Void>> puts = new ArrayList<>();
+            for (long k : keys) {
+                puts.add(c.machine(home).updateAsync(k, Mutators.SET, bytes("at home")));
+            }
+            awaitAll(puts, "the puts at the home");
+            List<CompletableFuture<Migrator.Outcome>> moves = new ArrayList<>();
+            for (long k : keys) {
+                moves.add(c.machine(host).migrateAsync(k));
+            }
+            awaitAll(moves, "the migrations to machine " + host);
+            for (CompletableFuture<Migrator.Outcome> m : moves) {
+                assertEquals(Migrator.Outcome.MIGRATED, m.join());
+            }
+            long refusedBefore = c.machine(home).store().refusedSends();
+
+            StallingFabric.Hold settle = fabric.holdNextCas(home, host);
+            List<CompletableFuture<Void>> updates = new ArrayList<>();
+            try {
+                for (long k : keys) {
+                    updates.add(c.machine(origin).updateAsync(k, Mutators.SET, bytes("on the host")));
+                }
+                settle.awaitReached();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+                while (c.machine(home).store().refusedSends() - refusedBefore < dropped) {
+                    assertTrue(System.nanoTime() < deadline, "machine " + home + "'s lane to machine " + host
+                        + " dropped " + (c.machine(home).store().refusedSends() - refusedBefore) + " settles, not "
+                        + dropped);
+                    Thread.sleep(5);
+                }
+                for (int i = 0; i < updates.size(); i++) {
+                    assertFalse(updates.get(i).isDone(), "update " + i + " ended before the host took its settle: "
+                        + updates.get(i));
+                }
+                settle.release();
+                awaitAll(updates, "the updates once the host takes CASes again");
+            } finally {
+                settle.release();
+            }
+            for (CompletableFuture<Void> u : updates) {
+                u.join(); // acknowledged, none refused
+            }
+            for (int m = 0; m < 3; m++) {
+                for (long k : keys) {
+                    assertArrayEquals(bytes("on the host"), c.machine(m).get(k), "key " + k + " on machine " + m);
+                }
+            }
+        }
+    }
+
+    private static void awaitAll(List<? extends CompletableFuture<?>> futures, String what) throws Exception {
+        try {
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(PATIENCE_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            long done = futures.stream().filter(CompletableFuture::isDone).count();
+            throw new AssertionError(what + ": " + done + " of " + futures.size() + " done within " + PATIENCE_SECONDS
+                + " s", e);
+        }
+    }
+
+    /**
      * What the log's slow-batch report said of a slow peer before (its ACK held up the log thread's batch) the peer's
      * lane says now: a send that took over a second is reported, naming the peer, and the log reports nothing.
      */
@@ -230,7 +320,7 @@ class AcknowledgementsOffTheLogThreadTest {
             // The lane reports a send once it returned, which may be after the origin got its ACK.
             List<String> lines = List.of();
             boolean reported = false;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
             while (!reported && System.nanoTime() < deadline) {
                 synchronized (capture) { // the appender's lock: it appends under it
                     lines = capture.list.stream().map(e -> e.getFormattedMessage()).toList();

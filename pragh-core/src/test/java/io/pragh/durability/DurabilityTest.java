@@ -365,7 +365,7 @@ class DurabilityTest {
             hold.awaitReached(); // the log thread wrote "first" and is held acknowledging it
             var queued = c.machine(t.origin).updateAsync(t.key, io.pragh.store.Mutators.SET, bytes("queued"));
             WriteAheadLog wal = c.machine(t.home).durability().log();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (wal.accepted() < 2) {
                 assertTrue(System.nanoTime() < deadline, "the home never took the second update into its log");
                 Thread.sleep(1);
@@ -389,7 +389,7 @@ class DurabilityTest {
             List<String> lines = List.of();
             // The log reports a batch after acknowledging it, and an ACK to a peer origin goes from another thread:
             // the update may be answered before its batch's report is written.
-            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while ((acknowledging < 0 || queuedMillis < 0) && System.nanoTime() < deadline) {
                 synchronized (capture) { // the appender's lock: it appends under it
                     lines = capture.list.stream().map(e -> e.getFormattedMessage()).toList();

@@ -42,7 +42,7 @@ final class LogThreadHold implements CommitObserver {
         }
         reached.countDown();
         try {
-            if (!released.await(30, TimeUnit.SECONDS)) {
+            if (!released.await(300, TimeUnit.SECONDS)) { // beyond any test's patience, as StallingFabric's
                 throw new AssertionError("the log thread held on " + thread + " was never released");
             }
         } catch (InterruptedException e) {
@@ -50,9 +50,9 @@ final class LogThreadHold implements CommitObserver {
         }
     }
 
-    /** Waits until the log thread is held; fails the test after 10 s rather than hang it. */
+    /** Waits until the log thread is held; fails the test after 120 s (a starved host) rather than hang it. */
     void awaitReached() throws InterruptedException {
-        if (!reached.await(10, TimeUnit.SECONDS)) {
+        if (!reached.await(120, TimeUnit.SECONDS)) {
             throw new AssertionError(thread + " committed nothing to hold");
         }
     }

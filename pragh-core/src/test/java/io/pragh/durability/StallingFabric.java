@@ -97,9 +97,12 @@ final class StallingFabric implements Fabric {
                 && (from < 0 || from == source) && (to < 0 || to == target);
         }
 
-        /** Waits until the send is being held; fails the test after 10 s rather than hang it. */
+        /**
+         * Waits until the send is being held; fails the test after 120 s rather than hang it (a failure bound only:
+         * a starved host has kept a thread from running for tens of seconds).
+         */
         void awaitReached() throws InterruptedException {
-            if (!reached.await(10, TimeUnit.SECONDS)) {
+            if (!reached.await(120, TimeUnit.SECONDS)) {
                 throw new AssertionError(what + " sent nothing to hold");
             }
         }
@@ -116,7 +119,9 @@ final class StallingFabric implements Fabric {
         private void hold() {
             reached.countDown();
             try {
-                if (!released.await(30, TimeUnit.SECONDS)) {
+                // Far beyond any test's patience: what waits behind a held send must fail its test, not pass it
+                // late because the hold let go by itself.
+                if (!released.await(300, TimeUnit.SECONDS)) {
                     throw new AssertionError("a send held on " + what + " was never released");
                 }
             } catch (InterruptedException e) {

@@ -240,7 +240,7 @@ class EmbeddedClusterTest {
         attacker.send(1, b, 0, 0);                      // empty
         b.putByte(0, io.pragh.store.StoreMessages.ACK);
         attacker.send(1, b, 0, 12);                     // short ACK
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
         while (cluster.machine(1).store().malformedMessages() < 6 && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }

@@ -21,12 +21,12 @@ class DutyExecutorTest {
              DutyExecutor pool = DutyExecutor.pool("fault-wire")) {
             CompletableFuture<String> one = new CompletableFuture<>();
             single.execute(() -> one.complete(Thread.currentThread().getName()));
-            assertEquals("pragh-m3-coordinator", one.get(10, TimeUnit.SECONDS));
+            assertEquals("pragh-m3-coordinator", one.get(60, TimeUnit.SECONDS));
             CompletableFuture<String> two = CompletableFuture.supplyAsync(() -> Thread.currentThread().getName(), pool);
-            assertTrue(two.get(10, TimeUnit.SECONDS).startsWith("pragh-fault-wire-"), two.get());
+            assertTrue(two.get(60, TimeUnit.SECONDS).startsWith("pragh-fault-wire-"), two.get());
             CompletableFuture<Boolean> daemon = new CompletableFuture<>();
             single.execute(() -> daemon.complete(Thread.currentThread().isDaemon()));
-            assertTrue(daemon.get(10, TimeUnit.SECONDS), "a duty never keeps the JVM up");
+            assertTrue(daemon.get(60, TimeUnit.SECONDS), "a duty never keeps the JVM up");
         }
     }
 
@@ -44,7 +44,7 @@ class DutyExecutorTest {
                 // a close: end
             }
         });
-        assertTrue(started.await(10, TimeUnit.SECONDS));
+        assertTrue(started.await(60, TimeUnit.SECONDS));
         d.close();
         assertFalse(ran.get(0).isAlive(), "the close waited for the thread itself, not only for termination");
         assertThrows(RejectedExecutionException.class, () -> d.execute(() -> { }), "closed: takes no new task");
@@ -81,7 +81,7 @@ class DutyExecutorTest {
              DutyExecutor pool = DutyExecutor.pool("fault-wire")) {
             CountDownLatch ran = new CountDownLatch(1);
             single.schedule(ran::countDown, 1, TimeUnit.MILLISECONDS);
-            assertTrue(ran.await(10, TimeUnit.SECONDS));
+            assertTrue(ran.await(60, TimeUnit.SECONDS));
             IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> pool.schedule(() -> { }, 1, TimeUnit.MILLISECONDS));
             assertTrue(e.getMessage().contains("pragh-fault-wire"), e.getMessage());

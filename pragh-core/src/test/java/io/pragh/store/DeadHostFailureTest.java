@@ -32,7 +32,7 @@ class DeadHostFailureTest {
             for (int origin : new int[] {1, 0}) {
                 // Origin 1 sends to the home, which forwards to the dead host; origin 0 is the home itself.
                 ExecutionException e = assertThrows(ExecutionException.class,
-                    () -> c.stores[origin].update(key, Mutators.APPEND, arg, 0, 8).get(5, TimeUnit.SECONDS),
+                    () -> c.stores[origin].update(key, Mutators.APPEND, arg, 0, 8).get(60, TimeUnit.SECONDS),
                     "origin " + origin + ": the update fails instead of hanging");
                 HostUnavailableException u = assertInstanceOf(HostUnavailableException.class, e.getCause(),
                     "origin " + origin + ": " + e.getCause());
@@ -41,7 +41,7 @@ class DeadHostFailureTest {
             }
             c.fabric.setReachable(2, true);
             assertArrayEquals(VALUE, c.stores[1].newSession().get(key).toBytes(), "no refused update took effect");
-            c.stores[1].update(key, Mutators.APPEND, arg, 0, 8).get(5, TimeUnit.SECONDS);
+            c.stores[1].update(key, Mutators.APPEND, arg, 0, 8).get(60, TimeUnit.SECONDS);
             assertEquals(16, c.stores[1].newSession().get(key).length(), "a retry once the host is back succeeds");
         }
     }

@@ -28,7 +28,7 @@ class LeakScannerTest {
     }
 
     private static void awaitTrue(java.util.function.BooleanSupplier c, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!c.getAsBoolean()) {
             assertTrue(System.nanoTime() < deadline, what);
             Thread.sleep(5);

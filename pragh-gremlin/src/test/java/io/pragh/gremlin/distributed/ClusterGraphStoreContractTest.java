@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * The {@link GraphStore} contract on a {@link ClusterGraphStore} over machine 1 of {@value #MACHINES} server machines
  * in this JVM on the TCP fabric ({@link InJvmCluster}): started once, cleared of every key before each test.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+// A hang bound only: beside a CPU hog a cluster test took 93 s, 1-5 s quietly (session 16).
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ClusterGraphStoreContractTest extends GraphStoreContract {
     private static InJvmCluster cluster;
 

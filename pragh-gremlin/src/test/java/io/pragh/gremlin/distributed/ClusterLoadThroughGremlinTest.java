@@ -2,6 +2,7 @@ package io.pragh.gremlin.distributed;
 
 import io.pragh.server.cli.ClusterCommand;
 import io.pragh.server.cli.LocalCluster;
+import io.pragh.server.cli.ProcessStarts;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.junit.jupiter.api.AfterAll;
@@ -48,7 +49,7 @@ class ClusterLoadThroughGremlinTest {
         cluster = LocalCluster.create(dir.resolve("cluster"), LocalCluster.Settings.small(MACHINES)
             .withRequestTimeout("30s").withGremlinPortBase(InJvmCluster.freeConsecutivePorts(MACHINES))
             .withJvmArgs(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
-        cluster.startAll(true, 90_000);
+        cluster.startAll(true, ProcessStarts.SERVING_BOUND_MILLIS);
     }
 
     @AfterAll

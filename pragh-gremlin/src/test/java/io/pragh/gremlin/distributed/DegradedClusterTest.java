@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pragh.keys.Placement;
 import io.pragh.server.cli.LocalCluster;
+import io.pragh.server.cli.ProcessStarts;
 import io.pragh.server.rpc.ClientException;
 import io.pragh.server.rpc.MachineClient;
 import org.junit.jupiter.api.Assumptions;
@@ -38,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 // Above the sum of the budgets inside (start 90 s, restart 60 s, and the load around the kill): beside a CPU hog 150 s
 // ran out after the load phase had passed its checks, while the killed machine came back and the writes were read.
-@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@Timeout(value = 900, unit = TimeUnit.SECONDS)
 class DegradedClusterTest {
     private static final int MACHINES = 3;
     private static final int KILLED = 2;
@@ -71,7 +72,7 @@ class DegradedClusterTest {
             .withJvmArgs(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
         Process load = null;
         try {
-            cluster.startAll(true, 90_000);
+            cluster.startAll(true, ProcessStarts.SERVING_BOUND_MILLIS);
             load = new ProcessBuilder(python.getAbsolutePath(), new File("src/test/python/degraded_load.py")
                 .getAbsolutePath(), Integer.toString(base), Integer.toString(base + 1))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -91,7 +92,7 @@ class DegradedClusterTest {
                 assertTrue(System.nanoTime() < deadline, "the supervisor did not restart machine " + KILLED);
                 Thread.sleep(50);
             }
-            cluster.awaitServing(KILLED, 60_000);
+            cluster.awaitServing(KILLED, ProcessStarts.SERVING_BOUND_MILLIS);
             in.write("back\n");
             in.flush();
 

@@ -4,6 +4,7 @@ import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.gremlin.structure.PraghGraph;
 import io.pragh.keys.Placement;
 import io.pragh.server.cli.LocalCluster;
+import io.pragh.server.cli.ProcessStarts;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.RequestOptions;
@@ -41,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * another's, two-hop counts equal an embedded graph's, and a {@code V(id)} traversal sent to a machine that is not
  * the id's home runs on the home (the machines' routing counters say where it ran).
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class GremlinAcrossProcessesTest {
     private static final int MACHINES = 3;
     private static final int VERTICES = 24;
@@ -63,7 +64,7 @@ class GremlinAcrossProcessesTest {
         // the drivers and two busy loops sharing two cores.
         cluster = LocalCluster.create(dir.resolve("cluster"), LocalCluster.Settings.small(MACHINES)
             .withRequestTimeout("15s").withGremlinPortBase(base).withJvmArgs(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
-        cluster.startAll(true, 90_000);
+        cluster.startAll(true, ProcessStarts.SERVING_BOUND_MILLIS);
         for (int m = 0; m < MACHINES; m++) {
             drivers[m] = Cluster.build("127.0.0.1").port(base + m).serializer(Serializers.GRAPHBINARY_V1).create();
             g[m] = traversal().with(DriverRemoteConnection.using(drivers[m], "g"));

@@ -3,6 +3,7 @@ package io.pragh.gremlin.distributed;
 import io.pragh.gremlin.storage.GraphKeys;
 import io.pragh.keys.Placement;
 import io.pragh.server.cli.LocalCluster;
+import io.pragh.server.cli.ProcessStarts;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.RequestOptions;
@@ -61,7 +62,7 @@ class GremlinPortSecurityTest {
             .withSection("gremlin", "{allowIo: \"" + dir.resolve("io") + "\", credentialsFile: \""
                 + dir.resolve("users.txt") + "\"}")
             .withJvmArgs(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")));
-        cluster.startAll(true, 90_000);
+        cluster.startAll(true, ProcessStarts.SERVING_BOUND_MILLIS);
         for (int m = 0; m < MACHINES; m++) {
             drivers[m] = Cluster.build("127.0.0.1").port(base + m).credentials("alice", PASSWORD).create();
         }

@@ -38,18 +38,34 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three real server processes on loopback ports ({@code java -cp <test class path> ServerCommand}), each tied to
- * this JVM so that none outlives the run, with membership in an in-process ZooKeeper (8 s sessions: long
- * enough that no machine loses its session on a loaded host, where 4 s was lost once). One cluster
- * serves every test; each test leaves all machines serving.
+ * this JVM so that none outlives the run, with membership in an in-process ZooKeeper. One cluster serves every test;
+ * each test leaves all machines serving.
+ *
+ * <p>Sessions of {@link #SESSION}: two tests wait for one to expire (a stopped or killed machine presumed dead), so
+ * they cannot be as long as where nothing expires ({@link LoopbackZooKeeper#LONG_SESSION}), but every other machine
+ * must keep its session however starved the host: a ZooKeeper client pings after a third of its session unheard and
+ * the server ends the session after a whole one, so a process (or the ZooKeeper in this JVM) that does not run for
+ * two thirds of it loses its session, and its machine halts. With 8 s sessions, server processes went 7.5 s unheard
+ * in a full pragh-server run at load ~20 and halted, failing both expiry tests (4 s sessions were lost before that).
+ * The waits for an expiry are bounded by the session plus a generous margin.
  */
-@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MultiProcessClusterTest {
     private static final int MACHINES = 3;
-    private static final long START_MILLIS = 90_000;
-    private static final String SESSION = "8s";
+    private static final long START_MILLIS = ProcessStarts.SERVING_BOUND_MILLIS;
+    private static final long SESSION_SECONDS = 20;
+    private static final String SESSION = SESSION_SECONDS + "s";
+    /** How long a wait for a session to expire (and the survivors to act on it) may take: a failure bound only. */
+    private static final long EXPIRY_MILLIS = TimeUnit.SECONDS.toMillis(SESSION_SECONDS + 120);
+    /** How long a wait for work under way may take before the test fails: a failure bound only. */
+    private static final long PROGRESS_MILLIS = 120_000;
 
-    private static final int CLIENT_TIMEOUT_MILLIS = 60_000;
+    /**
+     * The test's client waits this long, so that an operation failing in under half of it can only have been answered
+     * by the machine's own wait (10 s), however much a starved host stretches that.
+     */
+    private static final int CLIENT_TIMEOUT_MILLIS = 120_000;
     /**
      * How long a step retries retryable failures: a machine answers RETRY after its 10 s wait for an operation (twice
      * the small settings' 5 s request timeout), and on a host whose cores are taken by other work (a CPU hog beside
@@ -186,14 +202,14 @@ class MultiProcessClusterTest {
             // Once the session expires the membership presumes it dead: operations fail at once, saying so, instead
             // of each waiting for the request timeout on connections the stopped process still holds open.
             String presumed = null;
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXPIRY_MILLIS);
             while (presumed == null && System.nanoTime() < until) {
                 ClientException e = expectFailure(() -> client.machine(0).get(onStopped));
                 assertTrue(e.retryable(), e.getMessage());
                 presumed = e.getMessage().contains("presumed dead") ? e.getMessage() : null;
             }
             assertTrue(presumed != null && presumed.contains("machine " + stopped), "machine 0 never presumed machine "
-                + stopped + " dead: " + presumed);
+                + stopped + " dead within " + EXPIRY_MILLIS + " ms: " + presumed);
         } finally {
             signal("CONT", pid);
         }
@@ -277,7 +293,8 @@ class MultiProcessClusterTest {
         }, "migrator"));
         threads.forEach(Thread::start);
         try {
-            waitFor(() -> migrated.get() >= 20 && sum(acknowledged) >= 300, 30_000, "writes and migrations under way");
+            waitFor(() -> migrated.get() >= 20 && sum(acknowledged) >= 300, PROGRESS_MILLIS,
+                "writes and migrations under way");
             long migratedBeforeKill = migrated.get();
             // Some values surely live on the victim when it dies: their homes must put them back.
             int onVictim = 0;
@@ -293,19 +310,21 @@ class MultiProcessClusterTest {
             long retryableAtKill = retryable.get();
             // ZooKeeper tells the survivors once the victim's session expires; they restore from their logs the
             // values that had migrated to it, and serve them while it is still down.
-            waitFor(() -> restored(survivors(victim)) > restoredBefore, 30_000, "survivors restore the victim's values");
+            waitFor(() -> restored(survivors(victim)) > restoredBefore, EXPIRY_MILLIS,
+                "survivors restore the victim's values");
             assertTrue(retryable.get() > retryableAtKill, "operations needing the dead machine failed retryably");
             for (int k = 0; k < keys.length; k++) {
                 if (client.home(keys[k]) != victim && acknowledged.get(k) > 0) {
                     int kk = k;
-                    byte[] v = retry(() -> client.machine(client.home(keys[kk])).get(keys[kk]), 10_000);
+                    byte[] v = retry(() -> client.machine(client.home(keys[kk])).get(keys[kk]), RETRY_MILLIS);
                     assertNotNull(v, "key " + k + " is served by its home while the victim is down");
                 }
             }
             cluster.start(victim, true);
             cluster.awaitServing(victim, START_MILLIS);
             long ackedAtRestart = sum(acknowledged);
-            waitFor(() -> sum(acknowledged) >= ackedAtRestart + 100, 30_000, "writes resume after the restart");
+            waitFor(() -> sum(acknowledged) >= ackedAtRestart + 100, PROGRESS_MILLIS,
+                "writes resume after the restart");
             assertTrue(migratedBeforeKill >= 20, "migrations ran before the kill: " + migratedBeforeKill);
         } finally {
             running.set(false);
@@ -357,7 +376,7 @@ class MultiProcessClusterTest {
         long n = 0;
         for (int m : machines) {
             int mm = m;
-            n += retry(() -> client.machine(mm).ping(), 10_000).restoredValues();
+            n += retry(() -> client.machine(mm).ping(), RETRY_MILLIS).restoredValues();
         }
         return n;
     }
@@ -411,7 +430,7 @@ class MultiProcessClusterTest {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (!cond.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
+                throw new AssertionError("timed out waiting for: " + what + " (" + millis + " ms)");
             }
             sleep(20);
         }
@@ -425,7 +444,8 @@ class MultiProcessClusterTest {
     /** Waits until every thread of {@code pid} is in the stopped state ('T' in /proc/PID/task/TID/stat). */
     private static void awaitStopped(long pid) throws IOException {
         Path tasks = Path.of("/proc", Long.toString(pid), "task");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        // A failure bound: each thread stops once the kernel next schedules it, which a starved host delays.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
             boolean all = true;
             try (var list = java.nio.file.Files.list(tasks)) {
@@ -445,7 +465,7 @@ class MultiProcessClusterTest {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("process " + pid + " did not stop within 20 s of SIGSTOP");
+                throw new AssertionError("process " + pid + " did not stop within 120 s of SIGSTOP");
             }
             sleep(10);
         }

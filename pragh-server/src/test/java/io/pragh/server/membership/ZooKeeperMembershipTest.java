@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.server.config.MembershipConfig;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Live machines, crash notices, the coordinator election and migration records, against an in-process ZooKeeper. */
-@Timeout(60)
+@Timeout(300)
 class ZooKeeperMembershipTest {
     private LoopbackZooKeeper zk;
     private MembershipConfig config;
@@ -28,7 +27,7 @@ class ZooKeeperMembershipTest {
         zk = LoopbackZooKeeper.start();
         // The longest session the test ZooKeeper grants: nothing here waits for one to expire, and a loaded host must
         // not lose one mid-test (nor take longer than a short session's timeout to connect at all, as one did at 2 s).
-        config = new MembershipConfig(zk.connectString(), Duration.ofSeconds(10), "/pragh-test");
+        config = new MembershipConfig(zk.connectString(), LoopbackZooKeeper.MAX_SESSION, "/pragh-test");
     }
 
     @AfterEach
@@ -56,7 +55,7 @@ class ZooKeeperMembershipTest {
     }
 
     private void waitFor(BooleanSupplier c, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a failure bound only
         while (!c.getAsBoolean()) {
             assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what + "; events " + events);
             Thread.sleep(20);

@@ -30,20 +30,21 @@ import org.junit.jupiter.api.io.TempDir;
  * The policy runs across machines: a machine that reads a remote value often gets it migrated by the elected
  * coordinator, which records the target in ZooKeeper before approving.
  */
-@Timeout(120)
+// A hang bound only: beside a CPU hog a cluster test took 93 s, 1-5 s quietly (session 16).
+@Timeout(300)
 class MigrationCoordinationTest {
     @TempDir
     Path dir;
 
     /**
-     * A two-machine local cluster's files in {@link #dir}, with membership through {@code zk}, on sessions of 10 s
-     * (the longest {@link LoopbackZooKeeper} grants): nothing here waits for one to expire, and beside a CPU hog a
-     * machine took longer than the small settings' 4 s even to connect.
+     * A two-machine local cluster's files in {@link #dir}, with membership through {@code zk}, on the longest sessions
+     * {@link LoopbackZooKeeper} grants: nothing here waits for one to expire, and beside a CPU hog a machine took
+     * longer than the small settings' 4 s even to connect.
      */
     private LocalCluster twoMachines(LoopbackZooKeeper zk) throws java.io.IOException {
         InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         return LocalCluster.create(dir, LocalCluster.Settings.small(2).withZooKeeper(zk.connectString())
-            .withSessionTimeout("10s"));
+            .withSessionTimeout(LoopbackZooKeeper.LONG_SESSION));
     }
 
     /** That cluster's configuration with a migration {@code policy} added. */
@@ -214,8 +215,22 @@ class MigrationCoordinationTest {
                     assertTrue(notHere.getMessage().contains("machine " + coordinator + " coordinates"),
                         notHere.getMessage());
                     // No machine reported: the decision waits out its timeout, past the server's usual wait for an
-                    // operation (10 s here) and the client's (1 s), and decides on nothing.
-                    try (ClusterClient quick = local.client(1_000)) {
+                    // operation (10 s here) and the client's (5 s), and decides on nothing. The client's timeout is
+                    // also its margin for the answer after the 10.5 s, and its bound on connecting: at 1 s, the
+                    // handshake or the answer missed it beside two busy loops ("no answer within 1000 ms"). The
+                    // connection is made first, retried, so that the DECIDE below is the only thing timed.
+                    try (ClusterClient quick = local.client(5_000)) {
+                        long connectBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                        while (true) {
+                            try {
+                                quick.machine(coordinator).stats();
+                                break;
+                            } catch (ClientException e) {
+                                if (!e.retryable() || System.nanoTime() > connectBy) {
+                                    throw e;
+                                }
+                            }
+                        }
                         long t0 = System.nanoTime();
                         assertEquals(new Decided(0, 0, 0), quick.machine(coordinator).decide(10_500));
                         assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(10_500), "it waited");

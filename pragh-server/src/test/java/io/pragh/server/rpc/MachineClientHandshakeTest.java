@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * How a client classifies a handshake that does not complete: a machine that closes the connection without an answer
  * (it died, restarted, or gave up waiting) may be tried again; one that answers ERROR has refused for good.
  */
-@Timeout(30)
+@Timeout(120)
 class MachineClientHandshakeTest {
     private static final ClusterSecret SECRET = ClusterSecret.fromString("the-secret-of-this-test-cluster");
 
@@ -52,7 +52,7 @@ class MachineClientHandshakeTest {
                 }
             });
             client.accept(new InetSocketAddress(InetAddress.getLoopbackAddress(), port.getLocalPort()));
-            served.get(10, TimeUnit.SECONDS);
+            served.get(60, TimeUnit.SECONDS);
         }
     }
 
