@@ -12,8 +12,10 @@
  * benchmark) brings its own, with {@link io.pragh.bench.traversal.Flags} and {@link io.pragh.bench.traversal.Phases}.
  * With {@code -Dpragh.bench.census=true} a split mode's measurement also prints where its remote value reads above
  * the window's single-copy floor come from ({@link io.pragh.bench.traversal.deploy.ReadCensus}, in-process only).
+ * The JDK's {@code com.sun.management} gives the process CPU time a measurement reports per query
+ * ({@link io.pragh.bench.traversal.ProcessCpu}).
  */
-@MayDependOn({"com.fasterxml.jackson..", "io.pragh.bench.charts", "io.pragh.bench.shard",
+@MayDependOn({"com.fasterxml.jackson..", "com.sun.management", "io.pragh.bench.charts", "io.pragh.bench.shard",
     "io.pragh.bench.traversal.deploy", "io.pragh.bench.workload", "io.pragh.coordinator", "io.pragh.fabric",
     "io.pragh.fabric.inprocess", "io.pragh.keys", "io.pragh.store", "io.pragh.values", "org.HdrHistogram..",
     "org.agrona.."})
