@@ -43,7 +43,7 @@ public final class SparqlEngine {
      * parameter must occur in the pattern, as a subject or object, and nowhere else (not projected, counted or
      * filtered on), so that a run means exactly the query with the constant written in its place.
      *
-     * <p>Example: {@code engine.prepare("SELECT ?x WHERE { ?x ub:memberOf ?d }", "d").query(NodeFactory.createURI(d))}
+     * <p>Example: {@code engine.prepare("SELECT ?x WHERE { ?x <http://p> ?d }", "d").query(NodeFactory.createURI("http://d1"))}
      *
      * @throws IllegalArgumentException when {@code ?parameter} is missing from the pattern or used elsewhere
      */
