@@ -5,7 +5,6 @@ import java.lang.invoke.VarHandle;
 import io.pragh.memory.ChunkedRegion;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -22,8 +21,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * they are only statistics for the monitor and the replacement policy, where a lost count costs nothing, while a CAS
  * loop on the GET path would cost every reader. Replacement evicts an empty or expired way first, then the way with the
  * fewest accesses; the monitor halves counters every interval so that old popularity fades. Lookups are also counted as
- * hits and misses (a disabled cache misses every one) in {@link LongAdder}s, as the fabric counts its operations, for
- * the metrics.
+ * hits and misses (a disabled cache misses every one) in counts striped by thread ({@link StripedCount}), for the
+ * metrics.
  *
  * <p>A key whose counter reaches {@link #HOT_MARK} is also written, with the time, to a small lossy ring that the
  * monitor's instant poll drains ({@link #drainHot}): a poll then looks at the keys that just became busy, not at every
@@ -74,13 +73,14 @@ public final class LocationCache implements AutoCloseable {
     private final UnsafeBuffer sets;
     private final int setMask;
     private final long leaseMillis;
-    private final LongAdder hits = new LongAdder();
-    private final LongAdder misses = new LongAdder();
+    /** Striped by thread, not LongAdders: see {@link StripedCount}. */
+    private final StripedCount hits = new StripedCount();
+    private final StripedCount misses = new StripedCount();
     /** Misses that found the key's entry with its lease run out, and with its address dropped as stale. */
-    private final LongAdder expiredMisses = new LongAdder();
-    private final LongAdder droppedMisses = new LongAdder();
+    private final StripedCount expiredMisses = new StripedCount();
+    private final StripedCount droppedMisses = new StripedCount();
     /** Remote lookups that found the key without a value (see {@link #noteAbsent}). */
-    private final LongAdder absentLookups = new LongAdder();
+    private final StripedCount absentLookups = new StripedCount();
     /** The ring of busy keys: key, the time it reached a mark, and the mark, per slot; 0 keys are empty slots. */
     private final AtomicLongArray hot = new AtomicLongArray(3 * HOT_RING);
     private final AtomicLong hotWrites = new AtomicLong();

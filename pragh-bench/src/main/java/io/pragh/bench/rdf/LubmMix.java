@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.apache.jena.graph.Node;
+import org.apache.jena.graph.NodeFactory;
 import org.apache.jena.sparql.core.Var;
 
 /**
@@ -22,6 +23,11 @@ import org.apache.jena.sparql.core.Var;
  * workload. A query class is drawn uniformly; the whole query (constant look-up, exploration, result terms) runs on
  * the start vertex's home machine, the machine whose accesses that query's are, as Wukong's proxy sends a query to
  * its start vertex's server. L6 is left out: its only constant is a university, N start vertices at LUBM-N.
+ *
+ * <p>In this JVM each class is parsed once, as Wukong's emulator parses a query template once and instantiates it
+ * per start vertex ({@link SparqlEngine#prepare}): parsing the text with ARQ took a third of a query's CPU
+ * (profiled at LUBM-16, every mode alike), a cost of the client's text rather than of the store. Over the TCP fabric
+ * ({@link SparqlAtHome}) each query still goes as text, which the serving machine parses.
  *
  * <pre>{@code
  * LubmMix mix = LubmMix.of(rdf, 42);
@@ -50,18 +56,27 @@ final class LubmMix implements ClientWorkload {
         new QueryClass("L7", "FullProfessor", "SELECT ?X ?Z WHERE { %1$s ub:teacherOf ?Z . ?Z rdf:type ub:Course ."
             + " ?X ub:advisor %1$s . ?X ub:takesCourse ?Z . ?X rdf:type ub:UndergraduateStudent . }"));
 
-    /** One class on the loaded store: a query text and a home key per start vertex, and the Zipf law over them. */
-    private record Bound(String[] queries, long[] homeKeys, ZipfianDistribution zipf) {
+    /** The variable a class's template names its start vertex by, bound per query. */
+    static final String START = "start";
+
+    /**
+     * One class on the loaded store: its template (the start vertex as {@code ?start}); per start vertex its
+     * N-Triples form, its node and its home key; and the Zipf law over them.
+     */
+    private record Bound(String template, String[] forms, Node[] starts, long[] homeKeys, ZipfianDistribution zipf) {
+        /** The query's text from start vertex {@code i}: the template with the vertex in place of {@code ?start}. */
+        String text(final int i) {
+            return template.replace("?" + START, forms[i]);
+        }
     }
 
     /** Where a query runs: on the machine that is home to {@code homeKey}; returns its rows. */
     interface AtHome {
-        int rows(long homeKey, String query);
-
-        /** {@link #rows(long, String)} for a query of class {@code c} (the read census labels its reads by it). */
-        default int rows(int c, long homeKey, String query) {
-            return rows(homeKey, query);
-        }
+        /**
+         * Runs class {@code c}'s template (text {@code template}, {@code ?start} its start vertex) from start vertex
+         * {@code start} (N-Triples form {@code form}) on the home of {@code homeKey}; returns the rows.
+         */
+        int rows(int c, long homeKey, String template, String form, Node start);
     }
 
     private final AtHome atHome;
@@ -74,21 +89,36 @@ final class LubmMix implements ClientWorkload {
         this.seed = seed;
     }
 
-    /** The mix over a loaded LUBM, each query run in this JVM on its home's workers ({@code callOnHome}). */
+    /**
+     * The mix over a loaded LUBM, each query run in this JVM on its home's workers ({@code callOnHome}), each class's
+     * template parsed once here ({@link SparqlEngine#prepare}).
+     */
     static LubmMix of(final RdfStore rdf, final long seed) {
         final GraphStore store = rdf.store();
         final SparqlEngine engine = new SparqlEngine(rdf);
-        return of(rdf, seed, new AtHome() {
-            @Override
-            public int rows(final long home, final String query) {
-                return store.callOnHome(home, () -> engine.query(query).rows().size());
-            }
+        final SparqlEngine.Prepared[] prepared = new SparqlEngine.Prepared[CLASSES.size()];
+        for (int c = 0; c < prepared.length; c++) {
+            prepared[c] = engine.prepare(template(CLASSES.get(c)), START);
+        }
+        if (PARSE_EACH.equals(System.getProperty(PARSE))) {
+            // The comparison: every query's text parsed again, as before templates were prepared.
+            return of(rdf, seed, (c, home, template, form, start) -> store.callOnHome(home, () -> RdfCensus.label(c,
+                home, () -> engine.query(template.replace("?" + START, form)).rows().size())));
+        }
+        return of(rdf, seed, (c, home, template, form, start) -> store.callOnHome(home,
+            () -> RdfCensus.label(c, home, () -> prepared[c].query(start).rows().size())));
+    }
 
-            @Override
-            public int rows(final int c, final long home, final String query) {
-                return store.callOnHome(home, () -> RdfCensus.label(c, home, () -> engine.query(query).rows().size()));
-            }
-        });
+    /**
+     * The system property that, set to {@value #PARSE_EACH}, has the embedded mix parse every query's text again (the
+     * benchmark before templates were prepared), for a side-by-side comparison: {@code -Dpragh.bench.rdf.parse=each}.
+     */
+    static final String PARSE = "pragh.bench.rdf.parse";
+    static final String PARSE_EACH = "each";
+
+    /** Class {@code qc}'s query text with {@code ?start} for its start vertex. */
+    static String template(final QueryClass qc) {
+        return PREFIXES + String.format(Locale.ROOT, qc.template(), "?" + START);
     }
 
     /** The mix over a loaded LUBM: each class's pool is read from the store (its start type's instances). */
@@ -104,13 +134,14 @@ final class LubmMix implements ClientWorkload {
             }
             final String[] forms = pool.toArray(String[]::new);
             final long[] ids = rdf.terms().ids(forms, forms.length);
-            final String[] queries = new String[forms.length];
+            final Node[] starts = new Node[forms.length];
             final long[] homes = new long[forms.length];
             for (int i = 0; i < forms.length; i++) {
-                queries[i] = PREFIXES + String.format(Locale.ROOT, qc.template(), forms[i]);
+                starts[i] = NodeFactory.createURI(forms[i].substring(1, forms[i].length() - 1));
                 homes[i] = RdfKeys.term(ids[i]);
             }
-            bound[c] = new Bound(queries, homes, new ZipfianDistribution(forms.length, ZipfianDistribution.YCSB_THETA));
+            bound[c] = new Bound(template(qc), forms, starts, homes,
+                new ZipfianDistribution(forms.length, ZipfianDistribution.YCSB_THETA));
         }
         return new LubmMix(atHome, bound, seed);
     }
@@ -133,7 +164,7 @@ final class LubmMix implements ClientWorkload {
     int[] poolSizes() {
         final int[] sizes = new int[classes.length];
         for (int c = 0; c < sizes.length; c++) {
-            sizes[c] = classes[c].queries().length;
+            sizes[c] = classes[c].forms().length;
         }
         return sizes;
     }
@@ -141,7 +172,12 @@ final class LubmMix implements ClientWorkload {
     /** Runs class {@code c}'s query from the start vertex at pool index {@code i} on its home; returns its rows. */
     int rows(final int c, final int i) {
         final Bound b = classes[c];
-        return atHome.rows(c, b.homeKeys()[i], b.queries()[i]);
+        return atHome.rows(c, b.homeKeys()[i], b.template(), b.forms()[i], b.starts()[i]);
+    }
+
+    /** Class {@code c}'s query text from the start vertex at pool index {@code i}, as a client would send it. */
+    String text(final int c, final int i) {
+        return classes[c].text(i);
     }
 
     @Override

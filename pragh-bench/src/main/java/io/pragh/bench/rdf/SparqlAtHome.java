@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.apache.jena.graph.Node;
 import org.apache.jena.query.ResultSet;
 import org.apache.jena.riot.ResultSetMgr;
 import org.apache.jena.riot.resultset.ResultSetLang;
@@ -31,7 +32,12 @@ final class SparqlAtHome implements LubmMix.AtHome {
     }
 
     @Override
-    public int rows(final long homeKey, final String query) {
+    public int rows(final int c, final long homeKey, final String template, final String form, final Node start) {
+        // The template's text with the vertex in place: the server parses what a client sends.
+        return rows(homeKey, template.replace("?" + LubmMix.START, form));
+    }
+
+    int rows(final long homeKey, final String query) {
         final int home = cluster.home(homeKey);
         final HttpResponse<byte[]> answer;
         try {

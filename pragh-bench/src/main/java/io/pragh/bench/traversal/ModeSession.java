@@ -181,7 +181,9 @@ public final class ModeSession implements AutoCloseable {
         ReadCensus census = censusKeys != null && cluster instanceof EmbeddedBenchCluster e
             ? ReadCensus.start(e.cluster()) : null;
         long m0 = System.nanoTime();
+        long cpu0 = ProcessCpu.nanos();
         phase("measurement", config.durationSeconds());
+        long cpuNanos = ProcessCpu.nanos() - cpu0;
         if (census != null) {
             out.print(tag + " " + census.stop(censusKeys));
         }
@@ -199,6 +201,7 @@ public final class ModeSession implements AutoCloseable {
         Histogram h = w.latencies().getIntervalHistogram();
         Histogram puts = w.putLatencies().getIntervalHistogram();
         long queries = w.queries().sum() - q0;
+        out.println(tag + " " + ProcessCpu.perQuery(cpuNanos, seconds, queries));
         ModeResult r = new ModeResult(queries / seconds, ms(h.getValueAtPercentile(50)),
             ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)),
             s1.minus(s0).remoteAccessRate(), moved.keys(), (double) moved.keys() / keys, moved.bytes(),

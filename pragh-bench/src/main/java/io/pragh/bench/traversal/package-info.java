@@ -13,9 +13,11 @@
  * With {@code -Dpragh.bench.census=true} a split mode's measurement also prints where its remote value reads above
  * the window's single-copy floor come from ({@link io.pragh.bench.traversal.deploy.ReadCensus}, in-process only).
  * Each mode run by {@link io.pragh.bench.traversal.TraversalRunner#run} records the history of a sample of keys and
- * checks it for linearizability ({@code io.pragh.bench.traversal.history}, in-process only).
+ * checks it for linearizability ({@code io.pragh.bench.traversal.history}, in-process only). The JDK's
+ * {@code com.sun.management} gives the process CPU time a measurement reports per query
+ * ({@link io.pragh.bench.traversal.ProcessCpu}).
  */
-@MayDependOn({"com.fasterxml.jackson..", "io.pragh.bench.charts", "io.pragh.bench.shard",
+@MayDependOn({"com.fasterxml.jackson..", "com.sun.management", "io.pragh.bench.charts", "io.pragh.bench.shard",
     "io.pragh.bench.traversal.deploy", "io.pragh.bench.traversal.history", "io.pragh.bench.workload",
     "io.pragh.coordinator", "io.pragh.fabric", "io.pragh.fabric.inprocess", "io.pragh.keys", "io.pragh.store",
     "io.pragh.values", "org.HdrHistogram..", "org.agrona.."})
