@@ -239,8 +239,8 @@ public final class MachineStore implements AutoCloseable {
      * Sends an extension message without ever waiting for {@code target} on the calling thread: for an answer sent
      * where updates' acknowledgements complete, which on a durable machine is its log's thread (a peer that takes no
      * bytes would hold up every later record there). On a durable machine the message goes from the peer's lane (in
-     * order with what else this machine tells that peer from there; dropped, as a lost message, when the peer has not
-     * taken thousands of them), on an in-memory one at once. The message belongs to this call from then on.
+     * order with what else this machine tells that peer from there; an answer, which nothing sends again, so dropped as
+     * a lost message only when the peer has not taken a quarter of a million tasks), on an in-memory one at once. The message belongs to this call from then on.
      *
      * <pre>{@code
      * CompletableFuture.allOf(updates).whenComplete((v, t) -> store.sendLater(origin, answer, 0, answer.capacity()));
@@ -248,6 +248,14 @@ public final class MachineStore implements AutoCloseable {
      */
     public void sendLater(int target, DirectBuffer message, int offset, int length) {
         acks.sendLater(target, message, offset, length);
+    }
+
+    /**
+     * What this durable machine's log has made durable and not yet told {@code peer} (settles and answers queued on
+     * the peer's lane, the one being sent not counted); 0 on an in-memory machine.
+     */
+    public int queuedPeerSends(int peer) {
+        return acks.queuedPeerSends(peer);
     }
 
     /** Messages the fabric refused (a peer unreachable): lost, as the protocol allows; their waiters time out. */

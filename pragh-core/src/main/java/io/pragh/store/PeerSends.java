@@ -4,8 +4,9 @@ import io.pragh.runtime.DutyExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,23 +26,35 @@ import org.slf4j.LoggerFactory;
  * then acknowledges it hands the ACK to the origin's lane only once the settle returned, so an update is never
  * acknowledged before its record is readable.
  *
- * <p>A full lane (thousands of tasks for one peer: it has not taken anything for a while) drops the task, counted as a
- * refused send and logged: as a message lost, which the protocol tolerates (the host sends its LOG again every second
- * while its record is pending, and the home settles and acknowledges it then; an origin without its ACK times out,
- * its update's outcome unknown). Waiting for room would put the log thread back behind the stuck peer. A drop never
- * acknowledges anything: an ACK is itself a task, or follows its settle in one. A task that throws is counted the same
- * way and never ends its lane, an Error included (it still ends the borrowed thread, and the lane goes on on another).
+ * <p>What a full lane does depends on whether anything sends the task's message again. A settle is sent again: the host
+ * sends its LOG every second while its record is pending, and the home settles and acknowledges it then. So a lane
+ * that holds {@link #LANE_CAPACITY} tasks (the peer has not taken anything for a while) drops a settle, counted as a
+ * refused send and logged, as a message lost: waiting for room would put the log thread back behind the stuck peer.
+ * An answer (the ACK or BATCH_ACK to an origin, {@link #answer}) is sent by nothing else: once its record is settled
+ * the host stops sending the LOG, so an answer dropped here left its update done and never acknowledged (a burst of
+ * settles on one lane handing ACKs to the origin's lane faster than that lane sent them, on a slow machine: CI,
+ * session 17). Answers are therefore taken until the lane holds {@link #ANSWER_CAPACITY} tasks, a peer that has
+ * taken nothing for far longer than a burst lasts; only beyond it is an answer dropped (its origin's wait ends by its
+ * own timeout, the update's outcome unknown). A drop never acknowledges anything: an ACK is itself a task, or follows
+ * its settle in one. A task that throws is counted the same way and never ends its lane, an Error included (it still
+ * ends the borrowed thread, and the lane goes on on another).
  *
  * <pre>{@code
  * PeerSends sends = new PeerSends(id, machineCount, store.router()::countRefusedSend);
- * sends.execute(origin, () -> endpoint.send(origin, ack, 0, ack.capacity()));
+ * sends.execute(host, () -> settle(host, record));                       // sent again by the host's LOG
+ * sends.answer(origin, () -> endpoint.send(origin, ack, 0, ack.capacity())); // sent by nothing else
  * sends.close();
  * }</pre>
  */
 final class PeerSends implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerSends.class);
-    /** Tasks one lane holds at most; a full lane drops what comes (see the class comment). */
+    /** Tasks a lane holds before it drops a task the protocol sends again (see the class comment). */
     static final int LANE_CAPACITY = 4_096;
+    /**
+     * Tasks a lane holds before it drops an answer, which nothing sends again: a few dozen bytes each, so a lane this
+     * full holds some megabytes, and its peer has taken nothing while this many updates were logged for it.
+     */
+    static final int ANSWER_CAPACITY = 1 << 18;
     /** A task that took longer than this is logged, naming the peer: what the log's slow-batch report named before. */
     static final long SLOW_TASK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -57,14 +70,35 @@ final class PeerSends implements AutoCloseable {
         this.countDropped = countDropped;
     }
 
-    /** Runs {@code task} on {@code peer}'s lane, after every task handed over for that peer before it. */
+    /**
+     * Runs {@code task} on {@code peer}'s lane, after every task handed over for that peer before it; dropped when the
+     * lane holds {@link #LANE_CAPACITY} tasks, so only for what the protocol sends again (a settle).
+     */
     void execute(int peer, Runnable task) {
+        lane(peer).offer(task, LANE_CAPACITY);
+    }
+
+    /**
+     * Runs {@code task}, which answers an origin (nothing sends it again), on {@code peer}'s lane after every task
+     * handed over for that peer before it; dropped only when the lane holds {@link #ANSWER_CAPACITY} tasks.
+     */
+    void answer(int peer, Runnable task) {
+        lane(peer).offer(task, ANSWER_CAPACITY);
+    }
+
+    /** Tasks queued for {@code peer} and not yet taken by its lane (the one running, if any, not counted). */
+    int queued(int peer) {
+        Lane lane = lanes.get(peer);
+        return lane == null ? 0 : lane.queued.get();
+    }
+
+    private Lane lane(int peer) {
         Lane lane = lanes.get(peer);
         if (lane == null) {
             lanes.compareAndSet(peer, null, new Lane(peer));
             lane = lanes.get(peer);
         }
-        lane.offer(task);
+        return lane;
     }
 
     /** Stops the lanes' threads; tasks still queued are dropped (a restart recovers from the log). */
@@ -75,24 +109,33 @@ final class PeerSends implements AutoCloseable {
 
     private final class Lane {
         private final int peer;
-        private final ManyToOneConcurrentArrayQueue<Runnable> queue =
-            new ManyToOneConcurrentArrayQueue<>(LANE_CAPACITY);
+        /**
+         * Linked, not an array: an array sized for {@link #ANSWER_CAPACITY} would hold a megabyte per peer that is
+         * almost always empty. Bounded by {@link #queued}.
+         */
+        private final ManyToOneConcurrentLinkedQueue<Runnable> queue = new ManyToOneConcurrentLinkedQueue<>();
+        /** Tasks in {@link #queue}: raised before an offer (so no two offers pass a bound together), lowered on poll. */
+        private final AtomicInteger queued = new AtomicInteger();
         /** Set while a drain is scheduled or running: at most one thread runs this lane. */
         private final AtomicBoolean scheduled = new AtomicBoolean();
-        /** Whether the last offer found the lane full: the next drop of the episode is not logged again. */
+        /**
+         * Whether a drop was logged since the lane was last found empty: one warning per episode (settles dropped while
+         * answers are still taken would otherwise log one each).
+         */
         private volatile boolean full;
 
         Lane(int peer) {
             this.peer = peer;
         }
 
-        void offer(Runnable task) {
-            if (!queue.offer(task)) {
-                drop("its lane holds " + LANE_CAPACITY + " tasks: machine " + peer + " has not taken what this"
-                    + " machine sent it for a while");
+        void offer(Runnable task, int capacity) {
+            if (queued.incrementAndGet() > capacity) {
+                queued.decrementAndGet();
+                drop("its lane holds " + capacity + " tasks: machine " + peer + " has not taken what this machine"
+                    + " sent it for a while");
                 return;
             }
-            full = false;
+            queue.offer(task);
             if (scheduled.compareAndSet(false, true)) {
                 try {
                     threads.execute(this::drain);
@@ -108,6 +151,7 @@ final class PeerSends implements AutoCloseable {
         /** Closing: counts each queued task as a dropped send; only while holding the flag (one consumer). */
         private void dropQueued() {
             while (queue.poll() != null) {
+                queued.decrementAndGet();
                 countDropped.run();
             }
         }
@@ -126,8 +170,10 @@ final class PeerSends implements AutoCloseable {
                 do {
                     Runnable task;
                     while ((task = queue.poll()) != null) {
+                        queued.decrementAndGet();
                         run(task);
                     }
+                    full = false; // caught up: the episode, if any, is over
                     // Cleared before looking again: a task offered after the last poll found the flag set and did not
                     // schedule a drain, so this one must take it (the CAS orders the clear before the emptiness check).
                     scheduled.set(false);
@@ -168,7 +214,7 @@ final class PeerSends implements AutoCloseable {
             if (took > SLOW_TASK_NANOS) {
                 LOG.warn("machine {} took {} ms to send to machine {} what its log had made durable ({} more queued"
                     + " for it); the log went on meanwhile", id, TimeUnit.NANOSECONDS.toMillis(took), peer,
-                    queue.size());
+                    queued.get());
             }
         }
     }

@@ -292,7 +292,7 @@ final class UpdateAcknowledgements {
         if (origin == id || p == null) {
             complete(origin, request, status, error);
         } else {
-            p.execute(origin, () -> complete(origin, request, status, error));
+            p.answer(origin, () -> complete(origin, request, status, error));
         }
     }
 
@@ -306,13 +306,19 @@ final class UpdateAcknowledgements {
             store.endpoint().send(target, message, offset, length);
             return;
         }
-        p.execute(target, () -> {
+        p.answer(target, () -> {
             try {
                 store.endpoint().send(target, message, offset, length);
             } catch (FabricException unreachable) {
                 store.router().countRefusedSend(); // a message lost: its waiter times out
             }
         });
+    }
+
+    /** See {@link MachineStore#queuedPeerSends}. */
+    int queuedPeerSends(int peer) {
+        PeerSends p = peerSends;
+        return p == null ? 0 : p.queued(peer);
     }
 
     /** Sends a LOG again every {@link #LOG_RESEND_MILLIS} while the record it publishes is pending here. */

@@ -35,15 +35,9 @@ class PeerSendsTest {
         capture.start();
         logger.addAppender(capture);
         PeerSends sends = new PeerSends(0, 3, dropped::incrementAndGet);
-        CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try {
-            // The lane's thread waits in its first task, as in a send to a peer that takes no bytes.
-            sends.execute(1, () -> {
-                held.countDown();
-                await(release, "the test's release");
-            });
-            await(held, "the lane's first task");
+            holdLane(sends, 1, release);
             List<Integer> ran = new ArrayList<>(); // written by the lane's thread only, read after its last task
             for (int i = 0; i < PeerSends.LANE_CAPACITY; i++) {
                 int n = i;
@@ -91,6 +85,47 @@ class PeerSendsTest {
     }
 
     /**
+     * Answers (ACKs to an origin) are sent again by nothing, so a lane full of settles still takes them, up to
+     * {@link PeerSends#ANSWER_CAPACITY}; a settle offered while answers fill the lane is dropped, as the protocol
+     * sends it again. Everything taken runs in order once the peer takes again.
+     */
+    @Test
+    void aLaneFullOfSettlesStillTakesAnswersUpToTheirOwnBoundAndRunsAllInOrder() throws Exception {
+        PeerSends sends = new PeerSends(0, 2, dropped::incrementAndGet);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            holdLane(sends, 1, release);
+            AtomicLong ran = new AtomicLong(); // tasks run, each checking it runs in the order it was taken
+            int taken = 0;
+            for (; taken < PeerSends.LANE_CAPACITY; taken++) {
+                long n = taken;
+                sends.execute(1, () -> assertEquals(n, ran.getAndIncrement(), "run in order"));
+            }
+            sends.execute(1, () -> ran.set(Long.MIN_VALUE)); // a settle a full lane drops
+            assertEquals(1, dropped.get(), "a settle beyond " + PeerSends.LANE_CAPACITY + " is dropped");
+            for (; taken < PeerSends.ANSWER_CAPACITY; taken++) {
+                long n = taken;
+                sends.answer(1, () -> assertEquals(n, ran.getAndIncrement(), "run in order"));
+            }
+            assertEquals(1, dropped.get(), "answers are taken up to " + PeerSends.ANSWER_CAPACITY);
+            assertEquals(PeerSends.ANSWER_CAPACITY, sends.queued(1));
+            sends.answer(1, () -> ran.set(Long.MIN_VALUE));
+            assertEquals(2, dropped.get(), "an answer beyond " + PeerSends.ANSWER_CAPACITY + " is dropped");
+
+            release.countDown();
+            CountDownLatch after = new CountDownLatch(1);
+            sends.answer(1, after::countDown);
+            await(after, "an answer offered once the lane was released");
+            assertEquals(taken, ran.get(), "every task the lane took ran, once and in order; none it dropped ran");
+            assertEquals(2, dropped.get(), "nothing else dropped (an assertion failing on the lane counts as one)");
+            assertEquals(0, sends.queued(1));
+        } finally {
+            release.countDown();
+            sends.close();
+        }
+    }
+
+    /**
      * A task's exception is counted as a lost send and the lane goes on; so with an Error, which ends the thread the
      * lane borrowed: before, the lane stayed marked as being drained, queued what came until full and then dropped
      * everything, for good, naming the peer as the one that took nothing.
@@ -128,6 +163,19 @@ class PeerSendsTest {
         sends.execute(1, ran::countDown);
         assertEquals(1, dropped.get(), "dropped as a closing machine's message, and counted");
         assertEquals(1, ran.getCount(), "a closed lane runs nothing");
+    }
+
+    /**
+     * Makes {@code peer}'s lane thread wait in a first task until {@code release}, as in a send to a peer that takes
+     * no bytes; returns once it waits there.
+     */
+    private static void holdLane(PeerSends sends, int peer, CountDownLatch release) {
+        CountDownLatch held = new CountDownLatch(1);
+        sends.execute(peer, () -> {
+            held.countDown();
+            await(release, "the test's release");
+        });
+        await(held, "the lane's first task");
     }
 
     private static void await(CountDownLatch latch, String what) {
