@@ -113,9 +113,15 @@ class PeerSendsTest {
             assertEquals(2, dropped.get(), "an answer beyond " + PeerSends.ANSWER_CAPACITY + " is dropped");
 
             release.countDown();
+            // Offered only once the lane has room again: right after the release it may still be full, and drop it.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+            while (sends.queued(1) >= PeerSends.ANSWER_CAPACITY) {
+                assertTrue(System.nanoTime() < deadline, "the lane never took a task again once released");
+                Thread.sleep(1);
+            }
             CountDownLatch after = new CountDownLatch(1);
             sends.answer(1, after::countDown);
-            await(after, "an answer offered once the lane was released");
+            await(after, "an answer offered once the lane had room");
             assertEquals(taken, ran.get(), "every task the lane took ran, once and in order; none it dropped ran");
             assertEquals(2, dropped.get(), "nothing else dropped (an assertion failing on the lane counts as one)");
             assertEquals(0, sends.queued(1));
