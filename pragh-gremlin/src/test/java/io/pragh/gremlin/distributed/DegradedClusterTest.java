@@ -160,9 +160,12 @@ class DegradedClusterTest {
                 final long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 assertTrue(e.retryable(), "not retryable: " + e.getMessage());
                 assertTrue(e.getMessage().contains("machine " + KILLED), e.getMessage());
-                // The aim is well under 1 s (it takes milliseconds); 2 s, the test's bound on every request, keeps
-                // a loaded machine's pauses from failing it.
-                assertTrue(millis < 2_000, "the client port took " + millis + " ms to say: " + e.getMessage());
+                // At once means without waiting for the dead machine: refused as unreachable (its port refuses the
+                // connection, or membership knows it down), not after a request or connect timeout ("timed out", "did
+                // not answer"). Said by the message rather than a wall-clock bound, which a loaded machine's pauses
+                // break (it takes tens of milliseconds here, printed below).
+                assertTrue(e.getMessage().contains("is unreachable") && !e.getMessage().contains("timed out"),
+                    "not refused at once as unreachable: " + e.getMessage());
                 System.out.println("client port, key homed on the killed machine: " + millis + " ms: "
                     + e.getMessage());
             }
