@@ -65,10 +65,12 @@ public final class MigrationControl implements AutoCloseable {
     private long intervalEnds;
     private long intervalEndNanos;
     /**
-     * How long each step of an interval end held the polls up (begin, a slice, the decision; an end in one go is one
-     * step): a count per power of two of microseconds, so that a window's longest is a difference of two snapshots.
+     * How long each step of an interval end held the polls up: the monitors' steps (the begin, a slice; an end in one
+     * go is one step) and the coordinator's decisions apart, each a count per power of two of microseconds, so that a
+     * window's longest is a difference of two snapshots.
      */
     private final long[] holds = new long[HOLD_BUCKETS];
+    private final long[] decisionHolds = new long[HOLD_BUCKETS];
     private long decisionNanos;
     /** The interval end under way in steps: the reports so far (by machine), or null when none is. */
     private List<MonitorReport> endReports;
@@ -188,35 +190,51 @@ public final class MigrationControl implements AutoCloseable {
     /**
      * Instant-report polls so far, how long they took in all, and the migrations they approved; interval ends so far
      * and how long they took (the same thread's time, polling included in neither), of which the coordinator's
-     * decisions; and how long the steps of interval ends held the polls up ({@code holds[b]}: steps of
-     * {@code [2^(b-1), 2^b)} microseconds, {@code holds[0]} under one).
+     * decisions; and how long the steps of interval ends held the polls up ({@code holds[b]}: monitors' steps of
+     * {@code [2^(b-1), 2^b)} microseconds, {@code holds[0]} under one; {@code decisionHolds} the same of the
+     * coordinator's decisions).
      */
     public record InstantPolls(long polls, long nanos, long approvals, long intervalEnds, long intervalEndNanos,
-                               long decisionNanos, long[] holds) {
-        public static final InstantPolls ZERO = new InstantPolls(0, 0, 0, 0, 0, 0, new long[HOLD_BUCKETS]);
+                               long decisionNanos, long[] holds, long[] decisionHolds) {
+        public static final InstantPolls ZERO = new InstantPolls(0, 0, 0, 0, 0, 0, new long[HOLD_BUCKETS],
+            new long[HOLD_BUCKETS]);
 
         /** What happened between {@code earlier} and this. */
         public InstantPolls minus(InstantPolls earlier) {
-            long[] h = holds.clone();
-            for (int b = 0; b < h.length; b++) {
-                h[b] -= earlier.holds[b];
-            }
             return new InstantPolls(polls - earlier.polls, nanos - earlier.nanos, approvals - earlier.approvals,
                 intervalEnds - earlier.intervalEnds, intervalEndNanos - earlier.intervalEndNanos,
-                decisionNanos - earlier.decisionNanos, h);
+                decisionNanos - earlier.decisionNanos, minus(holds, earlier.holds),
+                minus(decisionHolds, earlier.decisionHolds));
         }
 
-        /** The longest an interval end's step held the polls up, as an upper bound in milliseconds (0: no step). */
+        private static long[] minus(long[] later, long[] earlier) {
+            long[] h = later.clone();
+            for (int b = 0; b < h.length; b++) {
+                h[b] -= earlier[b];
+            }
+            return h;
+        }
+
+        /** The longest a monitors' step held the polls up, as an upper bound in milliseconds (0: no step). */
         public double longestHoldMillisAtMost() {
-            for (int b = holds.length - 1; b >= 0; b--) {
-                if (holds[b] > 0) {
+            return atMostMillis(holds);
+        }
+
+        /** The longest a coordinator's decision held the polls up, as an upper bound in milliseconds (0: none). */
+        public double longestDecisionMillisAtMost() {
+            return atMostMillis(decisionHolds);
+        }
+
+        private static double atMostMillis(long[] histogram) {
+            for (int b = histogram.length - 1; b >= 0; b--) {
+                if (histogram[b] > 0) {
                     return (1L << b) / 1e3;
                 }
             }
             return 0;
         }
 
-        /** Steps of interval ends made. */
+        /** Monitors' steps of interval ends made (the decisions not counted). */
         public long holdSteps() {
             long n = 0;
             for (long c : holds) {
@@ -232,20 +250,20 @@ public final class MigrationControl implements AutoCloseable {
      */
     public synchronized InstantPolls instantPolls() {
         return new InstantPolls(polls, pollNanos, pollApprovals, intervalEnds, intervalEndNanos, decisionNanos,
-            holds.clone());
+            holds.clone(), decisionHolds.clone());
     }
 
     /** Counts a step of an interval end that started at {@code t0}: the polls waited that long. */
-    private void held(long t0) {
+    private void held(long t0, long[] histogram) {
         long nanos = System.nanoTime() - t0;
         intervalEndNanos += nanos;
         if (!inOneGo) {
-            countHold(nanos);
+            countHold(histogram, nanos);
         }
     }
 
-    private void countHold(long nanos) {
-        holds[Math.min(HOLD_BUCKETS - 1, 64 - Long.numberOfLeadingZeros(nanos / 1_000))]++;
+    private static void countHold(long[] histogram, long nanos) {
+        histogram[Math.min(HOLD_BUCKETS - 1, 64 - Long.numberOfLeadingZeros(nanos / 1_000))]++;
     }
 
     /**
@@ -266,7 +284,7 @@ public final class MigrationControl implements AutoCloseable {
             return d;
         } finally {
             inOneGo = false;
-            countHold(System.nanoTime() - t0);
+            countHold(holds, System.nanoTime() - t0);
         }
     }
 
@@ -295,7 +313,7 @@ public final class MigrationControl implements AutoCloseable {
             m.beginEnd(now);
         }
         endReports = new ArrayList<>(monitors.length);
-        held(t0);
+        held(t0, holds);
     }
 
     /** Whether an interval end is under way ({@link #beginIntervalEnd} made, not decided yet). */
@@ -319,14 +337,14 @@ public final class MigrationControl implements AutoCloseable {
             if (r != null) {
                 endReports.add(r);
             }
-            held(t0);
+            held(t0, holds);
             return null;
         }
         List<MonitorReport> reports = endReports;
         endReports = null;
         Decisions d = decide(reports);
         decisionNanos += System.nanoTime() - t0;
-        held(t0);
+        held(t0, decisionHolds);
         intervalEnds++;
         return d;
     }
