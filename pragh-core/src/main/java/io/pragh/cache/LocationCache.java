@@ -433,8 +433,35 @@ public final class LocationCache implements AutoCloseable {
         walk(nowMillis, visitor, true);
     }
 
+    /**
+     * {@link #forEachThenHalve} over the sets {@code [fromSet, toSet)} only: the monitor's interval end in slices
+     * ({@code Monitor#continueEnd}), so that its instant polls run between them. Each way is visited and halved once
+     * per call, so slices that cover every set once halve every counter once.
+     */
+    public void forEachThenHalve(long nowMillis, int fromSet, int toSet, EntryVisitor visitor) {
+        if (fromSet < 0 || toSet > setCount() || fromSet > toSet) {
+            throw new IllegalArgumentException("sets [" + fromSet + ", " + toSet + ") are not within [0, "
+                + setCount() + ")");
+        }
+        walk(nowMillis, fromSet, toSet, visitor, true);
+    }
+
+    /** Sets in this cache (0 when it is disabled): the unit of {@code forEachThenHalve(now, fromSet, toSet, v)}. */
+    public int setCount() {
+        return setMask + 1;
+    }
+
+    /** The set {@code key}'s entry lives in, whether or not it is cached (-1 when the cache is disabled). */
+    public int setIndex(long key) {
+        return sets == null ? -1 : setOf(key) / SET_BYTES;
+    }
+
     private void walk(long nowMillis, EntryVisitor visitor, boolean halve) {
-        for (int set = 0; set <= setMask; set++) {
+        walk(nowMillis, 0, setMask + 1, visitor, halve);
+    }
+
+    private void walk(long nowMillis, int fromSet, int toSet, EntryVisitor visitor, boolean halve) {
+        for (int set = fromSet; set < toSet; set++) {
             int base = set * SET_BYTES;
             for (int w = 0; w < WAYS; w++) {
                 int way = base + WAYS_OFFSET + w * WAY_BYTES;

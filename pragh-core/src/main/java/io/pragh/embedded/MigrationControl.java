@@ -27,6 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link #runAutomatically}: the benchmark's {@code --control live}). With read replicas on, the keys the replica
  * policy placed replicas of are kept in place by the coordinator ({@link Coordinator#keepInPlace}).
  *
+ * <p>The automatic thread ends an interval in steps ({@link #beginIntervalEnd}, {@link #continueIntervalEnd}): one
+ * slice of one machine's monitor at a time ({@link Monitor#continueEnd}), then the coordinator's decision, with the
+ * instant polls run between them whenever one is due. Made in one go, the end (8 location caches of 128 MiB at scale
+ * 20) held the polls up for 440-843 ms every interval: reads were not reported instantly meanwhile.
+ *
  * <pre>{@code
  * MigrationControl control = new MigrationControl(cluster, MonitorConfig.defaults(), CoordinatorConfig.defaults());
  * control.startAutomatic();          // or: control.start(); ... control.endInterval(); control.awaitMigrations(60_000);
@@ -59,6 +64,19 @@ public final class MigrationControl implements AutoCloseable {
     private long pollApprovals;
     private long intervalEnds;
     private long intervalEndNanos;
+    /**
+     * How long each step of an interval end held the polls up: the monitors' steps (the begin, a slice; an end in one
+     * go is one step) and the coordinator's decisions apart, each a count per power of two of microseconds, so that a
+     * window's longest is a difference of two snapshots.
+     */
+    private final long[] holds = new long[HOLD_BUCKETS];
+    private final long[] decisionHolds = new long[HOLD_BUCKETS];
+    private long decisionNanos;
+    /** The interval end under way in steps: the reports so far (by machine), or null when none is. */
+    private List<MonitorReport> endReports;
+    /** While {@link #endInterval} makes every step at once: the polls wait for all of them, one hold. */
+    private boolean inOneGo;
+    private static final int HOLD_BUCKETS = 32;
 
     public MigrationControl(EmbeddedCluster cluster, MonitorConfig monitorConfig, CoordinatorConfig coordinatorConfig) {
         this.cluster = cluster;
@@ -118,16 +136,21 @@ public final class MigrationControl implements AutoCloseable {
                 long start = System.nanoTime();
                 if (start >= nextPoll) {
                     pollInstant();
-                    // A poll visits every machine's whole location cache (the monitor keeps no list of hot keys):
-                    // 25M entries over 8 machines of 128 MiB, a core's worth of work at 10 polls a second. The
-                    // next poll waits so that polling takes at most a tenth of this thread's time, whatever the
-                    // cache size and the CPU.
-                    long now = System.nanoTime();
-                    nextPoll = now + Math.max(0, POLL_DUTY_INVERSE * (now - start) - INSTANT_POLL_NANOS);
+                    // A poll costs the keys that became busy, but a burst of them on a busy CPU can make it long: the
+                    // next one waits so that polling takes at most a tenth of this thread's time (and comes 100 ms
+                    // after this one at the soonest, also while an interval end's steps keep the thread from parking).
+                    nextPoll = start + Math.max(INSTANT_POLL_NANOS, POLL_DUTY_INVERSE * (System.nanoTime() - start));
                 }
-                if (System.nanoTime() >= intervalEnds) {
+                if (!ending() && System.nanoTime() >= intervalEnds) {
                     intervalEnds = System.nanoTime() + intervalNanos;
-                    endInterval();
+                    beginIntervalEnd();
+                }
+                if (ending()) {
+                    // One step, then back to the top: a poll that fell due waits for this step only. No park between
+                    // steps, so the end takes about as long as made in one go.
+                    continueIntervalEnd();
+                    reapFinished();
+                    return 1;
                 }
                 reapFinished();
                 return 0;
@@ -166,15 +189,58 @@ public final class MigrationControl implements AutoCloseable {
 
     /**
      * Instant-report polls so far, how long they took in all, and the migrations they approved; interval ends so far
-     * and how long they took (the same thread's time, polling included in neither).
+     * and how long they took (the same thread's time, polling included in neither), of which the coordinator's
+     * decisions; and how long the steps of interval ends held the polls up ({@code holds[b]}: monitors' steps of
+     * {@code [2^(b-1), 2^b)} microseconds, {@code holds[0]} under one; {@code decisionHolds} the same of the
+     * coordinator's decisions).
      */
-    public record InstantPolls(long polls, long nanos, long approvals, long intervalEnds, long intervalEndNanos) {
-        public static final InstantPolls ZERO = new InstantPolls(0, 0, 0, 0, 0);
+    public record InstantPolls(long polls, long nanos, long approvals, long intervalEnds, long intervalEndNanos,
+                               long decisionNanos, long[] holds, long[] decisionHolds) {
+        public static final InstantPolls ZERO = new InstantPolls(0, 0, 0, 0, 0, 0, new long[HOLD_BUCKETS],
+            new long[HOLD_BUCKETS]);
 
         /** What happened between {@code earlier} and this. */
         public InstantPolls minus(InstantPolls earlier) {
             return new InstantPolls(polls - earlier.polls, nanos - earlier.nanos, approvals - earlier.approvals,
-                intervalEnds - earlier.intervalEnds, intervalEndNanos - earlier.intervalEndNanos);
+                intervalEnds - earlier.intervalEnds, intervalEndNanos - earlier.intervalEndNanos,
+                decisionNanos - earlier.decisionNanos, minus(holds, earlier.holds),
+                minus(decisionHolds, earlier.decisionHolds));
+        }
+
+        private static long[] minus(long[] later, long[] earlier) {
+            long[] h = later.clone();
+            for (int b = 0; b < h.length; b++) {
+                h[b] -= earlier[b];
+            }
+            return h;
+        }
+
+        /** The longest a monitors' step held the polls up, as an upper bound in milliseconds (0: no step). */
+        public double longestHoldMillisAtMost() {
+            return atMostMillis(holds);
+        }
+
+        /** The longest a coordinator's decision held the polls up, as an upper bound in milliseconds (0: none). */
+        public double longestDecisionMillisAtMost() {
+            return atMostMillis(decisionHolds);
+        }
+
+        private static double atMostMillis(long[] histogram) {
+            for (int b = histogram.length - 1; b >= 0; b--) {
+                if (histogram[b] > 0) {
+                    return (1L << b) / 1e3;
+                }
+            }
+            return 0;
+        }
+
+        /** Monitors' steps of interval ends made (the decisions not counted). */
+        public long holdSteps() {
+            long n = 0;
+            for (long c : holds) {
+                n += c;
+            }
+            return n;
         }
     }
 
@@ -183,17 +249,108 @@ public final class MigrationControl implements AutoCloseable {
      * thread could poll under its duty bound, and what the polls approved).
      */
     public synchronized InstantPolls instantPolls() {
-        return new InstantPolls(polls, pollNanos, pollApprovals, intervalEnds, intervalEndNanos);
+        return new InstantPolls(polls, pollNanos, pollApprovals, intervalEnds, intervalEndNanos, decisionNanos,
+            holds.clone(), decisionHolds.clone());
     }
 
-    /** Ends the interval on every machine, lets the coordinator decide, and applies its decisions. */
+    /** Counts a step of an interval end that started at {@code t0}: the polls waited that long. */
+    private void held(long t0, long[] histogram) {
+        long nanos = System.nanoTime() - t0;
+        intervalEndNanos += nanos;
+        if (!inOneGo) {
+            countHold(histogram, nanos);
+        }
+    }
+
+    private static void countHold(long[] histogram, long nanos) {
+        histogram[Math.min(HOLD_BUCKETS - 1, 64 - Long.numberOfLeadingZeros(nanos / 1_000))]++;
+    }
+
+    /**
+     * Ends the interval on every machine, lets the coordinator decide, and applies its decisions: in one go (the
+     * polls wait for all of it). An end under way in steps is finished instead, and its decisions returned.
+     */
     public synchronized Decisions endInterval() {
         long t0 = System.nanoTime();
-        long now = Leases.nowMillis();
-        List<MonitorReport> reports = new ArrayList<>();
-        for (Monitor m : monitors) {
-            reports.add(m.endInterval(now));
+        inOneGo = true;
+        try {
+            if (endReports == null) {
+                beginIntervalEnd();
+            }
+            Decisions d;
+            do {
+                d = continueIntervalEnd();
+            } while (d == null);
+            return d;
+        } finally {
+            inOneGo = false;
+            countHold(holds, System.nanoTime() - t0);
         }
+    }
+
+    /**
+     * Starts ending the interval on every machine ({@link Monitor#beginEnd}): the next one starts now. Then {@link
+     * #continueIntervalEnd} until it returns the decisions, with {@link #pollInstant} between the steps as often as
+     * wanted.
+     *
+     * <pre>{@code
+     * control.beginIntervalEnd();
+     * Decisions d;
+     * while ((d = control.continueIntervalEnd()) == null) {
+     *     control.pollInstant();   // instant reports go on while the interval ends
+     * }
+     * }</pre>
+     *
+     * @throws IllegalStateException when an end is under way already
+     */
+    public synchronized void beginIntervalEnd() {
+        if (endReports != null) {
+            throw new IllegalStateException("an interval end is under way; continueIntervalEnd until it decides");
+        }
+        long t0 = System.nanoTime();
+        long now = Leases.nowMillis();
+        for (Monitor m : monitors) {
+            m.beginEnd(now);
+        }
+        endReports = new ArrayList<>(monitors.length);
+        held(t0, holds);
+    }
+
+    /** Whether an interval end is under way ({@link #beginIntervalEnd} made, not decided yet). */
+    public synchronized boolean ending() {
+        return endReports != null;
+    }
+
+    /**
+     * One step of the interval end under way: a slice of the next machine's monitor ({@link Monitor#continueEnd}), or,
+     * once every machine reported, the coordinator's decision, applied; returns that decision, else null.
+     *
+     * @throws IllegalStateException when no end is under way
+     */
+    public synchronized Decisions continueIntervalEnd() {
+        if (endReports == null) {
+            throw new IllegalStateException("no interval end is under way; beginIntervalEnd first");
+        }
+        long t0 = System.nanoTime();
+        if (endReports.size() < monitors.length) {
+            MonitorReport r = monitors[endReports.size()].continueEnd(Leases.nowMillis());
+            if (r != null) {
+                endReports.add(r);
+            }
+            held(t0, holds);
+            return null;
+        }
+        List<MonitorReport> reports = endReports;
+        endReports = null;
+        Decisions d = decide(reports);
+        decisionNanos += System.nanoTime() - t0;
+        held(t0, decisionHolds);
+        intervalEnds++;
+        return d;
+    }
+
+    /** The coordinator's decision on an interval's periodic reports, applied. */
+    private Decisions decide(List<MonitorReport> reports) {
         Decisions d = coordinator.endInterval(reports);
         apply(d);
         if (cluster.machine(0).store().replication().settings().enabled()) {
@@ -209,8 +366,6 @@ public final class MigrationControl implements AutoCloseable {
         decisionLog.endInterval(coordinator.interval(), interval.localOps() < 0 || interval.remoteOps() < 0
             ? Double.NaN : interval.remoteAccessRate());
         statsAtInterval = stats;
-        intervalEnds++;
-        intervalEndNanos += System.nanoTime() - t0;
         return d;
     }
 

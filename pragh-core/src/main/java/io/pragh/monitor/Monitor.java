@@ -5,6 +5,7 @@ import io.pragh.cache.LocationCache;
 import io.pragh.keys.Placement;
 import io.pragh.store.AccessObserver;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongArrayList;
@@ -36,19 +37,36 @@ import org.agrona.collections.LongHashSet;
  * poll or two instead of at the interval's end. Every report carries the instant rate it was made with: the
  * coordinator's instant decision needs it as the most a machine that has not reported a key may read it at.
  *
+ * <p>An interval's end can be made in slices ({@link #beginEnd}, then {@link #continueEnd} until it returns the
+ * report), with {@link #poll}s between them: the end's pass over the cache (128 MiB a machine, 60-130 ms at scale 20
+ * on this host) would otherwise hold up every poll for its whole length. The poll tells counts from before the
+ * halving from counts after it by the slice cursor: a key whose set a slice has passed has its halved count plus the
+ * reads since; one whose set is still ahead has its whole count of the ending interval, which the poll halves as the
+ * slice will (see docs/design.md, "The monitor's interval end in slices"). {@link #endInterval} is the end in one go.
+ *
  * <p>{@link #onAccess} may be called by any thread of the machine; {@link #poll}, {@link #endInterval},
- * {@link #track} and {@link #untrack} by one monitoring thread.
+ * {@link #beginEnd}, {@link #continueEnd}, {@link #track} and {@link #untrack} by one monitoring thread.
  *
  * <pre>{@code
  * Monitor monitor = new Monitor(store.id(), store.placement(), store.cache(), MonitorConfig.defaults());
  * store.setAccessObserver(monitor);
  * MonitorReport hot = monitor.poll(Leases.nowMillis());        // instant report, or null
  * MonitorReport all = monitor.endInterval(Leases.nowMillis()); // periodic report; counters decay
+ * monitor.beginEnd(Leases.nowMillis());                        // or the same in slices, polling between them
+ * MonitorReport report;
+ * while ((report = monitor.continueEnd(Leases.nowMillis())) == null) {
+ *     monitor.poll(Leases.nowMillis());
+ * }
  * }</pre>
  */
 public final class Monitor implements AccessObserver {
     /** Shortest window an instant rate is measured over. */
     static final long MIN_INSTANT_WINDOW_MILLIS = 100;
+    /**
+     * Cache sets one slice of an interval's end passes by default: 4 MiB of a cache's 128 MiB (32 slices), a few
+     * milliseconds, so a poll waits that long at most for the end.
+     */
+    public static final int DEFAULT_END_SLICE_SETS = 1 << 14;
 
     private final int machine;
     private final Placement placement;
@@ -83,12 +101,51 @@ public final class Monitor implements AccessObserver {
     /** How long the previous interval was (0 in the first): what the counts carried into this one were counted over. */
     private double previousIntervalSeconds;
 
+    // The interval end under way ({@link #beginEnd} to the last {@link #continueEnd}). All of it is the monitoring
+    // thread's, as the poll's state is: the end and the poll run on one thread, so a poll after a slice sees that
+    // slice's halved counters and cursor in program order, and no field here needs a fence or a volatile. What races
+    // is only the GET threads' counter bumps against the slice's halving (lossy by design, see LocationCache).
+    /** Cache sets a slice passes. */
+    private final int endSliceSets;
+    /** Whether an end is under way. */
+    private boolean ending;
+    /** Sets {@code [0, endCursor)} of the cache were passed (reported on and halved) by the end under way or last. */
+    private int endCursor;
+    /**
+     * When each slice of the latest end started (by slice index): a busy mark made before its set's slice started
+     * counts from before the halving. The end's own begin for slices not made yet.
+     */
+    private final long[] sliceStartMillis;
+    /** When the latest end's last slice was made: marks from then on count from after every halving. */
+    private long endDoneMillis = Long.MIN_VALUE;
+    /** The ending interval's length, its share's total so far, and its candidates from the cache with their counts. */
+    private double endSeconds;
+    private long endRemote;
+    private final List<KeyRate> endKeys = new ArrayList<>();
+    private final LongArrayList endCounts = new LongArrayList();
+    /** The ending interval's table entries (tracked keys, or every remote key without a cache), with their counts. */
+    private final List<KeyRate> endTableKeys = new ArrayList<>();
+    private final LongArrayList endTableCounts = new LongArrayList();
+    /** A slice's visitor of the cache's live entries: one instance, so a slice allocates only for the candidates. */
+    private final LocationCache.EntryVisitor endVisitor = this::visitEnding;
+
     public Monitor(int machine, Placement placement, LocationCache cache, MonitorConfig config) {
+        this(machine, placement, cache, config, DEFAULT_END_SLICE_SETS);
+    }
+
+    /** With {@code endSliceSets} cache sets a slice of an interval's end ({@link #continueEnd}) at most. */
+    Monitor(int machine, Placement placement, LocationCache cache, MonitorConfig config, int endSliceSets) {
+        if (endSliceSets < 1) {
+            throw new IllegalArgumentException("an interval end's slice needs at least one cache set, got "
+                + endSliceSets);
+        }
         this.machine = machine;
         this.placement = placement;
         this.cache = cache;
         this.config = config;
         this.remoteInTable = config.countRemoteInTable() || !cache.enabled();
+        this.endSliceSets = endSliceSets;
+        this.sliceStartMillis = new long[Math.max(1, (cache.setCount() + endSliceSets - 1) / endSliceSets)];
         // Before any interval ended: the threshold of minAccesses over one configured interval.
         this.instantRate = relativeInstantRate(config.minAccesses(), config.intervalMillis() / 1000.0);
     }
@@ -218,13 +275,7 @@ public final class Monitor implements AccessObserver {
      * candidates until the interval ends (up to {@link #MAX_BUSY}).
      */
     private void collectBusy(long nowMillis, double seconds, List<KeyRate> out) {
-        cache.drainHot((key, markedMillis, markedCount) -> {
-            // The earliest mark of the interval: the longest window to measure the rate since over.
-            if (busy.size() < MAX_BUSY && !busy.containsKey(key)) {
-                busy.put(key, markedMillis);
-                busyCount.put(key, markedCount);
-            }
-        });
+        cache.drainHot(busyVisitor);
         TrackedKeys trackedNow = tracked;
         Long2LongHashMap.KeyIterator it = busy.keySet().iterator();
         while (it.hasNext()) {
@@ -239,6 +290,12 @@ public final class Monitor implements AccessObserver {
                 continue;
             }
             long accesses = probe.accesses;
+            if (ending && cache.setIndex(key) >= endCursor) {
+                // Still the ending interval's whole count: its slice is ahead and will halve it. Taken as this
+                // interval's, a key read fast until the end (and barely since) looked twice as fast as it is; halved
+                // here, the poll sees the count the key will carry, as after an end made in one go.
+                accesses >>>= 1;
+            }
             double sinceMarked = (accesses - busyCount.get(key))
                 / (Math.max(MIN_INSTANT_WINDOW_MILLIS, nowMillis - marked) / 1000.0);
             double rate = accesses / seconds;
@@ -251,70 +308,176 @@ public final class Monitor implements AccessObserver {
         }
     }
 
+    /** The busy ring's drain: a key that became busy joins {@link #busy} with its mark in this interval's terms. */
+    private final LocationCache.HotVisitor busyVisitor = this::takeMark;
+    /**
+     * The drain at an end's begin: the marks still in the ring from before it carry counts from before the halving
+     * and times long past (a key read fast again looked slow since it "became busy"); they are dropped, and their keys
+     * come back at their next mark.
+     */
+    private final LocationCache.HotVisitor beginVisitor = (key, markedMillis, markedCount) -> {
+        if (markedMillis >= intervalStartMillis) {
+            takeMark(key, markedMillis, markedCount);
+        }
+    };
+
+    private void takeMark(long key, long markedMillis, long markedCount) {
+        // The earliest mark of the interval: the longest window to measure the rate since over.
+        if (busy.size() >= MAX_BUSY || busy.containsKey(key)) {
+            return;
+        }
+        busy.put(key, markedMillis);
+        busyCount.put(key, markInThisInterval(key, markedMillis, markedCount));
+    }
+
+    /**
+     * The count a busy mark stands for after its set's halving (what the poll's probe compares it with). A mark timed
+     * before the latest end began but written after its drain (a GET whose clock was read before the begin) is taken
+     * as it is: whether its count is from before the halving or after, the larger reading and the longer window only
+     * make the rate since the mark lower.
+     *
+     * <p>A mark made while an end was under way counts from before the halving when its set's slice had not started
+     * yet. Decided on the mark's time (the GET's clock, read before its bump): a GET that stalls between its clock and
+     * its bump across a whole slice makes a halved mark of a count from after the halving, and one poll may then see
+     * that key faster than it is; a mark in the very millisecond its slice started is taken as after the halving,
+     * which can only make the rate since the mark lower.
+     */
+    private long markInThisInterval(long key, long markedMillis, long markedCount) {
+        if (markedMillis < intervalStartMillis || (!ending && markedMillis >= endDoneMillis)) {
+            return markedCount;
+        }
+        int set = cache.setIndex(key);
+        boolean beforeHalving = set >= endCursor || markedMillis < sliceStartMillis[set / endSliceSets];
+        return beforeHalving ? markedCount >>> 1 : markedCount;
+    }
+
     /**
      * Periodic report of the interval that ends now: every key with at least {@link #reportThreshold} accesses and at
      * or above the report rate (none by default), and every tracked key;
-     * then the counters decay and the next interval starts.
+     * then the counters decay and the next interval starts. {@link #beginEnd} and every slice at once.
      */
     public MonitorReport endInterval(long nowMillis) {
+        beginEnd(nowMillis);
+        MonitorReport report;
+        do {
+            report = continueEnd(nowMillis);
+        } while (report == null);
+        return report;
+    }
+
+    /**
+     * Ends the interval at {@code nowMillis}: the next one starts now, and the monitor's own table (the tracked keys)
+     * is reported on and halved at once; the location cache's counters are reported on and halved by the slices of
+     * {@link #continueEnd}, between which {@link #poll} may run. Until the last slice, the instant rate and {@link
+     * #reportThreshold} are the previous interval's.
+     *
+     * @throws IllegalStateException when not started, or when an end is under way
+     */
+    public void beginEnd(long nowMillis) {
         checkStarted();
-        double seconds = Math.max(1, nowMillis - intervalStartMillis) / 1000.0;
-        List<KeyRate> keys = new ArrayList<>();
-        LongArrayList counts = new LongArrayList();
-        long[] remote = new long[1];
-        TrackedKeys trackedNow = tracked;
-        if (!remoteInTable) {
-            // One pass over the cache: its remote accesses (the share's whole), the keys that may pass, and the decay.
-            // Three passes (8 x 128 MiB) took the control thread more than a second at scale 20 on a busy host, and
-            // no instant report was polled meanwhile.
-            cache.forEachThenHalve(nowMillis, (key, address, slot, accesses) -> {
-                int host = Address.host(address, placement.home(key));
-                if (host != machine) {
-                    remote[0] += accesses;
-                }
-                if (accesses >= config.minAccesses() && accesses / seconds >= config.reportRate()
-                    && !trackedNow.contains(key)) {
-                    keys.add(new KeyRate(key, host, accesses / seconds, false));
-                    counts.addLong(accesses);
-                }
-            });
+        if (ending) {
+            throw new IllegalStateException("machine " + machine + ": an interval end is under way; continueEnd until"
+                + " it reports before ending another");
         }
+        endSeconds = Math.max(1, nowMillis - intervalStartMillis) / 1000.0;
+        endRemote = 0;
+        endKeys.clear();
+        endCounts.clear();
+        endTableKeys.clear();
+        endTableCounts.clear();
+        TrackedKeys trackedNow = tracked;
+        // The table in one step: a few thousand tracked keys (or, on a machine without a cache, every remote key,
+        // whose end is then not sliced). Candidates at minAccesses; the share's threshold is known at the last slice.
         table.forEach((key, host, count) -> {
             if (host != machine) {
-                remote[0] += count;
+                endRemote += count;
+            }
+            boolean isTracked = trackedNow.contains(key);
+            if (isTracked || (count >= config.minAccesses() && count / endSeconds >= config.reportRate())) {
+                endTableKeys.add(new KeyRate(key, host, count / endSeconds, isTracked));
+                endTableCounts.addLong(count);
             }
         });
-        reportThreshold = config.reportRate() > 0 ? config.minAccesses()
-            : Math.max(config.minAccesses(), (long) Math.ceil(config.minShare() * remote[0]));
-        if (reportThreshold > config.minAccesses()) {
-            int kept = 0;
-            for (int i = 0; i < keys.size(); i++) {
-                if (counts.getLong(i) >= reportThreshold) {
-                    keys.set(kept++, keys.get(i));
-                }
-            }
-            keys.subList(kept, keys.size()).clear();
-        }
-        collectTable(seconds, config.reportRate(), reportThreshold, keys);
-        instantRate = relativeInstantRate(reportThreshold, seconds);
-        previousIntervalSeconds = seconds;
         table.decay(tracked::contains);
+        previousIntervalSeconds = endSeconds;
+        intervalStartMillis = nowMillis;
         reportedInstantly.clear();
-        // Their counts were halved, so a rate since the mark would be wrong; they come back at their next mark.
+        // Their counts are about to be halved, so a rate since the mark would be wrong; they come back at their next
+        // mark, as do the marks still in the ring from before now (see beginVisitor).
         busy.clear();
         busyCount.clear();
+        ending = true;
+        endCursor = 0;
+        Arrays.fill(sliceStartMillis, nowMillis);
         if (!remoteInTable) {
-            // So do the marks still in the ring from before this end: drained at the next poll, one would stand for
-            // its key all interval with a count from before the halving and a time long past (a key read fast again
-            // looked slow since it "became busy"). Marks made since the end are kept.
-            cache.drainHot((key, markedMillis, markedCount) -> {
-                if (markedMillis >= nowMillis && busy.size() < MAX_BUSY && !busy.containsKey(key)) {
-                    busy.put(key, markedMillis);
-                    busyCount.put(key, markedCount);
-                }
-            });
+            cache.drainHot(beginVisitor);
         }
-        intervalStartMillis = nowMillis;
+    }
+
+    /** Whether an interval end is under way ({@link #beginEnd} made, {@link #continueEnd} has not reported yet). */
+    public boolean ending() {
+        return ending;
+    }
+
+    /**
+     * One slice of the end under way: reports on and halves the next cache sets (at most the slice size, 16,384 by
+     * default); returns the periodic report once every set was passed, else null. Each set is passed once, so a read
+     * counted during the end is halved once (with the ending interval's counts when its set was still ahead, not at
+     * all when it was passed already) and never lost.
+     *
+     * @throws IllegalStateException when no end is under way
+     */
+    public MonitorReport continueEnd(long nowMillis) {
+        if (!ending) {
+            throw new IllegalStateException("machine " + machine + ": no interval end is under way; beginEnd first");
+        }
+        int sets = remoteInTable ? 0 : cache.setCount();
+        if (endCursor < sets) {
+            int to = Math.min(sets, endCursor + endSliceSets);
+            sliceStartMillis[endCursor / endSliceSets] = nowMillis;
+            cache.forEachThenHalve(nowMillis, endCursor, to, endVisitor);
+            endCursor = to;
+            if (endCursor < sets) {
+                return null;
+            }
+        }
+        return finishEnd(nowMillis);
+    }
+
+    /** A cache entry passed by a slice, with its count before the halving: the share's total and the candidates. */
+    private void visitEnding(long key, long address, long slotOffset, long accesses) {
+        int host = Address.host(address, placement.home(key));
+        if (host != machine) {
+            endRemote += accesses;
+        }
+        if (accesses >= config.minAccesses() && accesses / endSeconds >= config.reportRate()
+            && !tracked.contains(key)) {
+            endKeys.add(new KeyRate(key, host, accesses / endSeconds, false));
+            endCounts.addLong(accesses);
+        }
+    }
+
+    private MonitorReport finishEnd(long nowMillis) {
+        reportThreshold = config.reportRate() > 0 ? config.minAccesses()
+            : Math.max(config.minAccesses(), (long) Math.ceil(config.minShare() * endRemote));
+        List<KeyRate> keys = new ArrayList<>(endKeys.size() + endTableKeys.size());
+        for (int i = 0; i < endKeys.size(); i++) {
+            if (endCounts.getLong(i) >= reportThreshold) {
+                keys.add(endKeys.get(i));
+            }
+        }
+        for (int i = 0; i < endTableKeys.size(); i++) {
+            if (endTableKeys.get(i).tracked() || endTableCounts.getLong(i) >= reportThreshold) {
+                keys.add(endTableKeys.get(i));
+            }
+        }
+        endKeys.clear();
+        endCounts.clear();
+        endTableKeys.clear();
+        endTableCounts.clear();
+        instantRate = relativeInstantRate(reportThreshold, endSeconds);
+        ending = false;
+        endDoneMillis = nowMillis;
         return new MonitorReport(machine, false, keys, instantRate);
     }
 

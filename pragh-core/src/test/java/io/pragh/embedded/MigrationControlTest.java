@@ -2,6 +2,7 @@ package io.pragh.embedded;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.address.Address;
@@ -53,6 +54,49 @@ class MigrationControlTest {
             assertEquals(0, host(c, cold), "a value read a little stays home");
             assertTrue(c.migrationControl().coordinator().approvals() >= 1);
             assertArrayEquals(new byte[] {1, 2, 3}, c.machine(1).get(hot));
+        }
+    }
+
+    /**
+     * With caches of two slices each, the control's interval end takes several steps; a poll between two of them
+     * reports a key read hot since the end began and the coordinator approves its move at once, before the end
+     * decides. (In one go, as before, no poll ran until the whole end was made.)
+     */
+    @Test
+    void anInstantReportIsDecidedWhileAnIntervalEnds() throws Exception {
+        long cacheBytes = 2L * 256 * io.pragh.monitor.Monitor.DEFAULT_END_SLICE_SETS;
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).keysPerMachine(1000)
+                .valueBytesPerMachine(4 << 20).cacheBytes(cacheBytes).remoteLatencyNs(0).build();
+             MigrationControl control = new MigrationControl(c, new MonitorConfig(60_000, 50, 5, false),
+                 CoordinatorConfig.defaults())) {
+            long hot = 0;
+            for (long v = 1; hot == 0; v++) {
+                long k = KeyLayout.key(v, 0, KeyLayout.OUT);
+                if (c.home(k) == 0) {
+                    hot = k;
+                }
+            }
+            c.machine(0).put(hot, new byte[] {1, 2, 3});
+            control.start();
+            control.beginIntervalEnd();
+            assertNull(control.continueIntervalEnd(), "one slice of machine 0's monitor");
+            assertTrue(control.ending());
+            for (int i = 0; i < 2_000; i++) {
+                c.machine(2).get(hot); // at least 50/s unless this loop takes 40 s
+            }
+            assertEquals(1, control.pollInstant(), "approved between two steps of the interval end");
+            assertTrue(control.ending(), "the end is still under way");
+            int steps = 1;
+            while (control.continueIntervalEnd() == null) {
+                steps++;
+            }
+            assertEquals(3 * 2, steps, "two slices of each machine's monitor (the seventh step decided)");
+            control.awaitMigrations(60_000);
+            assertEquals(2, host(c, hot), "moved to its only reader");
+            MigrationControl.InstantPolls p = control.instantPolls();
+            assertEquals(1, p.intervalEnds());
+            assertEquals(1 + 3 * 2, p.holdSteps(), "the begin and six slices each held the polls");
+            assertTrue(p.longestDecisionMillisAtMost() > 0, "and so did the decision");
         }
     }
 

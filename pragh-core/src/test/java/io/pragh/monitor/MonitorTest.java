@@ -292,6 +292,160 @@ class MonitorTest {
         assertEquals(48 / 0.1, find(r, key).orElseThrow().rate(), 1e-9);
     }
 
+    /** Cache sets per slice of an interval end in the tests below: the 256 sets of the test's cache in 16 slices. */
+    private static final int SLICE = 16;
+
+    /** A key homed at {@code home} whose cache set is in {@code [fromSet, toSet)}. */
+    private long keyInSets(int home, int fromSet, int toSet) {
+        for (long vid = 1; ; vid++) {
+            long key = KeyLayout.key(vid, 0, KeyLayout.OUT);
+            int set = cache.setIndex(key);
+            if (placement.home(key) == home && set >= fromSet && set < toSet) {
+                return key;
+            }
+        }
+    }
+
+    private void hit(long key, int hits, long atMillis) {
+        LocationCache.Hit hit = new LocationCache.Hit();
+        for (int i = 0; i < hits; i++) {
+            assertTrue(cache.lookup(key, atMillis, hit));
+        }
+    }
+
+    private long accesses(long key, long nowMillis) {
+        LocationCache.Hit hit = new LocationCache.Hit();
+        assertTrue(cache.peek(key, nowMillis, hit));
+        return hit.accesses;
+    }
+
+    private static MonitorReport finishEnd(Monitor m, long nowMillis) {
+        MonitorReport report;
+        int slices = 0;
+        while ((report = m.continueEnd(nowMillis)) == null) {
+            assertTrue(++slices < 1_000, "an interval end that never reports");
+        }
+        assertFalse(m.ending());
+        return report;
+    }
+
+    /** A monitor started at 0 whose interval ends pass {@link #SLICE} sets a slice. */
+    private Monitor slicedMonitor(MonitorConfig config) {
+        Monitor m = new Monitor(SELF, placement, cache, config, SLICE);
+        m.start(0);
+        return m;
+    }
+
+    /**
+     * Two keys with their values on {@code host}, one in the first slice's sets and one in the second half's, each
+     * cached and hit {@code hits} times; then {@code m}'s end begins at 1,000 ms and makes its first slice only.
+     * Returns the passed key and the one whose slice is ahead.
+     */
+    private record Keys(long passed, long ahead) {
+    }
+
+    private Keys endBegunAfterOneSlice(Monitor m, int host, int hits) {
+        long passed = keyInSets(host, 0, SLICE);
+        long ahead = keyInSets(host, 8 * SLICE, 16 * SLICE);
+        cacheAndHit(passed, host, hits);
+        cacheAndHit(ahead, host, hits);
+        m.beginEnd(1_000);
+        assertTrue(m.ending());
+        assertNull(m.continueEnd(1_000), "one slice of sixteen");
+        return new Keys(passed, ahead);
+    }
+
+    /**
+     * An end in slices: a read made after its key's set was passed belongs to the new interval (not halved now, so not
+     * halved twice), one made before belongs to the ending interval (reported, then halved once): every read is
+     * counted exactly once in the decayed sums, and the next interval's report shows it.
+     */
+    @Test
+    void readsCountedDuringAnIntervalEndAreNeitherLostNorHalvedTwice() {
+        Monitor m = slicedMonitor(MonitorConfig.defaults());
+        Keys k = endBegunAfterOneSlice(m, 2, 99);
+        hit(k.passed(), 20, 1_001);
+        hit(k.ahead(), 20, 1_001);
+        assertEquals(50 + 20, accesses(k.passed(), 1_001), "halved, then counting the new interval's reads");
+        assertEquals(100 + 20, accesses(k.ahead(), 1_001), "its slice is ahead: still the ending interval's count");
+        MonitorReport end = finishEnd(m, 1_002);
+        assertEquals(100, find(end, k.passed()).orElseThrow().rate(), 1e-9, "the ending interval's 100 reads over 1 s");
+        assertEquals(120, find(end, k.ahead()).orElseThrow().rate(), 1e-9,
+            "reads made before its set's slice belong to the ending interval");
+        assertEquals(70, accesses(k.passed(), 1_002), "the reads made after its slice are not halved with the rest");
+        assertEquals(60, accesses(k.ahead(), 1_002), "halved once");
+        MonitorReport next = m.endInterval(2_000);
+        assertEquals(70, find(next, k.passed()).orElseThrow().rate(), 1e-9, "50 carried and 20 of its own, over 1 s");
+        assertEquals(60, find(next, k.ahead()).orElseThrow().rate(), 1e-9);
+        assertEquals(35, accesses(k.passed(), 2_000));
+        assertEquals(30, accesses(k.ahead(), 2_000));
+    }
+
+    /** Polls run between the slices of an end, and report keys read fast since it began, passed or not yet. */
+    @Test
+    void instantReportsContinueWhileAnIntervalEnds() {
+        Monitor m = slicedMonitor(MonitorConfig.defaults().withRates(100, 10));
+        Keys k = endBegunAfterOneSlice(m, 1, 1);
+        cacheAndHitAt(k.passed(), 1, 60, 1_000, 1); // 1 carried, 61 at 1,059 ms: marked at 8 (1,006 ms)
+        cacheAndHitAt(k.ahead(), 1, 60, 1_000, 1); // 62 at 1,059 ms: marked at 8 (1,005 ms), before its slice
+        MonitorReport hot = m.poll(1_100);
+        assertNotNull(hot, "a poll in the middle of an interval end");
+        assertTrue(m.ending());
+        assertEquals((61 - 8) / 0.1, find(hot, k.passed()).orElseThrow().rate(), 1e-9, "53 reads since its mark");
+        assertEquals((31 - 4) / 0.1, find(hot, k.ahead()).orElseThrow().rate(), 1e-9,
+            "its count and its mark as its slice will halve them: 27 reads since its mark, in the new interval's terms");
+        finishEnd(m, 1_100);
+        assertNull(m.poll(1_150), "reported once in the new interval");
+    }
+
+    /**
+     * A key read 255 times in the ending interval and once since: 0.1 s into the next one it carries 128 accesses,
+     * 116/s over the previous interval's second and this one's 0.1 s, below 200/s. Polled while its set's slice is
+     * still ahead, its unhalved 256 said 233/s and reported it, although nobody read it faster.
+     */
+    @Test
+    void aPollDuringAnEndTellsTheEndingIntervalsCountsFromTheNewIntervals() {
+        Monitor m = slicedMonitor(MonitorConfig.defaults().withRates(200, 10));
+        Keys k = endBegunAfterOneSlice(m, 1, 254);
+        hit(k.passed(), 1, 1_000); // 127 + 1: marked at 128 after its halving
+        hit(k.ahead(), 1, 1_000); // 255 + 1: marked at 256 before its halving
+        assertNull(m.poll(1_100), "128 accesses over 1.1 s: 116/s either side of the cursor");
+        assertEquals(256, accesses(k.ahead(), 1_100), "the count itself waits for its slice");
+        finishEnd(m, 1_100);
+        assertNull(m.poll(1_100), "halved now: the same 116/s");
+    }
+
+    /**
+     * A key that became busy during an end, before its set's slice, and was drained after the slice: its mark is
+     * halved as its count was, so 16 reads in 0.15 s since the mark are 107/s, past 100/s. Left unhalved, the mark
+     * (8) against the halved count (4 + 16) said 12 reads: 80/s.
+     */
+    @Test
+    void aMarkMadeBeforeItsSliceCountsFromBeforeTheHalving() {
+        Monitor m = slicedMonitor(MonitorConfig.defaults().withRates(100, 10));
+        long key = keyInSets(1, 8 * SLICE, 16 * SLICE);
+        cacheAndHit(key, 1, 1);
+        m.beginEnd(1_000);
+        hit(key, 6, 1_001); // 8 at 1,001 ms: marked before its slice
+        finishEnd(m, 1_050); // halved to 4
+        hit(key, 16, 1_100); // 20: marked again at 16, after the first mark
+        MonitorReport r = m.poll(1_150);
+        assertNotNull(r);
+        assertEquals(16 / 0.149, find(r, key).orElseThrow().rate(), 1e-9);
+    }
+
+    @Test
+    void anEndIsMadeOnceAtATime() {
+        Monitor m = slicedMonitor(MonitorConfig.defaults());
+        assertThrows(IllegalStateException.class, () -> m.continueEnd(100), "no end under way");
+        m.beginEnd(1_000);
+        IllegalStateException twice = assertThrows(IllegalStateException.class, () -> m.beginEnd(1_001));
+        assertTrue(twice.getMessage().contains("under way"), twice.getMessage());
+        finishEnd(m, 1_001);
+        assertThrows(IllegalArgumentException.class,
+            () -> new Monitor(SELF, placement, cache, MonitorConfig.defaults(), 0));
+    }
+
     @Test
     void aFewAccessesJustAfterTheIntervalStartedAreNotAnInstantRate() {
         Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults().withRates(100, 10));

@@ -84,6 +84,8 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     private final DutyThread ticker;
     /** When this machine's current report interval ends; read and written by the monitoring thread only. */
     private long intervalEnd;
+    /** When the next instant poll is due; the monitoring thread's. */
+    private long nextPoll;
     private final List<MonitorReport> periodic = new ArrayList<>();
     private final CountedMigrations migrations;
     private final DecisionDelivery delivery;
@@ -121,8 +123,9 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
         this.ticker = new DutyThread("m" + store.id() + "-monitor", TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS)) {
             @Override
             protected int doWork() {
-                tick();
-                return 0; // the monitor is polled, never woken: park until the next poll
+                // The monitor is polled, never woken: park until the next poll, unless an interval end's slices are
+                // under way (they run back to back, a poll between two whenever one is due).
+                return tick() ? 1 : 0;
             }
         };
         store.registerHandler(PolicyMessages.REPORT, this::onReport);
@@ -332,22 +335,34 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
     }
 
     /**
-     * One poll of the monitoring thread: an instant report if one is due, and at the end of an interval the periodic
-     * one (and, here, decisions). A failed poll is logged and the next one goes on.
+     * One pass of the monitoring thread: an instant report if a poll is due, and at the end of an interval the
+     * periodic one (and, here, decisions), made in slices ({@link Monitor#continueEnd}) one a pass, so that a poll
+     * waits for one slice at most. Returns whether an end is under way (the thread then does not park). A failed pass
+     * is logged and the next one goes on.
      */
-    private void tick() {
+    private boolean tick() {
         try {
             long now = Leases.nowMillis();
             if (intervalEnd == 0) {
                 intervalEnd = now + intervalMillis;
             }
-            MonitorReport hot = monitor.poll(now);
-            if (hot != null) {
-                report(hot);
+            if (now >= nextPoll) {
+                nextPoll = now + POLL_MILLIS;
+                MonitorReport hot = monitor.poll(now);
+                if (hot != null) {
+                    report(hot);
+                }
             }
-            if (now >= intervalEnd) {
+            if (!monitor.ending() && now >= intervalEnd) {
                 intervalEnd = now + intervalMillis;
-                report(monitor.endInterval(now));
+                monitor.beginEnd(now);
+            }
+            if (monitor.ending()) {
+                MonitorReport periodic = monitor.continueEnd(now);
+                if (periodic == null) {
+                    return true;
+                }
+                report(periodic);
                 // Machines' intervals are not aligned: the coordinator decides on its own clock with the periodic
                 // reports that arrived since its last decision.
                 control.execute(this::endIntervalIfCoordinator);
@@ -357,6 +372,7 @@ public final class MigrationCoordination implements MigrationDriver, AutoCloseab
                 LOG.error("machine {} monitoring failed", store.id(), e);
             }
         }
+        return false;
     }
 
     private void report(MonitorReport r) {

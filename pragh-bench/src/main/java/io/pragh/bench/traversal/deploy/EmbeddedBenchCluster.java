@@ -248,10 +248,14 @@ public final class EmbeddedBenchCluster implements BenchCluster {
             MigrationControl.InstantPolls p = control.instantPolls().minus(pollMark);
             double seconds = (System.nanoTime() - pollMarkNanos) / 1e9;
             return String.format(Locale.ROOT, "instant-report polls: %d in %.1f s (one per %.0f ms), %.1f ms"
-                    + " each on average, %d migrations approved by them; %d interval ends, %.1f ms each on average",
+                    + " each on average, %d migrations approved by them; %d interval ends, %.1f ms each on average"
+                    + " (decision %.1f ms); the monitors' %d steps held the polls up at most %.3f ms each, the"
+                    + " decisions at most %.3f ms",
                 p.polls(), seconds, p.polls() == 0 ? Double.NaN : 1e3 * seconds / p.polls(),
                 p.polls() == 0 ? Double.NaN : p.nanos() / 1e6 / p.polls(), p.approvals(), p.intervalEnds(),
-                p.intervalEnds() == 0 ? Double.NaN : p.intervalEndNanos() / 1e6 / p.intervalEnds());
+                p.intervalEnds() == 0 ? Double.NaN : p.intervalEndNanos() / 1e6 / p.intervalEnds(),
+                p.intervalEnds() == 0 ? Double.NaN : p.decisionNanos() / 1e6 / p.intervalEnds(), p.holdSteps(),
+                p.longestHoldMillisAtMost(), p.longestDecisionMillisAtMost());
         }
 
         @Override
