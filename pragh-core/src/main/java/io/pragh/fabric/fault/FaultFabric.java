@@ -310,5 +310,10 @@ public final class FaultFabric implements Fabric {
         if (!ended) {
             LOG.warn("a thread of the fault fabric did not end within {} ms of its close", CLOSE_PATIENCE_MILLIS);
         }
+        synchronized (lateLock) {
+            // What still waited out its pause was dropped with the timer: lost, so nobody waits for it to land.
+            lateInFlight = 0;
+            lateLock.notifyAll();
+        }
     }
 }

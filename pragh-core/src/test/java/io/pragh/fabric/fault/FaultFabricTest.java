@@ -258,6 +258,18 @@ class FaultFabricTest {
     }
 
     @Test
+    void closingTheFabricLosesLateOperationsStillWaitingAndNobodyWaitsForThem() throws Exception {
+        memories[1].keys().putLongVolatile(8, 1);
+        fabric.when().cas().applyLate(1, 1, TimeUnit.HOURS);
+        assertThrows(FabricException.class, () -> eps[0].compareAndSwap(1, Region.KEYS, 8, 1, 2));
+        assertEquals(1, fabric.lateOperationsInFlight());
+        fabric.close();
+        assertTrue(fabric.awaitLateOperations(0, TimeUnit.SECONDS));
+        assertEquals(0, fabric.lateOperationsLanded());
+        assertEquals(1, memories[1].keys().getLongVolatile(8));
+    }
+
+    @Test
     void aLateReadOnlyFailsAndLeavesNothingToLand() {
         fabric.when().reads().applyLateOnRelease();
         UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
