@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The faults of one {@link ChaosWorkload} window, as its {@link FaultPlan} says: the background rules (lost replies
- * and messages, reordering, delays) installed for the whole window, and the fault thread's CAS holds and partitions
+ * and messages, reordering, delays, operations failed and landing late) installed for the whole window, and the fault thread's CAS holds and partitions
  * that come and go until the window stops, counted as they are removed.
  *
  * <pre>{@code
@@ -71,6 +71,12 @@ final class ChaosFaults {
         if (p.messageDelayProbability() > 0) {
             rules.put("delayed messages", fabric.when().messages().probability(p.messageDelayProbability())
                 .delay(0, p.maxDelayMicros(), TimeUnit.MICROSECONDS));
+        }
+        if (p.lateProbability() > 0) {
+            rules.put("CASes landing late", fabric.when().cas().probability(p.lateProbability())
+                .applyLate(0, p.maxLateMillis(), TimeUnit.MILLISECONDS));
+            rules.put("sends landing late", fabric.when().messages().probability(p.lateProbability())
+                .applyLate(0, p.maxLateMillis(), TimeUnit.MILLISECONDS));
         }
         return rules;
     }

@@ -62,7 +62,7 @@ public final class ChaosWorkload implements AutoCloseable {
     /** The kinds of fault a {@link Window} counts, in the order a report lists them. */
     public static final List<String> FAULT_KINDS = List.of("delayed operations", "reordered batches",
         "delayed messages", "reordered messages", "lost messages", "lost CAS replies", "held operations",
-        "refused by partitions");
+        "refused by partitions", "CASes landing late", "sends landing late");
 
     /**
      * What runs.
@@ -289,6 +289,13 @@ public final class ChaosWorkload implements AutoCloseable {
                 : kind.equals("refused by partitions") ? faultThread.refused() : 0);
         }
         fabric.clear();
+        // What failed at its issuer and lands late must land before the barrier reads, or its effect would fall in
+        // the next window's history with no operation of its own there.
+        if (!fabric.awaitLateOperations(settings.faults().maxLateMillis() + STOP_PATIENCE_MILLIS,
+            TimeUnit.MILLISECONDS)) {
+            problems.add(fabric.lateOperationsInFlight() + " operations failed at their issuer did not land within "
+                + STOP_PATIENCE_MILLIS + " ms of their latest time");
+        }
         // Late messages land within their delay; updates they carry answer nobody (their callers gave up).
         Thread.sleep(20 + TimeUnit.MICROSECONDS.toMillis(settings.faults().maxDelayMicros()));
         long barrierStarted = System.nanoTime();

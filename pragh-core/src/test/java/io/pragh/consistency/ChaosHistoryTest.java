@@ -9,6 +9,7 @@ import io.pragh.chaos.FaultPlan;
 import io.pragh.chaos.WindowedCheck;
 import io.pragh.durability.SyncPolicy;
 import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.fabric.fault.FaultFabric;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.linearizability.CheckReport;
 import io.pragh.linearizability.Operation;
@@ -113,7 +114,8 @@ class ChaosHistoryTest {
     /** Delayed and reordered one-sided operations, batches run out of order, late and overtaken messages. */
     @Test
     void historyUnderDelayedAndReorderedOperationsAndMessagesIsLinearizable() throws InterruptedException {
-        FaultPlan plan = FaultPlan.all().withHolds(0, 0).withPartitions(0, 0).withLostReplies(0).withMessageDrops(0);
+        FaultPlan plan = FaultPlan.all().withHolds(0, 0).withPartitions(0, 0).withLostReplies(0).withMessageDrops(0)
+            .withLateLandings(0, 0);
         runAndCheck("delays and reorders", workload(plan, null), 3, 1_500, false, 101);
     }
 
@@ -141,6 +143,27 @@ class ChaosHistoryTest {
         FaultPlan plan = FaultPlan.none().withLostReplies(0.002).withMessageDrops(0.001);
         runAndCheck("lost replies and messages", workload(plan, null), 3, 1_500,
             false, 6);
+    }
+
+    /**
+     * CASes and message sends that fail at their issuer, as on a timeout, and still take effect at their target up
+     * to 60 ms later (three reclaim leases), after other machines' operations on the same words: what a TCP frame the
+     * host decodes after its issuer gave up does (`AbandonedCasTest` in pragh-server), or a verbs operation in the
+     * NIC's retries. Hits a PUT's CAS of its home's word from a migrated host (its issuer CASes again), a MIGRATE's
+     * batched CAS of the home's word (in doubt), its invalidation of the source and its post to a reclaim ring, a
+     * replica's invalidation, and every message (an update forwarded, an ACK, a PRUNE). Each window ends only once
+     * every such operation landed, so its barrier reads see their effects.
+     */
+    @Test
+    void historyWithCasesAndSendsLandingAfterTheirIssuerWasToldTheyFailedIsLinearizable()
+        throws InterruptedException {
+        FaultPlan plan = FaultPlan.none().withLateLandings(0.005, 60);
+        ChaosWorkload w = workload(plan, null);
+        runAndCheck("late landings", w, 3, 1_500, false, 30);
+        FaultFabric fabric = w.fabric();
+        System.out.println("late landings: " + fabric.lateOperationsLanded() + " landed after their issuer was told"
+            + " they failed, " + fabric.lateOperationsTookEffect() + " of them took effect");
+        assertEquals(0, fabric.lateOperationsInFlight());
     }
 
     /**

@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pragh.embedded.EmbeddedCluster;
+import io.pragh.fabric.fault.FaultFabric;
+import io.pragh.fabric.fault.FaultRule;
 import io.pragh.fabric.inprocess.InProcessFabric;
 import io.pragh.linearizability.CheckReport;
 import io.pragh.linearizability.LinearizabilityChecker;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -108,6 +112,46 @@ class MigrationHistoryTest {
         assertTrue(!r.refused().isEmpty(),
             "no operation met a cut machine, so the cuts tested nothing: " + r.summary());
         System.out.println("MigrationHistoryTest: refused while cut off, e.g. " + r.refused().get(0));
+    }
+
+    /**
+     * The same workload while 1% of CASes and 0.2% of message sends fail at their issuer as on a timeout and still
+     * land at their target up to 60 ms later, after other machines' operations on the same words (what a TCP frame
+     * decoded after its issuer gave up does, or a verbs operation in the NIC's retries): a PUT's CAS of its home's
+     * word from a migrated host, a MIGRATE's batched CAS of the home's word, its source invalidation and its
+     * reclaim-ring post, forwarded updates and their ACKs. No write or edge may be lost, the history must be
+     * linearizable, and every key must still update and migrate afterwards. The run lasts until at least
+     * {@link #MIN_LATE_EFFECTS} of those late operations took effect, whatever the machine's speed.
+     */
+    @Test
+    void historyWithCasesAndSendsLandingAfterTheirIssuerWasToldTheyFailedLosesNothing() throws InterruptedException {
+        FaultFabric fabric = new FaultFabric(new InProcessFabric(MACHINES, 0), 17);
+        MigrationWorkload.Result r;
+        try (EmbeddedCluster c = cluster().valueBytesPerMachine(64L << 20).operationTimeoutMillis(1_000)
+            .fabricPerMachine(i -> fabric).build()) {
+            r = workload(c).alongside("history-late-landings", stopping -> landLate(fabric, stopping))
+                .until(() -> fabric.lateOperationsTookEffect() >= MIN_LATE_EFFECTS).run(RUN_MILLIS);
+        }
+        System.out.println("MigrationHistoryTest: " + fabric.lateOperationsLanded() + " operations landed after their"
+            + " issuer was told they failed, " + fabric.lateOperationsTookEffect() + " of them took effect");
+        assertConsistent(r);
+        assertTrue(fabric.lateOperationsTookEffect() >= MIN_LATE_EFFECTS, "too few late operations took effect to"
+            + " mean anything: " + fabric.lateOperationsTookEffect() + " of " + fabric.lateOperationsLanded());
+    }
+
+    private static final long MIN_LATE_EFFECTS = 50;
+
+    /** Late landings until the run stops; then waits until every one landed, before the run's final reads. */
+    private static void landLate(FaultFabric fabric, BooleanSupplier stopping) throws InterruptedException {
+        FaultRule cases = fabric.when().cas().probability(0.01).applyLate(0, 60, TimeUnit.MILLISECONDS);
+        FaultRule sends = fabric.when().messages().probability(0.002).applyLate(0, 60, TimeUnit.MILLISECONDS);
+        while (!stopping.getAsBoolean()) {
+            Thread.sleep(5);
+        }
+        cases.remove();
+        sends.remove();
+        assertTrue(fabric.awaitLateOperations(30, TimeUnit.SECONDS),
+            fabric.lateOperationsInFlight() + " late operations had not landed 30 s after the run");
     }
 
     /**

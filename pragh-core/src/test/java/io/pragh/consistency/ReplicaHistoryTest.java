@@ -68,6 +68,25 @@ class ReplicaHistoryTest {
     }
 
     /**
+     * CASes (a host's invalidations of replicas among them, and PUTs' and MIGRATEs') and messages (replica requests
+     * and grants, forwarded updates) that fail at their issuer as on a timeout and land up to 40 ms later, four
+     * replica leases: a host told an invalidation failed waits out the replica's lease, and the invalidation lands on
+     * the holder afterwards, whatever the holder did with that memory meanwhile.
+     */
+    @Test
+    void replicasStayLinearizableWhenOperationsLandAfterTheirIssuerWasToldTheyFailed() throws Exception {
+        FaultFabric[] used = new FaultFabric[1];
+        run("late landings", 10, 5, 10, 10, fabric -> {
+            used[0] = fabric;
+            fabric.when().cas().probability(0.02).applyLate(0, 40, TimeUnit.MILLISECONDS);
+            fabric.when().messages().probability(0.005).applyLate(0, 40, TimeUnit.MILLISECONDS);
+        });
+        System.out.println("ReplicaHistoryTest late landings: " + used[0].lateOperationsLanded() + " landed after"
+            + " their issuer was told they failed, " + used[0].lateOperationsTookEffect() + " of them took effect");
+        assertTrue(used[0].lateOperationsTookEffect() >= 5, "too few late operations took effect to mean anything");
+    }
+
+    /**
      * Machines cut off from all others for a few ms at a time: a write whose replica's holder does not answer waits
      * out the replica's lease, and a holder cut off from a host keeps no replica past its lease.
      */

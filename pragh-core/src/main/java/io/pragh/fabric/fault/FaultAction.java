@@ -21,6 +21,14 @@ enum FaultAction {
     /** Performed at its target, but the issuer sees a retryable failure: a reply lost on the way back. */
     APPLY_THEN_FAIL,
     /**
+     * Fails at once at its issuer, retryably, as an operation that got no answer in time does, and takes effect at
+     * its target later: after the rule's pause, or (a {@link HoldRule}) when the rule is released. What a TCP frame
+     * the host decodes only after its issuer gave up does, or a verbs operation still in the NIC's retries. A late
+     * CAS or WRITE lands with the operands it was issued with (its result goes nowhere); a late message is delivered;
+     * a READ just fails, since nothing of it lands at its target.
+     */
+    APPLY_LATE,
+    /**
      * Batched operations are performed in a shuffled order (each target's own order kept, as a queue pair keeps it);
      * a single operation or a message is delayed by a random time up to {@link FaultSelector#REORDER_MAX_NANOS}, so
      * later ones overtake it.

@@ -142,6 +142,12 @@ final class FaultBatch extends RecordingOpBatch {
             FaultRule.Decision d = decisions[i];
             OpKind kind = kindOf(ops.kinds[i]);
             try {
+                if (d != null && d.action() == FaultAction.APPLY_LATE) {
+                    // The CAS witnesses nothing for its issuer; it lands later with its operands (and, a READ,
+                    // lands nothing).
+                    throw endpoint.late(d, kind, ops.targets[i], ops.regions[i], ops.offsets[i], ops.srcs[i],
+                        ops.bufOffsets[i], ops.lengths[i], ops.expected[i], ops.desired[i]);
+                }
                 if (d != null) {
                     endpoint.before(d, kind, ops.targets[i], ops.regions[i], ops.offsets[i]);
                 }

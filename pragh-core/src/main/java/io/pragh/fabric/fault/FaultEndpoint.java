@@ -8,6 +8,7 @@ import io.pragh.fabric.Region;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -51,6 +52,9 @@ final class FaultEndpoint implements Endpoint {
     public void read(int target, Region region, long offset, MutableDirectBuffer dst, int dstOffset, int length) {
         FaultRule.Decision d = fabric.decide(OpKind.READ, false, machine, target, region, length);
         if (d != null) {
+            if (d.action() == FaultAction.APPLY_LATE) {
+                throw late(d, OpKind.READ, target, region, offset, null, 0, length, 0, 0);
+            }
             before(d, OpKind.READ, target, region, offset);
         }
         inner.read(target, region, offset, dst, dstOffset, length);
@@ -63,6 +67,9 @@ final class FaultEndpoint implements Endpoint {
     public void write(int target, Region region, long offset, DirectBuffer src, int srcOffset, int length) {
         FaultRule.Decision d = fabric.decide(OpKind.WRITE, false, machine, target, region, length);
         if (d != null) {
+            if (d.action() == FaultAction.APPLY_LATE) {
+                throw late(d, OpKind.WRITE, target, region, offset, src, srcOffset, length, 0, 0);
+            }
             before(d, OpKind.WRITE, target, region, offset);
         }
         inner.write(target, region, offset, src, srcOffset, length);
@@ -75,6 +82,9 @@ final class FaultEndpoint implements Endpoint {
     public long compareAndSwap(int target, Region region, long offset, long expected, long desired) {
         FaultRule.Decision d = fabric.decide(OpKind.CAS, false, machine, target, region, Long.BYTES);
         if (d != null) {
+            if (d.action() == FaultAction.APPLY_LATE) {
+                throw late(d, OpKind.CAS, target, region, offset, null, 0, Long.BYTES, expected, desired);
+            }
             before(d, OpKind.CAS, target, region, offset);
         }
         long seen = inner.compareAndSwap(target, region, offset, expected, desired);
@@ -111,6 +121,7 @@ final class FaultEndpoint implements Endpoint {
                 inner.send(target, message, offset, length);
                 ((HoldRule) d.rule()).await();
             }
+            case APPLY_LATE -> throw late(d, OpKind.MESSAGE, target, null, 0, message, offset, length, 0, 0);
             case HOLD -> {
                 byte[] copy = copy(message, offset, length);
                 if (!((HoldRule) d.rule()).enqueue(() -> deliver(target, copy))) {
@@ -156,6 +167,39 @@ final class FaultEndpoint implements Endpoint {
     @Override
     public boolean isReachable(int target) {
         return !fabric.cut(machine, target) && inner.isReachable(target);
+    }
+
+    /**
+     * An operation of {@link FaultAction#APPLY_LATE}: arranges for it to land later, with the operands it has now (a
+     * WRITE's or a message's bytes copied, since the caller reuses its buffer once told it failed), and returns the
+     * failure its issuer sees, the retryable kind a fabric reports when an operation got no answer in time.
+     */
+    FabricException late(FaultRule.Decision d, OpKind kind, int target, Region region, long offset, DirectBuffer src,
+                         int srcOffset, int length, long expected, long desired) {
+        BooleanSupplier landing = switch (kind) {
+            case CAS -> () -> inner.compareAndSwap(target, region, offset, expected, desired) == expected;
+            case WRITE -> {
+                UnsafeBuffer bytes = new UnsafeBuffer(copy(src, srcOffset, length));
+                yield () -> {
+                    inner.write(target, region, offset, bytes, 0, length);
+                    return true;
+                };
+            }
+            case MESSAGE -> {
+                byte[] bytes = copy(src, srcOffset, length);
+                yield () -> {
+                    inner.send(target, new UnsafeBuffer(bytes), 0, bytes.length);
+                    return true;
+                };
+            }
+            case READ -> null; // nothing of a READ lands at its target
+        };
+        if (landing != null) {
+            fabric.applyLater(d, landing);
+        }
+        return new FabricException("fault injected: no answer from machine " + target + " to " + kind + " of machine "
+            + machine + (kind == OpKind.MESSAGE ? "" : " at " + region + " " + offset) + " in time"
+            + (landing != null ? " (it will still take effect there)" : ""), true);
     }
 
     /** The fault's part before a one-sided operation runs; throws when it must not run. */

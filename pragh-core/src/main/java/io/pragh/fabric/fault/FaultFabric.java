@@ -9,14 +9,19 @@ import io.pragh.runtime.DutyExecutor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A fabric that runs another one under faults: every operation and message passes through the installed
- * {@link FaultRule}s, and the first rule that acts on it delays, holds, reorders, drops or refuses it. With no rule
+ * {@link FaultRule}s, and the first rule that acts on it delays, holds, reorders, drops or refuses it, or fails it
+ * at its issuer and applies it at its target later ({@link FaultSelector#applyLate}: what a real fabric's timeout
+ * leaves possible, since neither a TCP frame nor a verbs operation carries anything its host checks against its
+ * issuer having given up). With no rule
  * installed every call goes straight to the wrapped fabric (one volatile read more), so a whole cluster can run under
  * it and have faults switched on and off during the run. Works over any fabric: what a rule does happens before the
  * wrapped fabric sees the operation (or, for a lost reply, after it performed it).
@@ -52,6 +57,11 @@ public final class FaultFabric implements Fabric {
     private final DutyExecutor wire;
     private final DutyExecutor timer;
     private volatile boolean closed;
+    /** Operations that failed at their issuer and have not landed yet ({@link FaultAction#APPLY_LATE}). */
+    private final Object lateLock = new Object();
+    private long lateInFlight;
+    private long lateLanded;
+    private long lateTookEffect;
 
     public FaultFabric(Fabric inner, long seed) {
         this.inner = inner;
@@ -174,6 +184,101 @@ public final class FaultFabric implements Fabric {
         return false;
     }
 
+    /**
+     * Lands an operation its issuer was told failed: at the rule's release (a {@link HoldRule}), or after the
+     * decision's pause on a thread of this fabric. Counted until it ran, whatever its outcome at the target.
+     */
+    void applyLater(FaultRule.Decision d, BooleanSupplier operation) {
+        synchronized (lateLock) {
+            lateInFlight++;
+        }
+        Runnable once = () -> {
+            boolean tookEffect = false;
+            try {
+                tookEffect = operation.getAsBoolean();
+            } catch (RuntimeException lostWithItsTarget) {
+                // The target closed meanwhile: as on a real network, the operation is lost; nobody waits for it.
+            } finally {
+                landed(true, tookEffect);
+            }
+        };
+        if (d.rule() instanceof HoldRule held && held.enqueue(once)) {
+            return;
+        }
+        try {
+            long delay = d.rule() instanceof HoldRule ? 0 : d.delayNanos();
+            // The timer only hands over: a late CAS over TCP may block for a request timeout, and must not hold up
+            // the timer's other work (late messages).
+            timer.schedule(() -> {
+                try {
+                    wire.execute(once);
+                } catch (RejectedExecutionException closing) {
+                    landed(false, false);
+                }
+            }, delay, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closing) {
+            landed(false, false); // the fabric is closing: lost with it
+        }
+    }
+
+    private void landed(boolean ran, boolean tookEffect) {
+        synchronized (lateLock) {
+            lateInFlight--;
+            if (ran) {
+                lateLanded++;
+            }
+            if (tookEffect) {
+                lateTookEffect++;
+            }
+            lateLock.notifyAll();
+        }
+    }
+
+    /** Operations whose issuer was told they failed that have not landed yet (held or waiting out their pause). */
+    public long lateOperationsInFlight() {
+        synchronized (lateLock) {
+            return lateInFlight;
+        }
+    }
+
+    /** Operations whose issuer was told they failed that have landed at their target since this fabric started. */
+    public long lateOperationsLanded() {
+        synchronized (lateLock) {
+            return lateLanded;
+        }
+    }
+
+    /**
+     * Of the {@link #lateOperationsLanded}, those that changed their target: a CAS that found what it expected (so
+     * took effect after its issuer was told it failed), any WRITE, any message delivered.
+     */
+    public long lateOperationsTookEffect() {
+        synchronized (lateLock) {
+            return lateTookEffect;
+        }
+    }
+
+    /**
+     * Waits until every operation an {@code applyLate} rule failed has landed (held ones land only once their rule
+     * is released or removed, {@link #clear} included): a history must see the last effects of its operations
+     * before it is closed.
+     *
+     * @return false when the time ran out first
+     */
+    public boolean awaitLateOperations(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        synchronized (lateLock) {
+            while (lateInFlight > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(lateLock, left);
+            }
+            return true;
+        }
+    }
+
     DutyExecutor wire() {
         return wire;
     }
@@ -189,7 +294,8 @@ public final class FaultFabric implements Fabric {
     /**
      * Releases every hold, closes the wrapped fabric (so that what was held fails there, or runs to its end), then
      * stops this fabric's threads and waits for them: a thread performing a faulted batch touches a machine's memory,
-     * which must not be freed before it ends. Late messages not delivered yet are lost.
+     * which must not be freed before it ends. Late messages not delivered yet are lost, and so are late operations
+     * still waiting out their pause (held ones land on the release, before the wrapped fabric closes).
      */
     @Override
     public void close() {
@@ -203,6 +309,11 @@ public final class FaultFabric implements Fabric {
         boolean ended = wire.awaitEnded(CLOSE_PATIENCE_MILLIS) & timer.awaitEnded(CLOSE_PATIENCE_MILLIS);
         if (!ended) {
             LOG.warn("a thread of the fault fabric did not end within {} ms of its close", CLOSE_PATIENCE_MILLIS);
+        }
+        synchronized (lateLock) {
+            // What still waited out its pause was dropped with the timer: lost, so nobody waits for it to land.
+            lateInFlight = 0;
+            lateLock.notifyAll();
         }
     }
 }

@@ -182,6 +182,33 @@ public final class FaultSelector {
         return fabric.install(new FaultRule(fabric, this, FaultAction.APPLY_THEN_FAIL, 0, 0));
     }
 
+    /**
+     * Selected operations fail at once at their issuer with a retryable {@link io.pragh.fabric.FabricException}, as
+     * one that got no answer in time does, and take effect at their target after a pause drawn uniformly from
+     * {@code min..max} (see {@link FaultFabric#awaitLateOperations}): a CAS or WRITE its issuer was told failed lands
+     * later, possibly after other machines' operations on the same word. Messages fail to send and are delivered
+     * late; READs only fail.
+     *
+     * <pre>{@code
+     * fabric.when().cas().probability(0.01).applyLate(0, 50, TimeUnit.MILLISECONDS);
+     * }</pre>
+     */
+    public FaultRule applyLate(long min, long max, TimeUnit unit) {
+        if (min < 0 || max < min) {
+            throw new IllegalArgumentException("applyLate needs 0 <= min <= max, got " + min + ".." + max);
+        }
+        return fabric.install(new FaultRule(fabric, this, FaultAction.APPLY_LATE, unit.toNanos(min),
+            unit.toNanos(max)));
+    }
+
+    /**
+     * As {@link #applyLate(long, long, TimeUnit)}, but the selected operations take effect when the rule is
+     * released ({@link HoldRule#release}, in the order they were issued), so a test decides what happens before.
+     */
+    public HoldRule applyLateOnRelease() {
+        return fabric.install(new HoldRule(fabric, this, FaultAction.APPLY_LATE));
+    }
+
     /** Selected batched operations run in a shuffled order; single ones and messages get overtaken. */
     public FaultRule reorder() {
         return fabric.install(new FaultRule(fabric, this, FaultAction.REORDER, 0, REORDER_MAX_NANOS));

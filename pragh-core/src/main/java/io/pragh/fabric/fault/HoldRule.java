@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
  * A rule that holds the operations it selects until {@link #release}: the way to freeze a protocol between two of
  * its steps (a MIGRATE between its READ and its CAS, say) and run other operations in that window. A held one-sided
  * operation keeps its issuing thread (or, batched, its batch's completion) waiting; a held message is queued and
- * delivered, in order, on release. Once released the rule lets everything pass.
+ * delivered, in order, on release; an operation of {@link FaultSelector#applyLateOnRelease} failed at its issuer
+ * and lands, in order, on release. Once released the rule lets everything pass.
  *
  * <pre>{@code
  * HoldRule held = fabric.when().cas().batched().from(1).times(1).hold();

@@ -1,7 +1,7 @@
 /**
  * A fault-injecting {@link io.pragh.fabric.Fabric}: {@link FaultFabric} wraps any fabric (in-process, TCP, verbs)
  * and, by rules a test or a soak run installs ({@link FaultSelector}, {@link FaultRule}), delays, holds until
- * released, reorders, drops or refuses chosen one-sided operations (READ, WRITE, CAS, single or batched) and
+ * released, reorders, drops, refuses, or fails and then applies late chosen one-sided operations (READ, WRITE, CAS, single or batched) and
  * two-sided messages, selected by kind and by source and target machine. Rules that fire by chance draw from a seeded
  * random source each, so a run with the same seed makes the same choices for the same sequence of operations.
  *

@@ -151,17 +151,26 @@ class FaultFabricTest {
         FabricException single = assertThrows(FabricException.class,
             () -> eps[0].compareAndSwap(1, Region.KEYS, 8, 1, 2));
         assertTrue(single.retryable());
-        OpBatch batch = eps[0].newBatch(2);
-        UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
-        int read = batch.read(1, Region.KEYS, 8, dst, 0, 8);
-        int cas = batch.compareAndSwap(1, Region.KEYS, 8, 1, 3);
-        FabricException batched = assertThrows(FabricException.class, batch::awaitAll);
-        assertTrue(batched.retryable());
-        assertTrue(batch.isDone(read) && batch.isDone(cas));
-        assertEquals(1, dst.getLong(0), "the batch's other operations ran");
-        assertThrows(IllegalStateException.class, () -> batch.casResult(cas), "a dropped CAS witnessed nothing");
+        assertBatchFailsItsCasAlone(1, Region.KEYS, 8, 1, 1, 8, 1, 3);
         assertEquals(1, memories[1].keys().getLongVolatile(8), "no dropped CAS took effect");
         assertEquals(2, drop.fired());
+    }
+
+    /**
+     * Machine 0 batches a READ and a CAS that a rule fails: the batch fails retryably, its READ ran (and read
+     * {@code readValue}), its CAS witnessed nothing.
+     */
+    private void assertBatchFailsItsCasAlone(int readTarget, Region readRegion, long readOffset, long readValue,
+                                             int casTarget, long casOffset, long expected, long desired) {
+        OpBatch batch = eps[0].newBatch(2);
+        UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
+        int read = batch.read(readTarget, readRegion, readOffset, dst, 0, 8);
+        int cas = batch.compareAndSwap(casTarget, Region.KEYS, casOffset, expected, desired);
+        FabricException failed = assertThrows(FabricException.class, batch::awaitAll);
+        assertTrue(failed.retryable());
+        assertTrue(batch.isDone(read) && batch.isDone(cas));
+        assertEquals(readValue, dst.getLong(0), "the batch's other operations ran");
+        assertThrows(IllegalStateException.class, () -> batch.casResult(cas), "the failed CAS witnessed nothing");
         batch.clear();
     }
 
@@ -177,6 +186,105 @@ class FaultFabricTest {
         assertThrows(IllegalStateException.class, () -> batch.casResult(cas));
         assertEquals(3, memories[1].keys().getLongVolatile(8));
         assertEquals(3, eps[0].compareAndSwap(1, Region.KEYS, 8, 3, 4), "the rule stopped after two");
+    }
+
+    /**
+     * What a timeout leaves possible on a real fabric: the issuer is told its CAS failed, other machines move the
+     * word on (and back), and the CAS still lands later, with the operands it was issued with.
+     */
+    @Test
+    void aCasToldItFailedLandsOnReleaseAfterOtherMachinesOperations() {
+        memories[1].keys().putLongVolatile(64, 5);
+        HoldRule late = fabric.when().cas().single().from(0).to(1).applyLateOnRelease();
+        FabricException told = assertThrows(FabricException.class,
+            () -> eps[0].compareAndSwap(1, Region.KEYS, 64, 5, 6));
+        assertTrue(told.retryable(), "a timeout is retryable: " + told.getMessage());
+        assertEquals(5, memories[1].keys().getLongVolatile(64), "not landed before its release");
+        assertEquals(1, fabric.lateOperationsInFlight());
+        assertEquals(1, late.everHeld());
+        assertEquals(5, eps[2].compareAndSwap(1, Region.KEYS, 64, 5, 7), "machine 2's CAS is not selected");
+        assertEquals(7, eps[2].compareAndSwap(1, Region.KEYS, 64, 7, 5));
+        late.release();
+        assertEquals(6, memories[1].keys().getLongVolatile(64), "the CAS landed on release, expecting 5 as issued");
+        assertEquals(0, fabric.lateOperationsInFlight());
+        assertEquals(1, fabric.lateOperationsLanded());
+        assertEquals(6, eps[0].compareAndSwap(1, Region.KEYS, 64, 6, 8), "a released rule lets later CASes pass");
+    }
+
+    @Test
+    void aLateWriteLandsTheBytesItWasIssuedWithThoughItsBufferWasReused() {
+        HoldRule late = fabric.when().writes().applyLateOnRelease();
+        UnsafeBuffer src = word(41);
+        assertThrows(FabricException.class, () -> eps[0].write(1, Region.VALUES, 8, src, 0, 8));
+        src.putLong(0, 99); // the issuer reuses its buffer once told the WRITE failed
+        assertEquals(0, memories[1].values().getLongVolatile(8));
+        late.release();
+        assertEquals(41, memories[1].values().getLongVolatile(8));
+    }
+
+    @Test
+    void aLateBatchedCasFailsItsBatchWitnessingNothingAndLandsOnRelease() {
+        memories[1].keys().putLongVolatile(8, 100);
+        memories[2].values().putLongVolatile(16, 77);
+        HoldRule late = fabric.when().cas().batched().from(0).applyLateOnRelease();
+        assertBatchFailsItsCasAlone(2, Region.VALUES, 16, 77, 1, 8, 100, 101);
+        assertEquals(100, memories[1].keys().getLongVolatile(8));
+        late.release();
+        assertEquals(101, memories[1].keys().getLongVolatile(8));
+    }
+
+    @Test
+    void aLateMessageFailsToSendAndArrivesOnRelease() throws Exception {
+        HoldRule late = fabric.when().messages().to(1).times(1).applyLateOnRelease();
+        assertThrows(FabricException.class, () -> send(eps[0], 1, 11));
+        send(eps[0], 1, 12);
+        awaitInbox(1, 1);
+        assertEquals(List.of(12), inboxes.get(1), "the failed send has not arrived, the next one has");
+        late.release();
+        awaitInbox(1, 2);
+        assertEquals(List.of(12, 11), inboxes.get(1));
+    }
+
+    /** After its pause, on the fabric's own thread: waited for by count, never by time. */
+    @Test
+    void aDelayedLateCasLandsByItselfAndCanBeAwaited() throws Exception {
+        memories[1].keys().putLongVolatile(8, 1);
+        FaultRule late = fabric.when().cas().times(1).applyLate(1, 20, TimeUnit.MILLISECONDS);
+        assertThrows(FabricException.class, () -> eps[0].compareAndSwap(1, Region.KEYS, 8, 1, 2));
+        assertTrue(fabric.awaitLateOperations(30, TimeUnit.SECONDS), fabric.lateOperationsInFlight() + " in flight");
+        assertEquals(2, memories[1].keys().getLongVolatile(8));
+        assertEquals(1, late.fired());
+        assertEquals(1, fabric.lateOperationsLanded());
+    }
+
+    @Test
+    void closingTheFabricLosesLateOperationsStillWaitingAndNobodyWaitsForThem() throws Exception {
+        memories[1].keys().putLongVolatile(8, 1);
+        fabric.when().cas().applyLate(1, 1, TimeUnit.HOURS);
+        assertThrows(FabricException.class, () -> eps[0].compareAndSwap(1, Region.KEYS, 8, 1, 2));
+        assertEquals(1, fabric.lateOperationsInFlight());
+        fabric.close();
+        assertTrue(fabric.awaitLateOperations(0, TimeUnit.SECONDS));
+        assertEquals(0, fabric.lateOperationsLanded());
+        assertEquals(1, memories[1].keys().getLongVolatile(8));
+    }
+
+    @Test
+    void aLateReadOnlyFailsAndLeavesNothingToLand() {
+        fabric.when().reads().applyLateOnRelease();
+        UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
+        assertThrows(FabricException.class, () -> eps[0].read(1, Region.VALUES, 0, dst, 0, 8));
+        assertEquals(0, fabric.lateOperationsInFlight());
+    }
+
+    @Test
+    void clearingTheRulesLandsHeldLateOperations() {
+        memories[0].keys().putLongVolatile(0, 3);
+        fabric.when().cas().applyLateOnRelease();
+        assertThrows(FabricException.class, () -> eps[2].compareAndSwap(0, Region.KEYS, 0, 3, 4));
+        fabric.clear();
+        assertEquals(4, memories[0].keys().getLongVolatile(0));
+        assertEquals(0, fabric.lateOperationsInFlight());
     }
 
     /** The order a reordered batch's writes reached the wrapped fabric, for one seed. */

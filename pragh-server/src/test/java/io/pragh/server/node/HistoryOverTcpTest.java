@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -53,13 +54,26 @@ class HistoryOverTcpTest {
     private static final long MIN_GETS = 600;
     private static final long MIN_PUTS = 300;
     private static final long MIN_APPENDS = 100;
+    private static final long MIN_LATE_EFFECTS = 20;
 
     @TempDir
     Path dir;
 
     @Test
     void historyAcrossServerNodesWithReplicasMigrationsHeldFramesAndRestartsIsLinearizable() throws Exception {
-        run(SEED, false, 500, MIN_RESTARTS);
+        run(SEED, false, 500, MIN_RESTARTS, false);
+    }
+
+    /**
+     * The same with 5% of CASes and 0.1% of message sends failing at their issuer, as on a timeout, and landing at
+     * their target up to 60 ms later over the TCP fabric (what {@code AbandonedCasTest} shows a real frame can do): a
+     * PUT's CAS of its home's word, a MIGRATE's CASes, a durable home's settle of a host's record, a host's
+     * invalidation of replicas, forwarded updates, LOGs and ACKs. Runs until at least {@link #MIN_LATE_EFFECTS} took
+     * effect at their target; the run's last reads come after every one landed.
+     */
+    @Test
+    void historyWithCasesAndSendsLandingAfterTheirIssuerWasToldTheyFailedIsLinearizable() throws Exception {
+        run(SEED, false, 500, MIN_RESTARTS, true);
     }
 
     /**
@@ -76,11 +90,11 @@ class HistoryOverTcpTest {
      */
     @Test
     void historyWhileClientsWaitForARestartingNodeIsLinearizable() throws Exception {
-        run(Long.getLong("pragh.tcpHistory.seed", 22), true, 300, 30);
+        run(Long.getLong("pragh.tcpHistory.seed", 22), true, 300, 30, false);
     }
 
-    private void run(long seed, boolean clientsWaitForRestartingNode, long restartGapMillis, long minRestarts)
-        throws Exception {
+    private void run(long seed, boolean clientsWaitForRestartingNode, long restartGapMillis, long minRestarts,
+                     boolean lateLandings) throws Exception {
         InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         LocalCluster.create(dir, LocalCluster.Settings.small(MACHINES).withSync("none")
             .withSection("policy", "{trigger: manual}")
@@ -95,6 +109,11 @@ class HistoryOverTcpTest {
             f.when().oneSided().probability(0.05).delay(0, 1, TimeUnit.MILLISECONDS);
             f.when().messages().probability(0.1).delay(0, 2, TimeUnit.MILLISECONDS);
             f.when().cas().single().region(Region.VALUES).probability(0.005).applyThenFail();
+            if (lateLandings) {
+                f.when().cas().probability(0.05).applyLate(0, 60, TimeUnit.MILLISECONDS);
+                f.when().messages().probability(0.001).applyLate(0, 60, TimeUnit.MILLISECONDS);
+                counts.fabrics.add(f);
+            }
         }, clientsWaitForRestartingNode)) {
             nodes.startAll();
             MigrationWorkload w = new MigrationWorkload(nodes, MACHINES, 6, 300, 50)
@@ -105,9 +124,10 @@ class HistoryOverTcpTest {
                 .alongside("tcp-history-holds", stopping -> hold(nodes, counts, seed, stopping))
                 .alongside("tcp-history-restarts",
                     stopping -> restart(nodes, keys, counts, restartGapMillis, stopping))
+                .alongside("tcp-history-late-landings", stopping -> awaitLateLandings(counts, stopping))
                 .tolerating(e -> e instanceof FabricException && String.valueOf(e.getMessage()).contains("is closed"))
                 .until(() -> counts.qualifiedRestarts.get() >= minRestarts && counts.granted(nodes) >= MIN_GRANTS
-                    && counts.holds.sum() >= MIN_HOLDS)
+                    && counts.holds.sum() >= MIN_HOLDS && (!lateLandings || counts.lateEffects() >= MIN_LATE_EFFECTS))
                 .run(RUN_MILLIS);
             CheckReport report = LinearizabilityChecker.forValues().check(r.operations());
             String summary = r.summary() + "; " + counts.describe(nodes);
@@ -125,6 +145,9 @@ class HistoryOverTcpTest {
                 + " values and replicas: " + summary);
             assertTrue(counts.granted(nodes) >= MIN_GRANTS, "too few replicas granted: " + summary);
             assertTrue(counts.holds.sum() >= MIN_HOLDS, "too few frames held: " + summary);
+            if (lateLandings) {
+                assertTrue(counts.lateEffects() >= MIN_LATE_EFFECTS, "too few late operations took effect: " + summary);
+            }
             assertTrue(r.migrated() >= 100, "too few migrations: " + summary);
             assertTrue(r.completed("PUT") >= MIN_PUTS && r.completed("GET") >= MIN_GETS
                 && r.completed("APPEND") >= MIN_APPENDS,
@@ -141,6 +164,16 @@ class HistoryOverTcpTest {
         final LongAdder invalidatedBeforeCrashes = new LongAdder();
         final LongAdder leaseWaitsBeforeCrashes = new LongAdder();
         volatile String lastCrash = "none";
+        /** Every node's fault fabric of every life, when operations land late. */
+        final List<FaultFabric> fabrics = new CopyOnWriteArrayList<>();
+
+        long lateLanded() {
+            return fabrics.stream().mapToLong(FaultFabric::lateOperationsLanded).sum();
+        }
+
+        long lateEffects() {
+            return fabrics.stream().mapToLong(FaultFabric::lateOperationsTookEffect).sum();
+        }
 
         long granted(FaultyServerNodes nodes) {
             return grantedBeforeCrashes.sum() + sum(nodes, ReplicaRegistry::granted);
@@ -169,7 +202,23 @@ class HistoryOverTcpTest {
                 + " replicas; last: " + lastCrash + "), replicas placed " + placed.sum() + ", granted "
                 + granted(nodes) + ", invalidated by writes " + (invalidatedBeforeCrashes.sum()
                 + sum(nodes, ReplicaRegistry::invalidated)) + ", lease waits " + (leaseWaitsBeforeCrashes.sum()
-                + sum(nodes, ReplicaRegistry::leaseWaits)) + ", frames held " + holds.sum();
+                + sum(nodes, ReplicaRegistry::leaseWaits)) + ", frames held " + holds.sum()
+                + (fabrics.isEmpty() ? "" : ", operations landed after their issuer was told they failed "
+                + lateLanded() + " (" + lateEffects() + " took effect)");
+        }
+    }
+
+    /**
+     * Once the run stops, waits until every operation failed at its issuer landed (a fabric closed by a crash lost
+     * its own), so that the run's last reads see them; operations of the final checks may still land late after.
+     */
+    private static void awaitLateLandings(Counts counts, BooleanSupplier stopping) throws InterruptedException {
+        while (!stopping.getAsBoolean()) {
+            Thread.sleep(5);
+        }
+        for (FaultFabric f : counts.fabrics) {
+            assertTrue(f.awaitLateOperations(30, TimeUnit.SECONDS), f.lateOperationsInFlight() + " late operations"
+                + " of " + f.name() + " had not landed 30 s after the run");
         }
     }
 
