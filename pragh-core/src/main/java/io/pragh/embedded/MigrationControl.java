@@ -155,6 +155,7 @@ public final class MigrationControl implements AutoCloseable {
             // One decision over the whole poll: a key two machines reported is not handed to the first of them.
             Decisions d = coordinator.onInstantReports(reports);
             apply(d);
+            offerReplicas(reports, d);
             decisionLog.add(d);
             approved = d.approvals().size();
         }
@@ -196,12 +197,8 @@ public final class MigrationControl implements AutoCloseable {
         }
         Decisions d = coordinator.endInterval(reports);
         apply(d);
-        if (cluster.machine(0).store().replication().settings().enabled()) {
-            // Placed once this interval's migrations are done: a replica of a source about to move would make its
-            // migration wait out the replica lease.
-            replicasToPlace = ReplicaPolicy.choose(reports, cluster.placement(), cluster.machineCount(), d,
-                REPLICAS_PER_MACHINE);
-        }
+        replicasToPlace = List.of(); // the interval's reports cover what the polls since the last end offered
+        offerReplicas(reports, d);
         decisionLog.add(d);
         FabricStats.Snapshot stats = cluster.stats();
         FabricStats.Snapshot interval = stats.minus(statsAtInterval);
@@ -267,6 +264,31 @@ public final class MigrationControl implements AutoCloseable {
                 }
             }
             replicasToPlace = List.of();
+        }
+    }
+
+    /**
+     * Offers the replicas the policy chooses from {@code reports} (an interval's, or an instant poll's: a key several
+     * machines read past the instant rate, which the coordinator's guard leaves where it is, or one read past it from
+     * a machine its value did not move to, is served at once rather than after the interval's end), placed once the
+     * migrations in flight are done: a replica of a source about to move would make its migration wait out the
+     * replica lease.
+     */
+    private void offerReplicas(List<MonitorReport> reports, Decisions d) {
+        if (!cluster.machine(0).store().replication().settings().enabled()) {
+            return;
+        }
+        List<ReplicaPolicy.Choice> chosen = ReplicaPolicy.choose(reports, cluster.placement(), cluster.machineCount(),
+            d, REPLICAS_PER_MACHINE);
+        if (chosen.isEmpty()) {
+            return;
+        }
+        if (replicasToPlace.isEmpty()) {
+            replicasToPlace = chosen;
+        } else {
+            List<ReplicaPolicy.Choice> all = new ArrayList<>(replicasToPlace);
+            all.addAll(chosen);
+            replicasToPlace = all;
         }
     }
 
