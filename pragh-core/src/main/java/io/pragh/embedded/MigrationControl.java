@@ -195,6 +195,7 @@ public final class MigrationControl implements AutoCloseable {
         for (Monitor m : monitors) {
             reports.add(m.endInterval(now));
         }
+        keepReplicatedInPlace();
         Decisions d = coordinator.endInterval(reports);
         apply(d);
         replicasToPlace = List.of(); // the interval's reports cover what the polls since the last end offered
@@ -289,6 +290,24 @@ public final class MigrationControl implements AutoCloseable {
             List<ReplicaPolicy.Choice> all = new ArrayList<>(replicasToPlace);
             all.addAll(chosen);
             replicasToPlace = all;
+        }
+    }
+
+    /**
+     * Keeps in place every value a machine holds a replica of, for the coordinator's next {@code KEEP_INTERVALS}
+     * intervals. The policy's offers keep a key only while two machines report it, and a holder reads its replica
+     * locally, so it stops reporting it: the keep lapsed after four intervals while the replicas were still read, and
+     * the coordinator then moved the value to its one reporter. Moving a replicated source keeps the new record
+     * pending, and its GETs waiting, for a replica lease plus a reclaim lease; at scale 20 those waits on hot values
+     * stalled the query threads about 10 s into every split-cache-replica measurement (main's and this change's, at a
+     * 30 s window), the replicas unread meanwhile ran out, and their values moved in turn.
+     */
+    private void keepReplicatedInPlace() {
+        if (!cluster.machine(0).store().replication().settings().enabled()) {
+            return;
+        }
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            cluster.machine(m).store().replication().replicas().forEachHeld(coordinator::keepInPlace);
         }
     }
 

@@ -9,6 +9,7 @@ import io.pragh.values.ValueRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 import org.agrona.BufferUtil;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -349,6 +350,13 @@ public final class Replicas {
     public Counts counts() {
         return new Counts(count(), bytes(), placed(), renewed(), refused(), invalidated(), expired(), writeHot(),
             overBudget());
+    }
+
+    /** Hands {@code visitor} the key of every replica held here now (its control keeps those values in place). */
+    public synchronized void forEachHeld(LongConsumer visitor) {
+        for (Replica r : held.values()) {
+            visitor.accept(r.key);
+        }
     }
 
     /** Replicas held here now. */

@@ -102,6 +102,41 @@ class ReplicaPlacementTest {
     }
 
     /**
+     * A value a machine holds a replica of stays where it is while the replica is held, although the holder, reading
+     * it locally, no longer reports it and another machine reads it alone: moving a replicated source would keep its
+     * new record pending, and every GET of the value waiting, for a replica lease plus a reclaim lease.
+     */
+    @Test
+    void aValueWithAReplicaHeldStaysWhereItIsWhenAnotherMachineReadsItAlone() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).pinThreads(false)
+            .keysPerMachine(1_000).cacheBytes(64 << 10).remoteLatencyNs(0).replicas(1 << 20, 1_000).build();
+             MigrationControl control = new MigrationControl(c, MonitorConfig.defaults(),
+                 CoordinatorConfig.defaults())) {
+            long key = keyHomedAt(c, 0);
+            byte[] first = "first".getBytes(StandardCharsets.UTF_8);
+            c.machine(0).put(key, first);
+            Machine holder = c.machine(2);
+            assertTrue(holder.store().replication().replicas().place(key, 1_000));
+            long deadline = System.nanoTime() + PATIENCE_NANOS;
+            while (remoteOpsOfGet(holder, key, first) > 0) {
+                assertTrue(System.nanoTime() < deadline, "never granted");
+                Thread.sleep(5);
+            }
+            control.start();
+            for (int interval = 0; interval < 3; interval++) {
+                for (int i = 0; i < 100; i++) {
+                    c.machine(1).get(key);
+                }
+                holder.get(key);
+                control.endInterval();
+                control.awaitMigrations(10_000);
+                assertEquals(0, control.migratedKeys(), "moved while a replica of it was held, interval " + interval);
+            }
+            assertEquals(1, holder.store().replication().replicas().count());
+        }
+    }
+
+    /**
      * A reader offered a replica copies the record its location cache names: one remote READ, not a bucket read
      * before it; and when the cached address was superseded meanwhile (a PUT from another machine), the copy's check
      * sends it to the key's word, and the replica holds the new value.
