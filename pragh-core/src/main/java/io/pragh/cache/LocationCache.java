@@ -81,6 +81,12 @@ public final class LocationCache implements AutoCloseable {
     private final StripedCount droppedMisses = new StripedCount();
     /** Remote lookups that found the key without a value (see {@link #noteAbsent}). */
     private final StripedCount absentLookups = new StripedCount();
+    /**
+     * Told why each miss missed and what made each entry leave ({@link #observe}): a diagnostic, null unless one runs.
+     * Volatile so that a census started while GETs run is seen by them; read only on the miss, eviction and drop
+     * paths, never on a hit.
+     */
+    private volatile Diagnostics diagnostics;
     /** The ring of busy keys: key, the time it reached a mark, and the mark, per slot; 0 keys are empty slots. */
     private final AtomicLongArray hot = new AtomicLongArray(3 * HOT_RING);
     private final AtomicLong hotWrites = new AtomicLong();
@@ -202,6 +208,11 @@ public final class LocationCache implements AutoCloseable {
             } else if (found == STALE) {
                 droppedMisses.increment();
             }
+            Diagnostics d = diagnostics;
+            if (d != null) {
+                d.onMiss(key, found == EXPIRED ? MISS_LEASE_RUN_OUT : found == STALE ? MISS_DROPPED : MISS_NOT_CACHED,
+                    found == EXPIRED ? hit.address : 0);
+            }
             return false;
         }
         hits.increment();
@@ -221,6 +232,17 @@ public final class LocationCache implements AutoCloseable {
     public boolean peek(long key, long nowMillis, Hit hit) {
         return sets != null && find(key, nowMillis, hit) >= 0;
     }
+
+    /** Why a lookup missed, as {@link Diagnostics#onMiss} is told: no way holds the key. */
+    public static final int MISS_NOT_CACHED = 1;
+    /** Why a lookup missed: the key's entry's lease ran out. */
+    public static final int MISS_LEASE_RUN_OUT = 2;
+    /** Why a lookup missed: the key's entry's address had been dropped as stale ({@link #invalidate}). */
+    public static final int MISS_DROPPED = 3;
+    /** What an evicted entry was when {@link #insert} took its way for another key ({@link Diagnostics#onEvict}). */
+    public static final int EVICTED_LIVE = 1;
+    public static final int EVICTED_EXPIRED = 2;
+    public static final int EVICTED_DROPPED = 3;
 
     /** {@link #find}'s answers when there is no live entry: none, its lease ran out, its address was dropped. */
     private static final int ABSENT = -1;
@@ -264,6 +286,7 @@ public final class LocationCache implements AutoCloseable {
                 return STALE;
             }
             if (nowMillis - stamp >= leaseMillis) {
+                hit.address = address; // what ran out, for a diagnostic (a miss's hit is not otherwise read)
                 return EXPIRED;
             }
             hit.address = address;
@@ -363,6 +386,14 @@ public final class LocationCache implements AutoCloseable {
             }
             if (target < 0) {
                 target = victim;
+                long evicted = sets.getLong(target + KEY);
+                if (evicted != 0) {
+                    Diagnostics d = diagnostics;
+                    if (d != null) {
+                        d.onEvict(key, evicted, fewest >= 0 ? EVICTED_LIVE
+                            : sets.getLong(target + ADDRESS) == DROPPED ? EVICTED_DROPPED : EVICTED_EXPIRED);
+                    }
+                }
                 sets.putLong(target + KEY, key);
                 sets.putLong(target + COUNT, 1);
             }
@@ -393,6 +424,10 @@ public final class LocationCache implements AutoCloseable {
                 int way = set + WAYS_OFFSET + w * WAY_BYTES;
                 if (sets.getLong(way + KEY) == key && sets.getLong(way + ADDRESS) == staleAddress) {
                     sets.putLong(way + ADDRESS, DROPPED);
+                    Diagnostics d = diagnostics;
+                    if (d != null) {
+                        d.onDrop(key, staleAddress);
+                    }
                 }
             }
         } finally {
@@ -412,6 +447,10 @@ public final class LocationCache implements AutoCloseable {
                     if (k != 0 && predicate.test(k, sets.getLong(way + ADDRESS))) {
                         sets.putLong(way + KEY, 0);
                         sets.putLong(way + COUNT, 0);
+                        Diagnostics d = diagnostics;
+                        if (d != null) {
+                            d.onCleared(k);
+                        }
                     }
                 }
             } finally {
@@ -502,6 +541,36 @@ public final class LocationCache implements AutoCloseable {
     private void unlock(int set, long lockedSeq) {
         // Release: the way's new fields become visible before readers see an even sequence again.
         sets.putLongOrdered(set, lockedSeq + 1);
+    }
+
+    /**
+     * Starts telling {@code d} why lookups miss and how entries leave (null stops it): a diagnostic such as the
+     * benchmark's read census, which costs a volatile read on those paths while none runs.
+     */
+    public void observe(Diagnostics d) {
+        this.diagnostics = d;
+    }
+
+    /**
+     * What a cache diagnostic is told ({@link #observe}); calls come from the threads that missed, inserted or
+     * dropped, some under a set's seqlock (no call back into the cache).
+     */
+    public interface Diagnostics {
+        /**
+         * A lookup of {@code key} missed: {@link #MISS_NOT_CACHED}, {@link #MISS_LEASE_RUN_OUT} ({@code address} is
+         * the address whose lease ran out) or {@link #MISS_DROPPED} ({@code address} 0 for the others).
+         */
+        void onMiss(long key, int cause, long address);
+
+        /** {@link #insert} of {@code key} took the way of {@code evicted}, which was {@link #EVICTED_LIVE} etc. */
+        void onEvict(long key, long evicted, int state);
+
+        /** {@link #invalidate} dropped {@code address}, {@code key}'s cached address, as stale. */
+        void onDrop(long key, long address);
+
+        /** {@link #invalidateIf} removed {@code key}'s entry (a machine was lost). */
+        default void onCleared(long key) {
+        }
     }
 
     /** Tests an entry during {@link #invalidateIf}. */

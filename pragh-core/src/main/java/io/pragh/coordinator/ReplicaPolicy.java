@@ -12,7 +12,9 @@ import java.util.Map;
 /**
  * Which read replicas to place after an interval (docs/replicas.md): a value read from several machines is local to
  * at most one of them after migration (the single-copy floor), so each other machine that read it in the interval is
- * offered a replica, hottest first, up to a number per machine. The key's home is offered one too when it read the
+ * offered a replica, hottest first, up to a number per machine. So is a lone reporter of a value that migrated to
+ * another machine (neither its home nor the reporter) and is not moving to the reporter now: its host reads it too
+ * (locally, so unreported), and the coordinator's margin left it there. The key's home is offered one too when it read the
  * value elsewhere (it migrated away: the home reports it as a tracked key, and its GETs use a replica held there);
  * the machine holding the value refuses its offer. The target of a migration of the key approved in the same
  * interval is never offered one. Whether
@@ -43,12 +45,16 @@ public final class ReplicaPolicy {
     public static List<Choice> choose(List<MonitorReport> reports, Placement placement, int machines,
                                       Decisions decided, int perMachine) {
         Map<Long, List<Choice>> readers = new HashMap<>();
+        // Keys whose value a reporter saw on a machine other than its home and itself (moved to another reader).
+        Map<Long, Boolean> movedElsewhere = new HashMap<>();
         for (MonitorReport r : reports) {
             for (KeyRate k : r.keys()) {
                 // The home only when it read the value elsewhere: its reads of a value it holds are local.
-                if (k.rate() > 0 && (placement.home(k.key()) != r.machine() || k.host() != r.machine())) {
+                int home = placement.home(k.key());
+                if (k.rate() > 0 && (home != r.machine() || k.host() != r.machine())) {
                     readers.computeIfAbsent(k.key(), x -> new ArrayList<>())
                         .add(new Choice(k.key(), r.machine(), k.rate()));
+                    movedElsewhere.put(k.key(), k.host() != home && k.host() != r.machine());
                 }
             }
         }
@@ -58,8 +64,11 @@ public final class ReplicaPolicy {
         }
         List<Choice> offered = new ArrayList<>();
         for (List<Choice> byMachine : readers.values()) {
-            if (byMachine.size() < 2) {
-                continue; // read from one machine only: migration makes it local there
+            // Read from one machine only: migration makes it local there, unless the value already moved to another
+            // reader and stays (the coordinator's margin keeps a value at a host that reads it too, which does not
+            // report its local reads): then the remote reader's reads stay remote, and only a replica serves them.
+            if (byMachine.size() < 2 && !movedElsewhere.get(byMachine.get(0).key())) {
+                continue;
             }
             for (Choice c : byMachine) {
                 if (targets.getOrDefault(c.key(), -1) != c.machine()) {

@@ -178,6 +178,7 @@ public final class MigrationControl implements AutoCloseable {
             // One decision over the whole poll: a key two machines reported is not handed to the first of them.
             Decisions d = coordinator.onInstantReports(reports);
             apply(d);
+            offerReplicas(reports, d);
             decisionLog.add(d);
             approved = d.approvals().size();
         }
@@ -351,14 +352,11 @@ public final class MigrationControl implements AutoCloseable {
 
     /** The coordinator's decision on an interval's periodic reports, applied. */
     private Decisions decide(List<MonitorReport> reports) {
+        keepReplicatedInPlace();
         Decisions d = coordinator.endInterval(reports);
         apply(d);
-        if (cluster.machine(0).store().replication().settings().enabled()) {
-            // Placed once this interval's migrations are done: a replica of a source about to move would make its
-            // migration wait out the replica lease.
-            replicasToPlace = ReplicaPolicy.choose(reports, cluster.placement(), cluster.machineCount(), d,
-                REPLICAS_PER_MACHINE);
-        }
+        replicasToPlace = List.of(); // the interval's reports cover what the polls since the last end offered
+        offerReplicas(reports, d);
         decisionLog.add(d);
         FabricStats.Snapshot stats = cluster.stats();
         FabricStats.Snapshot interval = stats.minus(statsAtInterval);
@@ -422,6 +420,49 @@ public final class MigrationControl implements AutoCloseable {
                 }
             }
             replicasToPlace = List.of();
+        }
+    }
+
+    /**
+     * Offers the replicas the policy chooses from {@code reports} (an interval's, or an instant poll's: a key several
+     * machines read past the instant rate, which the coordinator's guard leaves where it is, or one read past it from
+     * a machine its value did not move to, is served at once rather than after the interval's end), placed once the
+     * migrations in flight are done: a replica of a source about to move would make its migration wait out the
+     * replica lease.
+     */
+    private void offerReplicas(List<MonitorReport> reports, Decisions d) {
+        if (!cluster.machine(0).store().replication().settings().enabled()) {
+            return;
+        }
+        List<ReplicaPolicy.Choice> chosen = ReplicaPolicy.choose(reports, cluster.placement(), cluster.machineCount(),
+            d, REPLICAS_PER_MACHINE);
+        if (chosen.isEmpty()) {
+            return;
+        }
+        if (replicasToPlace.isEmpty()) {
+            replicasToPlace = chosen;
+        } else {
+            List<ReplicaPolicy.Choice> all = new ArrayList<>(replicasToPlace);
+            all.addAll(chosen);
+            replicasToPlace = all;
+        }
+    }
+
+    /**
+     * Keeps in place every value a machine holds a replica of, for the coordinator's next {@code KEEP_INTERVALS}
+     * intervals. The policy's offers keep a key only while two machines report it, and a holder reads its replica
+     * locally, so it stops reporting it: the keep lapsed after four intervals while the replicas were still read, and
+     * the coordinator then moved the value to its one reporter. Moving a replicated source keeps the new record
+     * pending, and its GETs waiting, for a replica lease plus a reclaim lease; at scale 20 those waits on hot values
+     * stalled the query threads about 10 s into every split-cache-replica measurement (main's and this change's, at a
+     * 30 s window), the replicas unread meanwhile ran out, and their values moved in turn.
+     */
+    private void keepReplicatedInPlace() {
+        if (!cluster.machine(0).store().replication().settings().enabled()) {
+            return;
+        }
+        for (int m = 0; m < cluster.machineCount(); m++) {
+            cluster.machine(m).store().replication().replicas().forEachHeld(coordinator::keepInPlace);
         }
     }
 

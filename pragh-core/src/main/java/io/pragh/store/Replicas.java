@@ -2,12 +2,14 @@ package io.pragh.store;
 
 import io.pragh.PraghException;
 import io.pragh.address.Address;
+import io.pragh.cache.LocationCache;
 import io.pragh.fabric.Region;
 import io.pragh.reclaim.Leases;
 import io.pragh.values.ValueRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 import org.agrona.BufferUtil;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -34,6 +36,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class Replicas {
     /** Reads a replica must save per write of its value to be kept. */
     public static final double UPKEEP_WEIGHT = 4;
+    /** A replica not read for this many leases is dropped (renewals cost a message each way per half lease). */
+    static final int IDLE_LEASES = 4;
     /** Writes of a value are remembered this many leases long (the write rate the upkeep rule sees). */
     private static final int WRITE_MEMORY_LEASES = 20;
 
@@ -48,6 +52,8 @@ public final class Replicas {
         long requestStamp;
         long grantedStamp = -1;
         long lastCount = -2;
+        /** When the keeper last saw it read (or it was placed). */
+        long readMillis;
         double readRate;
     }
 
@@ -58,6 +64,8 @@ public final class Replicas {
     private final Long2LongHashMap writesSince = new Long2LongHashMap(0);
     private long bytes;
     private UnsafeBuffer copy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(4096, 64));
+    /** A cache entry peeked at by {@link #request} (under this object's lock). */
+    private final LocationCache.Hit hit = new LocationCache.Hit();
     private final LongAdder placed = new LongAdder();
     private final LongAdder renewed = new LongAdder();
     private final LongAdder refused = new LongAdder();
@@ -109,20 +117,39 @@ public final class Replicas {
     }
 
     private boolean request(Session s, long key, int home, double readsPerSecond, ReplicaSettings settings) {
-        if (!s.lookup(key, false)) {
-            return false;
+        // The holder reads the value (that is why it is offered a replica), so its cache usually names the record:
+        // the bucket read would cost a remote operation for nothing. A cached address may be stale, as a fresh one
+        // may be as soon as it is read: the copy's check and the host's grant (a CAS of the live record's header,
+        // refused once it is superseded) decide, not the address's age. A stale one costs a fresh lookup. Peeked:
+        // no count, no busy mark.
+        boolean cached = home != machine.id() && machine.cache().peek(key, Leases.nowMillis(), hit)
+            && Address.host(hit.address, home) != machine.id();
+        long source = hit.address;
+        long slot = hit.slotOffset;
+        while (true) {
+            if (!cached) {
+                if (!s.lookup(key, false)) {
+                    return false;
+                }
+                source = s.address;
+                slot = s.slot;
+            }
+            if (Address.host(source, home) == machine.id()) {
+                return false;
+            }
+            int size = (int) Address.byteSize(source);
+            if (copy.capacity() < size) {
+                copy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(Integer.highestOneBit(size) << 1, 64));
+            }
+            machine.endpoint().readRecord(Address.host(source, home), Region.VALUES, Address.byteOffset(source), copy,
+                0, size, ValueRecord.EXTENT);
+            if (cached && !ValueRecord.isValid(copy, 0, source, key)) {
+                cached = false; // superseded since it was cached: read the home's word
+                continue;
+            }
+            break;
         }
-        long source = s.address;
         int host = Address.host(source, home);
-        if (host == machine.id()) {
-            return false;
-        }
-        int size = (int) Address.byteSize(source);
-        if (copy.capacity() < size) {
-            copy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(Integer.highestOneBit(size) << 1, 64));
-        }
-        machine.endpoint().readRecord(host, Region.VALUES, Address.byteOffset(source), copy, 0, size,
-            ValueRecord.EXTENT);
         long header = copy.getLong(0);
         if (!ValueRecord.isValid(copy, 0, source, key)
             || (header & (ValueRecord.INVALIDATION_PENDING | ValueRecord.LOCKED | ValueRecord.DELETING)) != 0) {
@@ -142,11 +169,12 @@ public final class Replicas {
         r.key = key;
         r.source = source;
         r.address = Address.at(machine.id(), home, local);
-        r.slot = s.slot;
+        r.slot = slot;
         r.versionWord = copy.getLong(ValueRecord.VERSION_OFFSET);
         r.length = length;
         r.bytes = units << 3;
         r.readRate = readsPerSecond;
+        r.readMillis = Leases.nowMillis();
         held.put(key, r);
         bytes += r.bytes;
         placed.increment();
@@ -214,9 +242,17 @@ public final class Replicas {
             } else if (now - r.requestStamp >= lease / 2) {
                 long count = machine.cache().accesses(r.key, r.address);
                 boolean read = count >= 0 && count != r.lastCount;
-                if (read && worth(r.key, r.readRate, now)
+                if (read) {
+                    r.readMillis = now;
+                }
+                // Kept while read within the last IDLE_LEASES leases, not only since the last renewal: a value read
+                // a few times a second has gaps longer than half a lease, and dropping its replica then cost a
+                // re-placement (two remote reads) and remote reads until the policy offered it again.
+                if (now - r.readMillis < IDLE_LEASES * lease && worth(r.key, r.readRate, now)
                     && send(r, Address.host(r.source, machine.placement().home(r.key)))) {
-                    r.lastCount = count;
+                    if (count >= 0) {
+                        r.lastCount = count;
+                    }
                     renewed.increment();
                 } else if (now - r.grantedStamp >= lease) {
                     if (read) {
@@ -314,6 +350,13 @@ public final class Replicas {
     public Counts counts() {
         return new Counts(count(), bytes(), placed(), renewed(), refused(), invalidated(), expired(), writeHot(),
             overBudget());
+    }
+
+    /** Hands {@code visitor} the key of every replica held here now (its control keeps those values in place). */
+    public synchronized void forEachHeld(LongConsumer visitor) {
+        for (Replica r : held.values()) {
+            visitor.accept(r.key);
+        }
     }
 
     /** Replicas held here now. */

@@ -37,6 +37,51 @@ class LocationCacheTest {
     }
 
     @Test
+    void aDiagnosticIsToldWhyEachMissMissedAndWhatMadeEachEntryLeave() {
+        // One set of six ways: every key shares it.
+        try (LocationCache cache = new LocationCache(LocationCache.SET_BYTES, 100)) {
+            List<String> told = new ArrayList<>();
+            cache.observe(new LocationCache.Diagnostics() {
+                @Override
+                public void onMiss(long key, int cause, long address) {
+                    told.add("miss " + key + " " + cause + " " + address);
+                }
+
+                @Override
+                public void onEvict(long key, long evicted, int state) {
+                    told.add("evict " + evicted + " for " + key + " " + state);
+                }
+
+                @Override
+                public void onDrop(long key, long address) {
+                    told.add("drop " + key + " " + address);
+                }
+            });
+            LocationCache.Hit hit = new LocationCache.Hit();
+            for (int k = 1; k <= LocationCache.WAYS; k++) {
+                cache.insert(k, 0x100 + k, 8, 0);
+            }
+            cache.insert(7, 0x107, 8, 50); // every way live and read once: the first is evicted
+            assertFalse(cache.lookup(1, 10, hit));
+            cache.invalidate(2, 0x102);
+            assertFalse(cache.lookup(2, 10, hit));
+            cache.insert(8, 0x108, 8, 10); // the dropped way goes first
+            assertFalse(cache.lookup(3, 100, hit));
+            cache.insert(9, 0x109, 8, 100); // an expired way next
+            cache.observe(null);
+            assertFalse(cache.lookup(4, 100, hit));
+            assertEquals(List.of(
+                "evict 1 for 7 " + LocationCache.EVICTED_LIVE,
+                "miss 1 " + LocationCache.MISS_NOT_CACHED + " 0",
+                "drop 2 " + 0x102,
+                "miss 2 " + LocationCache.MISS_DROPPED + " 0",
+                "evict 2 for 8 " + LocationCache.EVICTED_DROPPED,
+                "miss 3 " + LocationCache.MISS_LEASE_RUN_OUT + " " + 0x103,
+                "evict 3 for 9 " + LocationCache.EVICTED_EXPIRED), told, "and nothing once observe(null)");
+        }
+    }
+
+    @Test
     void aKeyEntersTheBusyRingAtTheMarkAndAtEveryPowerOfTwoAboveWithTheTimeAndCount() {
         try (LocationCache cache = new LocationCache(1 << 16, 60_000)) {
             LocationCache.Hit hit = new LocationCache.Hit();

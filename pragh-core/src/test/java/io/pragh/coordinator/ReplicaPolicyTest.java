@@ -37,6 +37,20 @@ class ReplicaPolicyTest {
         assertEquals(List.of(new ReplicaPolicy.Choice(7, 2, 900), new ReplicaPolicy.Choice(7, 0, 400)), chosen);
     }
 
+    /**
+     * A value that migrated to machine 2, which keeps reading it (locally: unreported), read remotely by machine 1
+     * alone: the coordinator's margin leaves it on 2, so only a replica makes machine 1's reads local. A lone reader
+     * of a value at its home, or one the value is moving to, gets none (migration serves it).
+     */
+    @Test
+    void offersAReplicaToALoneReaderOfAValueThatMigratedToAnotherReaderAndStays() {
+        List<MonitorReport> reports = List.of(
+            report(1, new KeyRate(7, 2, 400, false), new KeyRate(8, 0, 300, false), new KeyRate(9, 2, 200, false)));
+        Decisions d = new Decisions(List.of(new Decisions.Approval(9, 2, 1, 200, 0)), List.of(), List.of());
+        List<ReplicaPolicy.Choice> chosen = ReplicaPolicy.choose(reports, HOME_ZERO, 3, d, 10);
+        assertEquals(List.of(new ReplicaPolicy.Choice(7, 1, 400)), chosen);
+    }
+
     @Test
     void offersTheHottestKeysFirstWithinTheBudgetOfEachMachine() {
         List<MonitorReport> reports = List.of(

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pragh.coordinator.CoordinatorConfig;
 import io.pragh.keys.KeyLayout;
 import io.pragh.monitor.MonitorConfig;
+import io.pragh.store.Replicas;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -100,6 +101,108 @@ class ReplicaPlacementTest {
         }
     }
 
+    /**
+     * A value a machine holds a replica of stays where it is while the replica is held, although the holder, reading
+     * it locally, no longer reports it and another machine reads it alone: moving a replicated source would keep its
+     * new record pending, and every GET of the value waiting, for a replica lease plus a reclaim lease.
+     */
+    @Test
+    void aValueWithAReplicaHeldStaysWhereItIsWhenAnotherMachineReadsItAlone() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).pinThreads(false)
+            .keysPerMachine(1_000).cacheBytes(64 << 10).remoteLatencyNs(0).replicas(1 << 20, 1_000).build();
+             MigrationControl control = new MigrationControl(c, MonitorConfig.defaults(),
+                 CoordinatorConfig.defaults())) {
+            long key = keyHomedAt(c, 0);
+            byte[] first = "first".getBytes(StandardCharsets.UTF_8);
+            c.machine(0).put(key, first);
+            Machine holder = c.machine(2);
+            assertTrue(holder.store().replication().replicas().place(key, 1_000));
+            long deadline = System.nanoTime() + PATIENCE_NANOS;
+            while (remoteOpsOfGet(holder, key, first) > 0) {
+                assertTrue(System.nanoTime() < deadline, "never granted");
+                Thread.sleep(5);
+            }
+            control.start();
+            for (int interval = 0; interval < 3; interval++) {
+                for (int i = 0; i < 100; i++) {
+                    c.machine(1).get(key);
+                }
+                holder.get(key);
+                control.endInterval();
+                control.awaitMigrations(10_000);
+                assertEquals(0, control.migratedKeys(), "moved while a replica of it was held, interval " + interval);
+            }
+            assertEquals(1, holder.store().replication().replicas().count());
+        }
+    }
+
+    /**
+     * A reader offered a replica copies the record its location cache names: one remote READ, not a bucket read
+     * before it; and when the cached address was superseded meanwhile (a PUT from another machine), the copy's check
+     * sends it to the key's word, and the replica holds the new value.
+     */
+    @Test
+    void aReplicaIsCopiedFromTheRecordTheReadersCacheNamesAndFromTheHomesWordOnceThatIsStale() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).pinThreads(false)
+            .keysPerMachine(1_000).cacheBytes(64 << 10).remoteLatencyNs(0).replicas(1 << 20, 1_000).build()) {
+            long key = keyHomedAt(c, 0);
+            long other = keyHomedAt(c, 0, 2);
+            byte[] first = "first".getBytes(StandardCharsets.UTF_8);
+            c.machine(0).put(key, first);
+            c.machine(0).put(other, first);
+            Machine reader = c.machine(1);
+            reader.get(key); // fills its cache
+            long before = reader.stats().snapshot().remoteReads();
+            assertTrue(reader.store().replication().replicas().place(key, 1_000));
+            assertEquals(1, reader.stats().snapshot().remoteReads() - before, "the record only: the cache named it");
+
+            reader.get(other);
+            byte[] second = "second".getBytes(StandardCharsets.UTF_8);
+            c.machine(2).put(other, second); // the reader's cached address of 'other' is superseded
+            before = reader.stats().snapshot().remoteReads();
+            assertTrue(reader.store().replication().replicas().place(other, 1_000));
+            assertEquals(3, reader.stats().snapshot().remoteReads() - before,
+                "the stale record, the home's bucket, the new record");
+            long deadline = System.nanoTime() + PATIENCE_NANOS;
+            while (remoteOpsOfGet(reader, other, second) > 0) {
+                assertTrue(System.nanoTime() < deadline, "the replica of the new value was never granted");
+                Thread.sleep(5);
+            }
+        }
+    }
+
+    /**
+     * A replica not read since its last renewal is renewed again while it was read within the last few leases: a
+     * value read a few times a second has gaps longer than half a lease, and dropping its replica at the first gap
+     * cost a new copy and remote reads until the policy offered it again.
+     */
+    @Test
+    void aReplicaReadAMomentAgoIsRenewedThroughAGapInItsReads() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).pinThreads(false)
+            .keysPerMachine(1_000).cacheBytes(64 << 10).remoteLatencyNs(0).replicas(1 << 20, 1_000).build()) {
+            long key = keyHomedAt(c, 0);
+            byte[] first = "first".getBytes(StandardCharsets.UTF_8);
+            c.machine(0).put(key, first);
+            Machine reader = c.machine(1);
+            Replicas replicas = reader.store().replication().replicas();
+            assertTrue(replicas.place(key, 1_000));
+            long deadline = System.nanoTime() + PATIENCE_NANOS;
+            while (remoteOpsOfGet(reader, key, first) > 0) {
+                assertTrue(System.nanoTime() < deadline, "never granted");
+                Thread.sleep(5);
+            }
+            // No read from now on: two renewals in a row without a read in between (the keeper renews at half the
+            // lease; before, the first round that saw no read let the replica run out).
+            long renewed = replicas.renewed();
+            while (replicas.renewed() < renewed + 2) {
+                assertEquals(1, replicas.count(), "dropped at a gap in its reads");
+                assertTrue(System.nanoTime() < deadline, "not renewed while unread");
+                Thread.sleep(5);
+            }
+            assertEquals(0, replicas.expired());
+        }
+    }
+
     /** Remote operations of one GET on {@code m}, which must return {@code expected}. */
     private static long remoteOpsOfGet(Machine m, long key, byte[] expected) {
         long before = m.stats().snapshot().remoteOps();
@@ -108,9 +211,14 @@ class ReplicaPlacementTest {
     }
 
     private static long keyHomedAt(EmbeddedCluster c, int home) {
+        return keyHomedAt(c, home, 1);
+    }
+
+    private static long keyHomedAt(EmbeddedCluster c, int home, int nth) {
+        int found = 0;
         for (long v = 1; ; v++) {
             long key = KeyLayout.key(v, 0, KeyLayout.OUT);
-            if (c.home(key) == home) {
+            if (c.home(key) == home && ++found == nth) {
                 return key;
             }
         }

@@ -10,7 +10,7 @@
  * shard baseline ({@code io.pragh.bench.shard}) and server extension ({@code io.pragh.bench.extension}), and on
  * pragh-server's local cluster and client RPC.
  */
-@MayDependOn({"io.pragh.bench.extension", "io.pragh.bench.shard", "io.pragh.cache", "io.pragh.coordinator",
+@MayDependOn({"io.pragh.address", "io.pragh.bench.extension", "io.pragh.bench.shard", "io.pragh.cache", "io.pragh.coordinator",
     "io.pragh.embedded", "io.pragh.fabric", "io.pragh.fabric.tcp", "io.pragh.graph", "io.pragh.keys", "io.pragh.monitor",
     "io.pragh.server.cli", "io.pragh.server.config", "io.pragh.server.rpc", "io.pragh.store", "org.agrona.."})
 package io.pragh.bench.traversal.deploy;

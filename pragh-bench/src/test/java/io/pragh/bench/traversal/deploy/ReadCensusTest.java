@@ -3,8 +3,10 @@ package io.pragh.bench.traversal.deploy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pragh.cache.LocationCache;
 import io.pragh.embedded.EmbeddedCluster;
 import io.pragh.keys.KeyLayout;
+import io.pragh.reclaim.Leases;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -30,16 +32,36 @@ class ReadCensusTest {
             }
             cluster.machine(1).migrate(moves);
             cluster.machine(1).get(moves);     // local now
+            LocationCache.Hit hit = new LocationCache.Hit();
+            assertTrue(cluster.machine(1).store().cache().peek(stays, Leases.nowMillis(), hit));
+            cluster.machine(1).store().cache().invalidate(stays, hit.address); // as a GET that found it stale does
+            cluster.machine(1).get(stays);     // its lookup misses: the address was dropped
+            cluster.machine(0).get(moves);     // at the home, whose value moved away: a probe, no remote lookup
             String report = census.stop(k -> k != added);
 
-            assertEquals(10, observed[0], "the observer installed before the census still saw every read");
-            assertEquals(3, excess(report, "never moved"), report);
+            assertEquals(11, observed[0], "the observer installed before the census still saw every read");
+            assertEquals(2, lookups(report, "not cached: first lookup of a loaded key in the window"), report);
+            assertEquals(1, lookups(report, "not cached: a new neighbour \\(not among the loaded two-hop reads\\)"),
+                report);
+            assertEquals(1, lookups(report, "address dropped, it was elsewhere \\(found stale: moved or rewritten\\)"),
+                report);
+            assertEquals(0, lookups(report, "not cached: evicted live \\(capacity or set conflict\\)"), report);
+            assertTrue(report.contains("misses at the key's home (a probe for a replica held there, no remote operation) 1"),
+                report);
+            assertTrue(report.contains("key lookups on a cache miss 4 "), report);
+            assertEquals(4, excess(report, "never moved"), report);
             assertEquals(3, excess(report, "moved to best reader in window"), report);
             assertEquals(3, excess(report, "new neighbour \\(insert\\)"), report);
             cluster.machine(1).get(stays);
-            assertEquals(11, observed[0], "stop put the chained observer back");
-            assertTrue(report.contains("their window floor 0 "), report);
+            assertEquals(12, observed[0], "stop put the chained observer back");
+            assertTrue(report.contains("their window floor 1 "), report);
         }
+    }
+
+    private static long lookups(String report, String cause) {
+        Matcher m = Pattern.compile("key lookups, " + cause + ":\\s+(\\d+) ").matcher(report);
+        assertTrue(m.find(), cause + " missing from " + report);
+        return Long.parseLong(m.group(1));
     }
 
     private static long excess(String report, String cls) {
