@@ -61,6 +61,8 @@ public final class MachineStore implements AutoCloseable {
     private final ThreadLocal<Session> sessions = ThreadLocal.withInitial(this::newSession);
     private final Incarnations incarnations = new Incarnations();
     private final LongAdder forwardedToHost = new LongAdder();
+    private final LongAdder settleWaits = new LongAdder();
+    private final LongAdder settleWaitNanos = new LongAdder();
     private final Replication replication = new Replication(this);
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
@@ -290,6 +292,25 @@ public final class MachineStore implements AutoCloseable {
 
     void countForwardToHost() {
         forwardedToHost.increment();
+    }
+
+    /**
+     * GETs here that copied a record still pending (its update, or a migration waiting out its source's replicas,
+     * had not settled it) and waited for it: a diagnostic of whether queries stall on writes and moves.
+     */
+    public long settleWaits() {
+        return settleWaits.sum();
+    }
+
+    /** The time those GETs waited, in all, in nanoseconds. */
+    public long settleWaitNanos() {
+        return settleWaitNanos.sum();
+    }
+
+    /** Counted off the GET's fast path: only a GET that found a pending record comes here. */
+    void countSettleWait(long nanos) {
+        settleWaits.increment();
+        settleWaitNanos.add(nanos);
     }
 
     /**

@@ -381,19 +381,24 @@ public final class Session {
      */
     private boolean awaitSettled(long key, int host, long offset) {
         long expected = ValueRecord.settledForm(record.getLong(0)) & ~ValueRecord.LOCKED;
-        long deadline = System.nanoTime() + PENDING_PATIENCE_NANOS;
-        for (int round = 0; ; round++) {
-            long header = readHeader(key, host, offset);
-            // The lock bit says an update here has not taken effect yet: the record still holds what was copied.
-            if ((header & ~ValueRecord.LOCKED) == expected) {
-                return addressHolds();
+        long start = System.nanoTime();
+        long deadline = start + PENDING_PATIENCE_NANOS;
+        try {
+            for (int round = 0; ; round++) {
+                long header = readHeader(key, host, offset);
+                // The lock bit says an update here has not taken effect yet: the record still holds what was copied.
+                if ((header & ~ValueRecord.LOCKED) == expected) {
+                    return addressHolds();
+                }
+                if (!ValueRecord.isInvalidationPending(header)) {
+                    return false;
+                }
+                pause(key, round, deadline, "its value's newest record (machine " + host + ", offset " + offset
+                    + ") still pending (its update has not invalidated the record it replaced yet, or, on a durable"
+                    + " cluster, the key's home has not logged it yet)");
             }
-            if (!ValueRecord.isInvalidationPending(header)) {
-                return false;
-            }
-            pause(key, round, deadline, "its value's newest record (machine " + host + ", offset " + offset
-                + ") still pending (its update has not invalidated the record it replaced yet, or, on a durable cluster,"
-                + " the key's home has not logged it yet)");
+        } finally {
+            machine.countSettleWait(System.nanoTime() - start);
         }
     }
 

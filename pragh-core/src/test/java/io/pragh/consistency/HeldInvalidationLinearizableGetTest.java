@@ -65,6 +65,8 @@ class HeldInvalidationLinearizableGetTest {
             frozenAfterCas.release();
             put.get(20, TimeUnit.SECONDS);
             assertArrayEquals(v2, newer.get(20, TimeUnit.SECONDS), "the home's GET reads the PUT's value");
+            assertTrue(c.machine(HOME).store().settleWaits() > 0, "the home's GET waited for the pending record:"
+                + " counted (MachineStore.settleWaits, the traversal benchmark's count of GETs that waited)");
             for (int m = 0; m < 4; m++) {
                 assertArrayEquals(v2, main.get(c.machine(m), key), "machine " + m + " reads the PUT's value");
             }

@@ -196,6 +196,9 @@ public final class ModeSession implements AutoCloseable {
         if (mode == Mode.SPLIT_CACHE_REPLICA && automatic != null) {
             out.printf(Locale.ROOT, "%s %s%n", tag, automatic.replicaSummary());
         }
+        if (liveControl && automatic != null && !automatic.waitsSinceMark().isEmpty()) {
+            out.printf(Locale.ROOT, "%s %s%n", tag, automatic.waitsSinceMark());
+        }
         double seconds = (System.nanoTime() - m0) / 1e9;
         FabricStats.Snapshot s1 = cluster.stats();
         Histogram h = w.latencies().getIntervalHistogram();

@@ -14,6 +14,8 @@ import io.pragh.fabric.FabricStats;
 import io.pragh.graph.KHopTraversal;
 import io.pragh.keys.KeyLayout;
 import io.pragh.monitor.MonitorConfig;
+import io.pragh.store.MachineStore;
+import io.pragh.store.ReplicaRegistry;
 import io.pragh.store.Replicas;
 import java.util.Locale;
 import java.util.function.Function;
@@ -197,6 +199,7 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         private final MigrationControl control;
         private MigrationControl.InstantPolls pollMark = MigrationControl.InstantPolls.ZERO;
         private long pollMarkNanos = System.nanoTime();
+        private long[] waitMark = new long[5];
 
         Split(MigrationControl control) {
             this.control = control;
@@ -238,9 +241,37 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         }
 
         @Override
+        public String waitsSinceMark() {
+            long[] w = waits();
+            long gets = w[0] - waitMark[0];
+            double getSeconds = (w[1] - waitMark[1]) / 1e9;
+            long rounds = w[2] - waitMark[2];
+            return String.format(Locale.ROOT, "GETs that waited for a pending record: %d, %.2f s in all (%.3f ms"
+                + " each); migration rounds that waited for replica leases: %d, %.2f s in all; keys forgotten with"
+                + " every replica run out: %d", gets, getSeconds, gets == 0 ? 0 : getSeconds * 1e3 / gets, rounds,
+                (w[3] - waitMark[3]) / 1e3, w[4] - waitMark[4]);
+        }
+
+        /** Every machine's GET settle waits (count, ns), replica waits of migrations (count, ms), keys forgotten. */
+        private long[] waits() {
+            long[] w = new long[5];
+            for (int m = 0; m < cluster.machineCount(); m++) {
+                MachineStore store = cluster.machine(m).store();
+                ReplicaRegistry r = store.replication().registry();
+                w[0] += store.settleWaits();
+                w[1] += store.settleWaitNanos();
+                w[2] += r.migrationWaits();
+                w[3] += r.migrationWaitMillis();
+                w[4] += r.forgotten();
+            }
+            return w;
+        }
+
+        @Override
         public void markInstantPolls() {
             pollMark = control.instantPolls();
             pollMarkNanos = System.nanoTime();
+            waitMark = waits();
         }
 
         @Override

@@ -43,6 +43,15 @@ public interface SplitMigration extends AutoCloseable {
         return "";
     }
 
+    /**
+     * Since {@link #markInstantPolls}: GETs that waited for a pending record and for how long, migrations that waited
+     * for their sources' replica leases, keys whose replicas all ran out (in this JVM; elsewhere empty): whether
+     * queries stall on writes and moves, by count rather than by throughput.
+     */
+    default String waitsSinceMark() {
+        return "";
+    }
+
     /** Marks now for {@link #instantPollsSinceMark} (in this JVM; elsewhere nothing). */
     default void markInstantPolls() {
     }
