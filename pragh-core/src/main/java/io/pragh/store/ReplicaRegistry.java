@@ -31,6 +31,14 @@ import org.agrona.concurrent.UnsafeBuffer;
  *       out: no replica is used past its lease plus the reclaim lease.</li>
  *   <li>A machine that (re)starts with replicas on waits the same time before its first update becomes visible:
  *       replicas of its previous life are not in this registry.</li>
+ *   <li>{@link ValueRecord#REPLICATED} tells a migration's target, which invalidates the source without asking this
+ *       host, to keep the new record pending until no replica granted can be read. A key whose every copy ran out
+ *       (each last asked for more than {@link #waitMillis} ago: dropped by its holder, or never renewed) is
+ *       forgotten, and the bit cleared on its records ({@link #forgetRunOut}, the keeper thread), so that moving the
+ *       value later does not wait 1.5 s for replicas nobody can read. Under this object's lock: a grant adds its
+ *       entry under the lock before its CAS sets the bit, so a grant that sets it again after the clear was added
+ *       afterwards and is in a new entry; one added before, whose CAS was late, ran out with its request stamp and
+ *       only leaves the bit set (a wait that was not needed, never a missed one).</li>
  * </ol>
  *
  * <pre>{@code
@@ -54,6 +62,9 @@ public final class ReplicaRegistry {
     private final LongAdder refused = new LongAdder();
     private final LongAdder invalidated = new LongAdder();
     private final LongAdder leaseWaits = new LongAdder();
+    private final LongAdder forgotten = new LongAdder();
+    private final LongAdder migrationWaits = new LongAdder();
+    private final LongAdder migrationWaitMillis = new LongAdder();
 
     ReplicaRegistry(MachineStore machine) {
         this.machine = machine;
@@ -80,7 +91,7 @@ public final class ReplicaRegistry {
         long offset = Address.byteOffset(source);
         UnsafeBuffer chunk = region.chunkFor(offset);
         int index = region.indexInChunk(offset);
-        add(key, from, replica);
+        add(key, from, replica, source);
         // Acquire: the key and version words below are the allocation's that this header names; the CAS re-checks it.
         long header = region.getLongVolatile(offset);
         while (ValueRecord.isLiveAt(header, source)
@@ -170,9 +181,69 @@ public final class ReplicaRegistry {
         return machine.replication().settings().leaseMillis() + machine.config().leases().reclaimMillis();
     }
 
-    /** Waits until {@code deadlineMillis} ({@link Leases#nowMillis} time; one in the past returns at once). */
+    /**
+     * A migration's new records wait until {@code deadlineMillis} ({@link Leases#nowMillis} time; one in the past
+     * returns at once) for replicas of their sources (counted: {@link #migrationWaits}).
+     */
     public void awaitUntil(long deadlineMillis) {
-        sleepUntil(deadlineMillis);
+        long left = deadlineMillis - Leases.nowMillis();
+        if (left > 0) {
+            migrationWaits.increment();
+            migrationWaitMillis.add(left);
+            sleepUntil(deadlineMillis);
+        }
+    }
+
+    /**
+     * Forgets every key whose replicas all ran out by {@code nowMillis} (each last asked for more than
+     * {@link #waitMillis} before it), and clears {@link ValueRecord#REPLICATED} on the records hosted here that
+     * they were copies of, if live and neither locked, pending nor being deleted (a CAS: a concurrent lock, grant or
+     * migration's invalidation makes it fail, and the bit is then left, which only costs a wait). Called by the
+     * keeper thread every round.
+     *
+     * @return keys forgotten
+     */
+    public synchronized int forgetRunOut(long nowMillis) {
+        if (keys == 0) {
+            return 0;
+        }
+        long wait = waitMillis();
+        int n = 0;
+        Long2ObjectHashMap<ReplicaHolders>.ValueIterator it = byKey.values().iterator();
+        while (it.hasNext()) {
+            ReplicaHolders holders = it.next();
+            if (!holders.allRanOut(nowMillis, wait)) {
+                continue;
+            }
+            // Still under the lock: a grant adding a copy now waits, and its CAS then sets the bit again.
+            for (int i = 0; i < holders.size(); i++) {
+                clearReplicated(holders.source(i));
+            }
+            it.remove();
+            n++;
+        }
+        keys = byKey.size();
+        forgotten.add(n);
+        return n;
+    }
+
+    /** Clears the bit on {@code source}, a record of this machine's ({@link #grant} adds no other). */
+    private void clearReplicated(long source) {
+        if (!machine.regions().localCasAllowed()) {
+            // A loopback CAS may land after its issuer gave up (a fault), outside the lock, on a header a newer
+            // grant set R on again (the same word): R would be lost with a copy readable. Leave R: only a wait.
+            return;
+        }
+        long offset = Address.byteOffset(source);
+        long header = machine.values().region().getLongVolatile(offset);
+        while (ValueRecord.isLiveAt(header, source) && ValueRecord.isReplicated(header)
+            && (header & (ValueRecord.INVALIDATION_PENDING | ValueRecord.LOCKED | ValueRecord.DELETING)) == 0) {
+            long witness = machine.regions().casHeader(machine.id(), offset, header, header & ~ValueRecord.REPLICATED);
+            if (witness == header) {
+                return;
+            }
+            header = witness;
+        }
     }
 
     private static void sleepUntil(long deadlineMillis) {
@@ -182,13 +253,13 @@ public final class ReplicaRegistry {
         }
     }
 
-    private synchronized void add(long key, int from, long replica) {
+    private synchronized void add(long key, int from, long replica, long source) {
         ReplicaHolders holders = byKey.get(key);
         if (holders == null) {
             holders = new ReplicaHolders();
             byKey.put(key, holders);
         }
-        holders.add(from, replica, Leases.nowMillis(), waitMillis());
+        holders.add(from, replica, source, Leases.nowMillis(), waitMillis());
         keys = byKey.size();
     }
 
@@ -208,6 +279,21 @@ public final class ReplicaRegistry {
     /** Replicas invalidated here by updates of their value. */
     public long invalidated() {
         return invalidated.sum();
+    }
+
+    /** Keys forgotten because every replica of theirs ran out ({@link #forgetRunOut}). */
+    public long forgotten() {
+        return forgotten.sum();
+    }
+
+    /** Migrations (rounds) whose new records waited for the replicas of their sources ({@link #awaitUntil}). */
+    public long migrationWaits() {
+        return migrationWaits.sum();
+    }
+
+    /** The time those waits were to last, in total, in milliseconds. */
+    public long migrationWaitMillis() {
+        return migrationWaitMillis.sum();
     }
 
     /** Updates that waited out a replica's lease because its holder did not answer. */
