@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *   <li>reclaims the values it hosted for the peer's keys, which the peer has reloaded at home from its own log
  *       (found through the location cache, checked against the home's address words; see {@link #reclaimOrphans});</li>
  *   <li>drops every location-cache entry whose key is homed on the peer or whose value was hosted there (those
- *       addresses name memory that no longer exists);</li>
+ *       addresses name memory that no longer exists), and every read replica held here of such a value
+ *       ({@link io.pragh.store.Replicas#dropOf}: its host may be a survivor still granting renewals of an orphan);</li>
  *   <li>puts back the values of its own keys that had migrated to the peer and were lost with it: their address
  *       words point there; each key's durable value (read without side effects from this home's log, the invariant
  *       being that a key's durable record lives at its home) replaces the lost address in one CAS
@@ -76,6 +77,9 @@ public final class PeerLoss {
             }
             return home == lost || Address.host(address, home) == lost;
         });
+        // After the cache: a replica placed meanwhile from a cached address of the lost machine's is dropped here too
+        // (both under the replicas' lock); one placed after this reads the restarted home's word.
+        store.replication().replicas().dropOf(lost);
         reclaimOrphans(hostedForLost);
         List<long[]> gone = new ArrayList<>();
         store.keys().forEach((key, address, slot) -> {

@@ -50,6 +50,11 @@ public final class Replicas {
         int length;
         long bytes;
         long requestStamp;
+        /**
+         * When {@link #source} was last obtained from the key's home word (the start of that address's lease): the
+         * replica is never used past the cache lease from it, as no cached address is ({@link #request}, {@link #upkeep}).
+         */
+        long anchorMillis;
         long grantedStamp = -1;
         long lastCount = -2;
         /** When the keeper last saw it read (or it was placed). */
@@ -126,6 +131,7 @@ public final class Replicas {
             && Address.host(hit.address, home) != machine.id();
         long source = hit.address;
         long slot = hit.slotOffset;
+        long anchor = hit.stampMillis;
         while (true) {
             if (!cached) {
                 if (!s.lookup(key, false)) {
@@ -133,6 +139,7 @@ public final class Replicas {
                 }
                 source = s.address;
                 slot = s.slot;
+                anchor = s.obtainedAtMillis;
             }
             if (Address.host(source, home) == machine.id()) {
                 return false;
@@ -170,6 +177,7 @@ public final class Replicas {
         r.source = source;
         r.address = Address.at(machine.id(), home, local);
         r.slot = slot;
+        r.anchorMillis = anchor;
         r.versionWord = copy.getLong(ValueRecord.VERSION_OFFSET);
         r.length = length;
         r.bytes = units << 3;
@@ -213,8 +221,14 @@ public final class Replicas {
         }
         r.grantedStamp = stamp;
         long cacheLease = machine.config().leases().cacheMillis();
-        // Stamped back so that the cache lease ends when the replica lease of this request does.
-        machine.cache().insert(key, replica, r.slot, stamp - (cacheLease - machine.replication().settings().leaseMillis()));
+        // Stamped back so that the cache lease ends when the replica lease of this request does, and never later than
+        // the lease of the source's address as last read from the home: a grant says the record is live and unlocked
+        // at its host, not that the home still names it. A record can be left live when the home no longer names it
+        // (a migration whose source did not answer settles once every lease of the old address ran out; a home that
+        // restarted reloads the key at home), and its host would grant renewals of copies of it for good. Every such
+        // path waits out the cache and reclaim leases of the old address, as it does for cached addresses.
+        machine.cache().insert(key, replica, r.slot,
+            Math.min(stamp - (cacheLease - machine.replication().settings().leaseMillis()), r.anchorMillis));
     }
 
     /**
@@ -248,14 +262,16 @@ public final class Replicas {
                 // Kept while read within the last IDLE_LEASES leases, not only since the last renewal: a value read
                 // a few times a second has gaps longer than half a lease, and dropping its replica then cost a
                 // re-placement (two remote reads) and remote reads until the policy offered it again.
-                if (now - r.readMillis < IDLE_LEASES * lease && worth(r.key, r.readRate, now)
+                boolean idle = now - r.readMillis >= IDLE_LEASES * lease;
+                boolean hot = !idle && !worth(r.key, r.readRate, now);
+                if (!idle && !hot && anchored(r, now, lease)
                     && send(r, Address.host(r.source, machine.placement().home(r.key)))) {
                     if (count >= 0) {
                         r.lastCount = count;
                     }
                     renewed.increment();
                 } else if (now - r.grantedStamp >= lease) {
-                    if (read) {
+                    if (hot) {
                         writeHot.increment();
                     } else {
                         expired.increment();
@@ -265,6 +281,55 @@ public final class Replicas {
             }
         }
         return held.size();
+    }
+
+    /**
+     * Drops every replica held here of a value homed on, or hosted by, machine {@code lost}, whose memory is gone
+     * (it crashed, or restarted with new regions): called by a survivor's recovery ({@code io.pragh.durability.PeerLoss})
+     * before it tells the restarted machine that it recovered. A restarted home reloads its keys at home and leaves
+     * the records that hosted them elsewhere live until they are found as orphans; their host would go on granting
+     * renewals of copies of them (the record is live, unlocked, of the copied version), so a replica kept here would
+     * be read, and renewed, for good while the home's new records take updates. A late answer to a renewal sent
+     * before finds no replica and is ignored.
+     *
+     * @return replicas dropped
+     */
+    public synchronized int dropOf(int lost) {
+        int n = 0;
+        for (Replica r : new ArrayList<>(held.values())) {
+            int home = machine.placement().home(r.key);
+            if (home == lost || Address.host(r.source, home) == lost) {
+                drop(r);
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Whether {@code r}'s source address is still within its lease (from the home's word) for the lease a renewal
+     * sent now would give: else the home's word is read again (one remote READ per cache lease per replica kept, not
+     * per renewal), and if it still names the source the lease counts from that read. A word naming something else
+     * (the value moved or was replaced, its record perhaps left live without the home naming it), or a home that
+     * does not answer, ends the renewals: the replica lapses with its lease.
+     */
+    private boolean anchored(Replica r, long now, long lease) {
+        if (now + lease - r.anchorMillis < machine.config().leases().cacheMillis()) {
+            return true;
+        }
+        Session s = machine.session();
+        machine.gate().enter(s.gateStripe);
+        try {
+            if (s.lookup(r.key, false) && s.address == r.source) {
+                r.anchorMillis = s.obtainedAtMillis;
+                return true;
+            }
+            return false;
+        } catch (PraghException homeUnreachable) {
+            return false;
+        } finally {
+            machine.gate().exit(s.gateStripe);
+        }
     }
 
     /** Drops every replica held here (replicas turned off, or the machine leaves). */
@@ -341,7 +406,7 @@ public final class Replicas {
         /** One line for a benchmark's output. */
         public String describe() {
             return String.format(java.util.Locale.ROOT, "read replicas held %d (%d bytes); placed %d, renewed %d,"
-                + " refused %d, invalidated by writes %d, expired unread %d, write-hot %d, over budget %d", held, bytes,
+                + " refused %d, invalidated by writes %d, expired (unread or lapsed) %d, write-hot %d, over budget %d", held, bytes,
                 placed, renewed, refused, invalidated, expired, writeHot, overBudget);
         }
     }
@@ -386,7 +451,10 @@ public final class Replicas {
         return invalidated.sum();
     }
 
-    /** Replicas dropped because nobody read them within their lease. */
+    /**
+     * Replicas dropped unrenewed: not read within {@link #IDLE_LEASES} leases, or lapsed (their home's word no longer
+     * names their source, or the home or host did not answer).
+     */
     public long expired() {
         return expired.sum();
     }
