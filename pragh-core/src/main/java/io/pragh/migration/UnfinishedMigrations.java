@@ -179,7 +179,8 @@ final class UnfinishedMigrations {
         if (ValueRecord.isDeleting(header)) {
             return true; // settled already: a DELETE marks only a settled record, and the pending bit is its own
         }
-        boolean leasesPassed = !store.config().leases().addressHolds(e.sinceMillis);
+        // With replicas on, longer than a cached address's leases: a source left live is granted renewals of copies.
+        boolean leasesPassed = Leases.nowMillis() - e.sinceMillis >= store.replication().orphanWaitMillis();
         // A source at the key's home with room to grow may have taken appends in place after the CAS: however long
         // the home takes to answer, they are carried over before the bit clears, unless the home no longer names the
         // new record (it restarted and reloaded the key from its log, appends included). A source elsewhere never

@@ -51,8 +51,9 @@ public final class Replicas {
         long bytes;
         long requestStamp;
         /**
-         * When {@link #source} was last obtained from the key's home word (the start of that address's lease): the
-         * replica is never used past the cache lease from it, as no cached address is ({@link #request}, {@link #upkeep}).
+         * When {@link #source} was last obtained from the key's home word (or a cache entry's stamp of it): the
+         * replica is never used past {@link Replication#ANCHOR_CACHE_LEASES} cache leases from it ({@link #request},
+         * {@link #upkeep}).
          */
         long anchorMillis;
         long grantedStamp = -1;
@@ -78,6 +79,7 @@ public final class Replicas {
     private final LongAdder expired = new LongAdder();
     private final LongAdder writeHot = new LongAdder();
     private final LongAdder overBudget = new LongAdder();
+    private final LongAdder reanchored = new LongAdder();
 
     Replicas(MachineStore machine) {
         this.machine = machine;
@@ -222,13 +224,14 @@ public final class Replicas {
         r.grantedStamp = stamp;
         long cacheLease = machine.config().leases().cacheMillis();
         // Stamped back so that the cache lease ends when the replica lease of this request does, and never later than
-        // the lease of the source's address as last read from the home: a grant says the record is live and unlocked
-        // at its host, not that the home still names it. A record can be left live when the home no longer names it
-        // (a migration whose source did not answer settles once every lease of the old address ran out; a home that
-        // restarted reloads the key at home), and its host would grant renewals of copies of it for good. Every such
-        // path waits out the cache and reclaim leases of the old address, as it does for cached addresses.
+        // ANCHOR_CACHE_LEASES cache leases after the source's address was last read from the home: a grant says the
+        // record is live and unlocked at its host, not that the home still names it. A record can be left live when
+        // the home no longer names it (a migration whose source did not answer settles by the leases; a restarted
+        // home reloads the key at home), and its host would grant renewals of copies of it for good. The first waits
+        // Replication#orphanWaitMillis; for the second, survivors drop their replicas when they recover (dropOf).
         machine.cache().insert(key, replica, r.slot,
-            Math.min(stamp - (cacheLease - machine.replication().settings().leaseMillis()), r.anchorMillis));
+            Math.min(stamp - (cacheLease - machine.replication().settings().leaseMillis()),
+                r.anchorMillis + (Replication.ANCHOR_CACHE_LEASES - 1) * cacheLease));
     }
 
     /**
@@ -308,18 +311,20 @@ public final class Replicas {
 
     /**
      * Whether {@code r}'s source address is still within its lease (from the home's word) for the lease a renewal
-     * sent now would give: else the home's word is read again (one remote READ per cache lease per replica kept, not
-     * per renewal), and if it still names the source the lease counts from that read. A word naming something else
+     * sent now would give ({@link Replication#ANCHOR_CACHE_LEASES} cache leases from when it was read): else the home's
+     * word is read again (a remote READ per replica kept per that many cache leases, not per renewal), and if it still
+     * names the source the lease counts from that read. A word naming something else
      * (the value moved or was replaced, its record perhaps left live without the home naming it), or a home that
      * does not answer, ends the renewals: the replica lapses with its lease.
      */
     private boolean anchored(Replica r, long now, long lease) {
-        if (now + lease - r.anchorMillis < machine.config().leases().cacheMillis()) {
+        if (now + lease - r.anchorMillis < Replication.ANCHOR_CACHE_LEASES * machine.config().leases().cacheMillis()) {
             return true;
         }
         Session s = machine.session();
         machine.gate().enter(s.gateStripe);
         try {
+            reanchored.increment();
             if (s.lookup(r.key, false) && s.address == r.source) {
                 r.anchorMillis = s.obtainedAtMillis;
                 return true;
@@ -383,38 +388,42 @@ public final class Replicas {
      * }</pre>
      */
     public record Counts(long held, long bytes, long placed, long renewed, long refused, long invalidated,
-                         long expired, long writeHot, long overBudget) {
-        public static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0);
+                         long expired, long writeHot, long overBudget, long reanchored) {
+        public static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        /** How many counts {@link #toArray} gives. */
+        public static final int COUNT = 10;
 
         public Counts plus(Counts o) {
             return new Counts(held + o.held, bytes + o.bytes, placed + o.placed, renewed + o.renewed,
                 refused + o.refused, invalidated + o.invalidated, expired + o.expired, writeHot + o.writeHot,
-                overBudget + o.overBudget);
+                overBudget + o.overBudget, reanchored + o.reanchored);
         }
 
         /** The counts in order, as {@link #of} reads them back. */
         public long[] toArray() {
-            return new long[] {held, bytes, placed, renewed, refused, invalidated, expired, writeHot, overBudget};
+            return new long[] {held, bytes, placed, renewed, refused, invalidated, expired, writeHot, overBudget,
+                reanchored};
         }
 
-        /** The counts {@link #toArray} gave ({@code v} has at least 9 from {@code at}). */
+        /** The counts {@link #toArray} gave ({@code v} has at least {@link #COUNT} from {@code at}). */
         public static Counts of(long[] v, int at) {
             return new Counts(v[at], v[at + 1], v[at + 2], v[at + 3], v[at + 4], v[at + 5], v[at + 6], v[at + 7],
-                v[at + 8]);
+                v[at + 8], v[at + 9]);
         }
 
         /** One line for a benchmark's output. */
         public String describe() {
             return String.format(java.util.Locale.ROOT, "read replicas held %d (%d bytes); placed %d, renewed %d,"
-                + " refused %d, invalidated by writes %d, expired (unread or lapsed) %d, write-hot %d, over budget %d", held, bytes,
-                placed, renewed, refused, invalidated, expired, writeHot, overBudget);
+                + " refused %d, invalidated by writes %d, expired (unread or lapsed) %d, write-hot %d, over budget %d;"
+                + " source addresses read again from their homes %d", held, bytes, placed, renewed, refused, invalidated,
+                expired, writeHot, overBudget, reanchored);
         }
     }
 
     /** This holder's counts now. */
     public Counts counts() {
         return new Counts(count(), bytes(), placed(), renewed(), refused(), invalidated(), expired(), writeHot(),
-            overBudget());
+            overBudget(), reanchored.sum());
     }
 
     /** Hands {@code visitor} the key of every replica held here now (its control keeps those values in place). */

@@ -1,5 +1,7 @@
 package io.pragh.store;
 
+import io.pragh.reclaim.Leases;
+
 /**
  * Read replicas of contended values on one machine (docs/replicas.md): their settings, the host's side (the
  * {@link ReplicaRegistry} of replicas granted of values hosted here), the holder's side (the {@link Replicas} held
@@ -53,6 +55,27 @@ public final class Replication {
 
     public ReplicaSettings settings() {
         return settings;
+    }
+
+    /**
+     * Cache leases a replica's source address holds once its holder read it from the key's home word: a replica is
+     * never used past that ({@link Replicas}), and a record its home stopped naming while it was left live waits
+     * that long before its successor settles ({@link #orphanWaitMillis}). Several cache leases, not one: the holder
+     * reads the word again once per that many (a remote READ per replica kept), while the wait falls only on a
+     * migration whose source did not answer.
+     */
+    public static final int ANCHOR_CACHE_LEASES = 4;
+
+    /**
+     * How long after a key's home stopped naming a record that is left live (a migration whose source did not answer
+     * its invalidation, {@code io.pragh.migration.UnfinishedMigrations}) a reader may still act on an address of it:
+     * the cache and reclaim leases, and with replicas on {@link #ANCHOR_CACHE_LEASES} cache leases and the reclaim
+     * lease, since the record's host goes on granting renewals of copies of it.
+     */
+    public long orphanWaitMillis() {
+        Leases leases = machine.config().leases();
+        return settings.enabled() ? ANCHOR_CACHE_LEASES * leases.cacheMillis() + leases.reclaimMillis()
+            : leases.addressMillis();
     }
 
     /** The replicas granted of values hosted here. */

@@ -31,8 +31,8 @@ import org.agrona.MutableDirectBuffer;
 public record MachineStats(int machine, FabricStats.Snapshot fabric, long forwardedUpdates, long migrationsRequested,
                            long migrationsDone, long valuesMigrated, long migrationBytes, long approvals,
                            boolean coordinator, Replicas.Counts replicas) {
-    /** Encoded length: machine (4), the 9 fabric counts, 6 more counts, 9 replica counts (8 each), coordinator (1). */
-    public static final int BYTES = 4 + 9 * Long.BYTES + 6 * Long.BYTES + 9 * Long.BYTES + 1;
+    /** Encoded length: machine (4), the 9 fabric counts, 6 more counts, the replica counts (8 each), coordinator (1). */
+    public static final int BYTES = 4 + 9 * Long.BYTES + 6 * Long.BYTES + Replicas.Counts.COUNT * Long.BYTES + 1;
 
     /** Writes the layout of {@link ClientProtocol}'s STATS answer at {@code off}. */
     void encode(MutableDirectBuffer b, int off) {
@@ -53,7 +53,7 @@ public record MachineStats(int machine, FabricStats.Snapshot fabric, long forwar
 
     /** Reads what {@link #encode} wrote; the caller checked that {@link #BYTES} are there. */
     static MachineStats decode(DirectBuffer b, int off) {
-        long[] f = new long[24];
+        long[] f = new long[15 + Replicas.Counts.COUNT];
         for (int i = 0; i < f.length; i++) {
             f[i] = b.getLong(off + 4 + Long.BYTES * i);
         }

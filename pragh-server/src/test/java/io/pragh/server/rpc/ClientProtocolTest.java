@@ -103,7 +103,7 @@ class ClientProtocolTest {
     @Test
     void machineStatsSurviveTheirEncoding() {
         MachineStats s = new MachineStats(2, new io.pragh.fabric.FabricStats.Snapshot(1, 2, 3, 4, 5, 6, 7, 8, 9), 10,
-            11, 12, 13, 14, 15, true, new io.pragh.store.Replicas.Counts(16, 17, 18, 19, 20, 21, 22, 23, 24));
+            11, 12, 13, 14, 15, true, new io.pragh.store.Replicas.Counts(16, 17, 18, 19, 20, 21, 22, 23, 24, 25));
         UnsafeBuffer u = new UnsafeBuffer(new byte[MachineStats.BYTES + 3]);
         s.encode(u, 3);
         org.junit.jupiter.api.Assertions.assertEquals(s, MachineStats.decode(u, 3));
