@@ -113,7 +113,9 @@ public final class Replicas {
             return false;
         }
         Session s = machine.session();
-        machine.gate().enter(s.gateStripe);
+        if (!enterGate(s)) {
+            return false;
+        }
         try {
             return request(s, key, home, readsPerSecond, settings);
         } catch (PraghException e) {
@@ -322,7 +324,9 @@ public final class Replicas {
             return true;
         }
         Session s = machine.session();
-        machine.gate().enter(s.gateStripe);
+        if (!enterGate(s)) {
+            return false;
+        }
         try {
             reanchored.increment();
             if (s.lookup(r.key, false) && s.address == r.source) {
@@ -334,6 +338,16 @@ public final class Replicas {
             return false;
         } finally {
             machine.gate().exit(s.gateStripe);
+        }
+    }
+
+    /** Enters the machine's gate for {@code s}; false once the machine closes (the keeper's last round must not die). */
+    private boolean enterGate(Session s) {
+        try {
+            machine.gate().enter(s.gateStripe);
+            return true;
+        } catch (PraghException closed) {
+            return false;
         }
     }
 
