@@ -157,7 +157,8 @@ public final class Durability implements AutoCloseable {
             if (store.isClosing()) {
                 return; // cut short by the close; the log holds everything the snapshot would have
             }
-            LOG.warn("snapshot of machine {} failed: {}", store.id(), e.getMessage());
+            // With the log's backlog: a snapshot fails mostly on a record left pending, which only the log clears.
+            LOG.warn("snapshot of machine {} failed: {}; {}", store.id(), e.getMessage(), wal.backlog());
         }
     }
 

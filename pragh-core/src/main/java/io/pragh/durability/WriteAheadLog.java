@@ -157,6 +157,23 @@ public final class WriteAheadLog extends DutyThread implements UpdateLog {
         return policy;
     }
 
+    /**
+     * Whether records wait in this log and, if so, where its thread is: the slow-batch report comes only once a batch
+     * is done, so a thread stuck for good (a record of the home's own left pending, its updates refused) said nothing.
+     */
+    @Override
+    public String backlog() {
+        long taken = accepted.get();
+        long written = settled;
+        if (written >= taken) {
+            return "the write-ahead log of machine " + store.id() + " has written (or refused) all " + taken
+                + " records it accepted";
+        }
+        return "the write-ahead log of machine " + store.id() + " has written (or refused) " + written + " of the "
+            + taken + " records it accepted" + (isRunning() ? "" : " and is stopped") + "; its thread: "
+            + describe(12);
+    }
+
     @Override
     public void append(long key, long version, int mutatorId, DirectBuffer arg, int argOff, int argLen, int origin,
                        long request) {

@@ -74,6 +74,19 @@ public abstract class DutyThread implements AutoCloseable {
         return running;
     }
 
+    /**
+     * The duty's thread, its state and its innermost {@code frames} frames: for a report of a duty that seems stuck
+     * (a log whose records stay unwritten), which otherwise says nothing until it gets going again, if ever.
+     */
+    public final String describe(int frames) {
+        StackTraceElement[] stack = thread.getStackTrace();
+        StringBuilder b = new StringBuilder(thread.getName()).append(' ').append(thread.getState());
+        for (int i = 0; i < Math.min(frames, stack.length); i++) {
+            b.append(i == 0 ? " at " : " <- ").append(stack[i]);
+        }
+        return b.toString();
+    }
+
     /** Ends a park early: new work arrived. */
     public final void wake() {
         LockSupport.unpark(thread);

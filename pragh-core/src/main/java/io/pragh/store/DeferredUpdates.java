@@ -12,6 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Updates that must wait for their key's previous update ({@link PreviousUpdateChecks}): the value's previous record
@@ -36,6 +38,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class DeferredUpdates extends DutyThread {
+    private static final Logger LOG = LoggerFactory.getLogger(DeferredUpdates.class);
     /** How long an update may wait here for its key's previous update to settle before it is refused. */
     static final long PATIENCE_NANOS = 5_000_000_000L;
     /** Without progress, a pass yields for this long (a settle without a log write takes microseconds) ... */
@@ -45,6 +48,8 @@ public final class DeferredUpdates extends DutyThread {
     /** ... and past this, in longer ones (something is stuck: its home unreachable, or a CAS's outcome unknown). */
     private static final long STUCK_NANOS = 2_000_000;
     private static final long LONG_SLEEP_NANOS = 200_000;
+    /** At most one report of a refusal per this long ({@link #report}): under a partition refusals come by the many. */
+    private static final long REPORT_EVERY_NANOS = 10_000_000_000L;
 
     /** What applying the update again needs; {@code arg} is a copy, since the message that carried it is gone. */
     private record Entry(int origin, long request, long key, int mutatorId, byte[] arg, int hops, long since) {
@@ -63,6 +68,8 @@ public final class DeferredUpdates extends DutyThread {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicLong deferred = new AtomicLong();
     private long idleSince;
+    /** When {@link #report} last logged, or 0. */
+    private long reportedAt;
 
     DeferredUpdates(MachineStore machine, UpdateProtocol updates) {
         super("m" + machine.id() + "-deferred", TimeUnit.MILLISECONDS.toNanos(1));
@@ -140,12 +147,31 @@ public final class DeferredUpdates extends DutyThread {
                 machine.acks().completeRetryable(e.origin(), e.request(), "update of key " + e.key() + " found the"
                     + " key's previous update still unsettled (its record pending or locked, or its DELETE"
                     + " unfinished) after " + (PATIENCE_NANOS / 1_000_000) + " ms; it did not take effect");
+                report(e);
             }
             it.remove();
             uncount(e.key());
             ended++;
         }
         return ended;
+    }
+
+    /**
+     * Logs a refusal, with what this machine's log has not written yet: a key's previous update that stays unsettled
+     * for {@link #PATIENCE_NANOS} is a record whose home has not logged it (or a host that does not answer), and a
+     * home's own record waits for nothing but its log's thread. A record of machine 2's own left pending behind an
+     * interrupted Gremlin addV said nothing of why (GremlinAcrossProcessesTest beside a CPU hog).
+     */
+    private void report(Entry e) {
+        long now = System.nanoTime();
+        if (reportedAt != 0 && now - reportedAt < REPORT_EVERY_NANOS) {
+            return;
+        }
+        reportedAt = now;
+        UpdateLog log = machine.acks().updateLog();
+        LOG.warn("machine {} refused an update of key {} from machine {}: the key's previous update was still"
+            + " unsettled after {} ms{}", machine.id(), e.key(), e.origin(), PATIENCE_NANOS / 1_000_000,
+            log == null ? "" : "; " + log.backlog());
     }
 
     /** Applies the update unless it must still wait; a closing machine refuses it (it ended either way). */

@@ -92,11 +92,26 @@ final class UpdateAcknowledgements {
         this.commitObserver = observer;
     }
 
+    /**
+     * Tells the commit observer, if any, of a committed update. What the observer throws is its own failure, not the
+     * update's, which took effect (and, on a durable machine, is logged): it is logged here and the update goes on to
+     * be settled and acknowledged. On a durable home this runs on the log's thread, in the step that then settles the
+     * record and answers the origin; let through, the exception ended in that completion's own future, which nobody
+     * reads, and skipped both: a record the home published for itself (no host sends its LOG again) stayed pending
+     * for good, its origin waited out its timeout, and every later update of the key was refused, with nothing in any
+     * log ({@code LoggedUpdatesSettleWhateverTheCommitObserverDoesTest}).
+     */
     private void committed(long key, long version, int mutatorId, DirectBuffer arg, int argOff, int argLen,
                            int length) {
         CommitObserver observer = commitObserver;
-        if (observer != null) {
+        if (observer == null) {
+            return;
+        }
+        try {
             observer.onCommit(key, version, mutatorId, arg, argOff, argLen, length == ValueMutator.DELETE);
+        } catch (RuntimeException | Error e) {
+            LOG.error("machine {}: the commit observer failed on key {} version {}; the update is settled and"
+                + " acknowledged all the same", id, key, Long.toHexString(version), e);
         }
     }
 
@@ -247,12 +262,31 @@ final class UpdateAcknowledgements {
         // then settled here (a CPU CAS) and its origin answered on (answer); one on another host is settled, then
         // answered, on that host's lane.
         logged.whenComplete((ok, refused) -> {
-            if (refused == null && observed != null) {
-                committed(key, version, mutatorId, observed, 0, observed.capacity(), length);
+            try {
+                if (refused == null && observed != null) {
+                    committed(key, version, mutatorId, observed, 0, observed.capacity(), length);
+                }
+                settleAndAnswer(host, origin, request, key, fresh, length, refused);
+            } catch (RuntimeException | Error e) {
+                // Never a silent end: thrown on, it would end in this completion's own future, which nobody reads,
+                // and a record of this home's own would stay pending with nothing said anywhere.
+                LOG.error("machine {} failed to settle and answer the logged update of key {} (record {} on machine"
+                    + " {}); the record may stay pending", id, key, Address.toString(fresh), host, e);
             }
-            settleAndAnswer(host, origin, request, key, fresh, length, refused);
         });
-        log.append(key, version, mutatorId, arg, argOff, argLen, id, logRequest);
+        try {
+            log.append(key, version, mutatorId, arg, argOff, argLen, id, logRequest);
+        } catch (RuntimeException | Error e) {
+            // The record is published and pending: refused as a log that failed is (its bit cleared, its origin told
+            // it failed), never left pending with nobody to settle it. A home's own record has no host that sends
+            // its LOG again.
+            if (pending.remove(logRequest, logged)) {
+                logged.completeExceptionally(e);
+            }
+            if (e instanceof Error err) {
+                throw err;
+            }
+        }
     }
 
     /**

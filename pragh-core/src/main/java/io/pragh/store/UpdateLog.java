@@ -22,4 +22,12 @@ public interface UpdateLog {
                                int origin, long request) {
         append(key, version, mutatorId, arg, argOff, argLen, origin, request);
     }
+
+    /**
+     * What the log has not written yet, in words, for a report of a home's own record left pending (an update refused
+     * behind it): whether its records wait in the log and, if so, where the log's thread is. Empty by default.
+     */
+    default String backlog() {
+        return "";
+    }
 }

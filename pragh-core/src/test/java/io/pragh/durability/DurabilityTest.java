@@ -342,6 +342,38 @@ class DurabilityTest {
     }
 
     /**
+     * The slow-batch report comes once a batch is done; a log thread stuck for good says nothing, and a record of the
+     * home's own stays pending with nobody to clear it (machine 2's first record behind a Gremlin addV interrupted
+     * after 30 s, GremlinAcrossProcessesTest beside a CPU hog: no report, no cause). What a refusal and a failed
+     * snapshot then log says whether records wait in the log and where its thread is.
+     */
+    @Test
+    void aLogWhoseThreadIsHeldWithARecordQueuedSaysWhereItsThreadIs() throws Exception {
+        try (Stalled t = new Stalled()) {
+            EmbeddedCluster c = t.cluster;
+            WriteAheadLog wal = c.machine(t.home).durability().log();
+            LogThreadHold hold = LogThreadHold.install(c.machine(t.home));
+            var first = c.machine(t.origin).updateAsync(t.other, io.pragh.store.Mutators.SET, bytes("first"));
+            hold.awaitReached();
+            long accepted = wal.accepted();
+            var queued = c.machine(t.origin).updateAsync(t.key, io.pragh.store.Mutators.SET, bytes("queued"));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (wal.accepted() == accepted) {
+                assertTrue(System.nanoTime() < deadline, "the home never logged the second update");
+                Thread.sleep(1);
+            }
+            String held = wal.backlog();
+            hold.release();
+            first.join();
+            queued.join();
+            assertTrue(held.contains("of the " + wal.accepted() + " records it accepted"), held);
+            assertTrue(held.contains("pragh-m" + t.home + "-wal") && held.contains("LogThreadHold.onCommit"),
+                "names the log's thread and where it is: " + held);
+            assertTrue(wal.backlog().contains("all " + wal.accepted() + " records"), wal.backlog());
+        }
+    }
+
+    /**
      * A durable update's record stays pending until its home's log has it, so a log thread that stalls (a slow disk
      * sync, a CPU-starved thread, or what runs on it as it acknowledges: its own requests' completions and commit
      * observers; what goes to peers is sent from threads of its own, {@code AcknowledgementsOffTheLogThreadTest})

@@ -87,9 +87,21 @@ final class PeerLink {
                 + f.cause().getMessage(), true, f.cause());
         }
         long handshakeMs = fabric.options().handshakeTimeout().toMillis();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(handshakeMs);
+        boolean interrupted = false;
         try {
-            h.ready().get(handshakeMs, TimeUnit.MILLISECONDS);
-            return h;
+            // Uninterruptibly, as the connect above (bounded by the handshake timeout all the same): the caller's
+            // interrupt (Gremlin Server's evaluation timeout, say) is no failure of the peer's, but failing here
+            // recorded it as one, and the link's back-off then failed every other thread's operation on the peer
+            // (a home's ACK or settle to it among them, lost) until the back-off ran out. The interrupt is kept.
+            while (true) {
+                try {
+                    h.ready().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return h;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
         } catch (TimeoutException e) {
             f.channel().close();
             throw new FabricException("machine " + machine + " at " + to + " did not complete the handshake within "
@@ -101,10 +113,10 @@ final class PeerLink {
             }
             throw new FabricException("handshake with machine " + machine + " at " + to + " failed: "
                 + e.getCause(), true, e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            f.channel().close();
-            throw new FabricException("interrupted while connecting to machine " + machine, true, e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
