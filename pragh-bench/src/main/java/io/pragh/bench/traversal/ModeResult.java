@@ -25,22 +25,30 @@ import java.util.Map;
  * @param queries             queries measured (GETs and PUTs)
  * @param history             the check of the history of a sample of keys recorded from the load through the
  *                            measurement, or null when none was recorded
+ * @param cpuByDuty           CPU microseconds per query of each duty over the measurement ({@link DutyCpu}), by the
+ *                            duty's report name, or null when not measured
  */
 public record ModeResult(double throughputQps, double p50Ms, double p99Ms, double p999Ms, double remoteAccessRate,
                          long migratedKeys, double migratedKeyFraction, long migratedBytes, long forwardedPuts,
-                         long puts, long queries, HistoryCheck history) {
+                         long puts, long queries, HistoryCheck history, Map<String, Double> cpuByDuty) {
     /** A result without a history. */
     public ModeResult(double throughputQps, double p50Ms, double p99Ms, double p999Ms, double remoteAccessRate,
                       long migratedKeys, double migratedKeyFraction, long migratedBytes, long forwardedPuts, long puts,
                       long queries) {
         this(throughputQps, p50Ms, p99Ms, p999Ms, remoteAccessRate, migratedKeys, migratedKeyFraction, migratedBytes,
-            forwardedPuts, puts, queries, null);
+            forwardedPuts, puts, queries, null, null);
     }
 
     /** This result with {@code check} as its history's. */
     public ModeResult withHistory(HistoryCheck check) {
         return new ModeResult(throughputQps, p50Ms, p99Ms, p999Ms, remoteAccessRate, migratedKeys,
-            migratedKeyFraction, migratedBytes, forwardedPuts, puts, queries, check);
+            migratedKeyFraction, migratedBytes, forwardedPuts, puts, queries, check, cpuByDuty);
+    }
+
+    /** This result with {@code usPerQuery} as its CPU per query by duty. */
+    public ModeResult withCpuByDuty(Map<String, Double> usPerQuery) {
+        return new ModeResult(throughputQps, p50Ms, p99Ms, p999Ms, remoteAccessRate, migratedKeys,
+            migratedKeyFraction, migratedBytes, forwardedPuts, puts, queries, history, usPerQuery);
     }
 
     /** The report's object for this mode, fields named exactly as the issue states. */
@@ -61,6 +69,9 @@ public record ModeResult(double throughputQps, double p50Ms, double p99Ms, doubl
         m.put("queries", queries);
         if (history != null) {
             m.put("history", history.asMap());
+        }
+        if (cpuByDuty != null) {
+            m.put("cpu_by_duty_us_per_query", cpuByDuty);
         }
         return m;
     }

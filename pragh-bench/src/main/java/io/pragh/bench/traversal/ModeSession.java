@@ -182,7 +182,10 @@ public final class ModeSession implements AutoCloseable {
             ? ReadCensus.start(e.cluster()) : null;
         long m0 = System.nanoTime();
         long cpu0 = ProcessCpu.nanos();
+        // In this JVM only: over server processes the machines' threads are not ours to see.
+        DutyCpu.Window duties = cluster instanceof EmbeddedBenchCluster ? DutyCpu.open() : null;
         phase("measurement", config.durationSeconds());
+        DutyCpu.Split byDuty = duties == null ? null : duties.close();
         long cpuNanos = ProcessCpu.nanos() - cpu0;
         if (census != null) {
             out.print(tag + " " + census.stop(censusKeys));
@@ -205,11 +208,14 @@ public final class ModeSession implements AutoCloseable {
         Histogram puts = w.putLatencies().getIntervalHistogram();
         long queries = w.queries().sum() - q0;
         out.println(tag + " " + ProcessCpu.perQuery(cpuNanos, seconds, queries));
+        if (byDuty != null) {
+            out.println(tag + " " + byDuty.line(queries));
+        }
         ModeResult r = new ModeResult(queries / seconds, ms(h.getValueAtPercentile(50)),
             ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)),
             s1.minus(s0).remoteAccessRate(), moved.keys(), (double) moved.keys() / keys, moved.bytes(),
             cluster.forwardedUpdates() - f0, w.puts().sum() - p0, queries);
-        return new Measurement(r, h, puts);
+        return new Measurement(byDuty == null ? r : r.withCpuByDuty(byDuty.usPerQuery(queries)), h, puts);
     }
 
     /**

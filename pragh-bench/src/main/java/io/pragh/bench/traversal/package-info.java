@@ -15,7 +15,8 @@
  * Each mode run by {@link io.pragh.bench.traversal.TraversalRunner#run} records the history of a sample of keys and
  * checks it for linearizability ({@code io.pragh.bench.traversal.history}, in-process only). The JDK's
  * {@code com.sun.management} gives the process CPU time a measurement reports per query
- * ({@link io.pragh.bench.traversal.ProcessCpu}).
+ * ({@link io.pragh.bench.traversal.ProcessCpu}); the JDK's thread MXBean its split by duty, the threads grouped by
+ * name ({@link io.pragh.bench.traversal.DutyCpu}, in-process only).
  */
 @MayDependOn({"com.fasterxml.jackson..", "com.sun.management", "io.pragh.bench.charts", "io.pragh.bench.shard",
     "io.pragh.bench.traversal.deploy", "io.pragh.bench.traversal.history", "io.pragh.bench.workload",

@@ -56,6 +56,10 @@ class TraversalRunnerTest {
         // host's speed: ReplicaPlacementTest (pragh-core) pins placement itself; here the mode's report lines.
         assertTrue(log.contains("[split-cache-replica] read replicas placed or kept so far: "), log);
         assertTrue(log.contains("[split-cache-replica] read replicas held "), log);
+        // The measurement's CPU by duty: the query threads ran through it, so theirs is above zero.
+        assertTrue(replica.cpuByDuty().get("queries") > 0, "CPU by duty " + replica.cpuByDuty());
+        assertTrue(log.contains("[split-cache-replica] cpu by duty (us per query): queries "), log);
+        assertEquals(replica.cpuByDuty(), replica.asMap().get("cpu_by_duty_us_per_query"));
     }
 
     @Test
