@@ -38,8 +38,9 @@ import org.agrona.collections.LongHashSet;
  * coordinator's instant decision needs it as the most a machine that has not reported a key may read it at.
  *
  * <p>An interval's end can be made in slices ({@link #beginEnd}, then {@link #continueEnd} until it returns the
- * report), with {@link #poll}s between them: the end's pass over the cache (128 MiB a machine, 60-130 ms at scale 20
- * on this host) would otherwise hold up every poll for its whole length. The poll tells counts from before the
+ * report), with {@link #poll}s between them: the end's pass over the cache (the sets of a 128 MiB cache that hold a
+ * count, a few ms at scale 20 on this host; 60-130 ms when it passed every set) would otherwise hold up every poll for
+ * its whole length. The poll tells counts from before the
  * halving from counts after it by the slice cursor: a key whose set a slice has passed has its halved count plus the
  * reads since; one whose set is still ahead has its whole count of the ending interval, which the poll halves as the
  * slice will (see docs/design.md, "The monitor's interval end in slices"). {@link #endInterval} is the end in one go.

@@ -170,14 +170,13 @@ final class MessageRouter {
         if (problem != null) {
             malformed(from, problem);
         } else if (msg.getByte(off) == ReplicaMessages.REPLICATE) {
-            store.replication().registry().onRequest(from, msg.getLong(off + ReplicaMessages.KEY),
-                msg.getLong(off + ReplicaMessages.SOURCE), msg.getLong(off + ReplicaMessages.REPLICA),
-                msg.getLong(off + ReplicaMessages.VERSION_WORD), msg.getLong(off + ReplicaMessages.STAMP),
-                msg.getInt(off + ReplicaMessages.LENGTH));
+            store.replication().registry().onRequests(from, msg, off, len);
         } else {
-            store.replication().replicas().onAnswer(msg.getLong(off + ReplicaMessages.KEY),
-                msg.getLong(off + ReplicaMessages.ANSWER_REPLICA), msg.getLong(off + ReplicaMessages.ANSWER_STAMP),
-                msg.getByte(off + ReplicaMessages.GRANTED) == 1);
+            Replicas replicas = store.replication().replicas();
+            for (int at = off; at < off + len; at += ReplicaMessages.ANSWER_BYTES) {
+                replicas.onAnswer(msg.getLong(at + ReplicaMessages.KEY), msg.getLong(at + ReplicaMessages.ANSWER_REPLICA),
+                    msg.getLong(at + ReplicaMessages.ANSWER_STAMP), msg.getByte(at + ReplicaMessages.GRANTED) == 1);
+            }
         }
     }
 

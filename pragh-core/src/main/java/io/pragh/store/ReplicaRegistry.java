@@ -7,6 +7,7 @@ import io.pragh.reclaim.Leases;
 import io.pragh.values.ValueRecord;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -71,13 +72,24 @@ public final class ReplicaRegistry {
     }
 
     /**
-     * Handles a REPLICATE: grants the copy {@code replica} on {@code from} of the record {@code source} hosted here if
-     * that record is still live, settled, unlocked and of the copied length and version, and answers.
+     * Handles a REPLICATE message of one record or several ({@link ReplicaMessages}, checked): grants each copy
+     * {@code replica} on {@code from} of the record {@code source} hosted here if that record is still live, settled,
+     * unlocked and of the copied length and version, and answers them all in one message, in their order.
      */
-    void onRequest(int from, long key, long source, long replica, long versionWord, long stamp, int length) {
-        boolean ok = grant(from, key, source, replica, versionWord, length);
-        (ok ? granted : refused).increment();
-        machine.send(from, ReplicaMessages.answer(key, replica, stamp, ok), 0, ReplicaMessages.ANSWER_BYTES);
+    void onRequests(int from, DirectBuffer msg, int off, int len) {
+        int records = len / ReplicaMessages.REPLICATE_BYTES;
+        UnsafeBuffer answers = new UnsafeBuffer(new byte[records * ReplicaMessages.ANSWER_BYTES]);
+        for (int i = 0; i < records; i++) {
+            int at = off + i * ReplicaMessages.REPLICATE_BYTES;
+            long key = msg.getLong(at + ReplicaMessages.KEY);
+            long replica = msg.getLong(at + ReplicaMessages.REPLICA);
+            boolean ok = grant(from, key, msg.getLong(at + ReplicaMessages.SOURCE), replica,
+                msg.getLong(at + ReplicaMessages.VERSION_WORD), msg.getInt(at + ReplicaMessages.LENGTH));
+            (ok ? granted : refused).increment();
+            ReplicaMessages.putAnswer(answers, i * ReplicaMessages.ANSWER_BYTES, key, replica,
+                msg.getLong(at + ReplicaMessages.STAMP), ok);
+        }
+        machine.send(from, answers, 0, answers.capacity());
     }
 
     boolean grant(int from, long key, long source, long replica, long versionWord, int length) {

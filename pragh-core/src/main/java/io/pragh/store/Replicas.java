@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 import org.agrona.BufferUtil;
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongArrayList;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -269,12 +270,8 @@ public final class Replicas {
                 // re-placement (two remote reads) and remote reads until the policy offered it again.
                 boolean idle = now - r.readMillis >= IDLE_LEASES * lease;
                 boolean hot = !idle && !worth(r.key, r.readRate, now);
-                if (!idle && !hot && anchored(r, now, lease)
-                    && send(r, Address.host(r.source, machine.placement().home(r.key)))) {
-                    if (count >= 0) {
-                        r.lastCount = count;
-                    }
-                    renewed.increment();
+                if (!idle && !hot && anchored(r, now, lease)) {
+                    renewals.add(r, Address.host(r.source, machine.placement().home(r.key)), count, lease);
                 } else if (now - r.grantedStamp >= lease) {
                     if (hot) {
                         writeHot.increment();
@@ -285,8 +282,86 @@ public final class Replicas {
                 }
             }
         }
+        renewals.sendAll(lease);
         return held.size();
     }
+
+    /**
+     * An upkeep round's renewals, by host: each host's go in one REPLICATE message of many records (see {@link
+     * ReplicaMessages}), sent at the round's end or when one is full. The keeper's only (under this object's lock).
+     */
+    private final class Renewals {
+        /** Records a message takes: the fabric's largest message's worth (known once the machine is connected). */
+        private int perMessage;
+        /** Per host: its message so far, the replicas it renews and the access counts they were read at. */
+        private final List<List<Replica>> replicas = new ArrayList<>();
+        private final List<LongArrayList> counts = new ArrayList<>();
+        private final List<UnsafeBuffer> messages = new ArrayList<>();
+
+        void add(Replica r, int host, long count, long lease) {
+            if (perMessage == 0) {
+                perMessage = Math.max(1, Math.min(ReplicaMessages.MAX_RECORDS,
+                    machine.endpoint().maxMessageBytes() / ReplicaMessages.REPLICATE_BYTES));
+            }
+            while (replicas.size() <= host) {
+                replicas.add(new ArrayList<>());
+                counts.add(new LongArrayList());
+                messages.add(new UnsafeBuffer(new byte[perMessage * ReplicaMessages.REPLICATE_BYTES]));
+            }
+            List<Replica> batch = replicas.get(host);
+            // The grant's lease counts from this stamp: taken before the send, never after it.
+            r.requestStamp = Leases.nowMillis();
+            ReplicaMessages.putReplicate(messages.get(host), batch.size() * ReplicaMessages.REPLICATE_BYTES, r.key,
+                r.source, r.address, r.versionWord, r.requestStamp, r.length);
+            batch.add(r);
+            counts.get(host).addLong(count);
+            if (batch.size() == perMessage) {
+                send(host, lease);
+            }
+        }
+
+        /** Sends every host's renewals gathered so far. */
+        void sendAll(long lease) {
+            for (int host = 0; host < replicas.size(); host++) {
+                if (!replicas.get(host).isEmpty()) {
+                    send(host, lease);
+                }
+            }
+        }
+
+        /**
+         * Sends one host's message. Renewed: each replica's count is the one it was read at. A host that does not take
+         * it renews nothing: a replica whose grant's lease ran out is dropped, as an unsent renewal's always was.
+         */
+        private void send(int host, long lease) {
+            List<Replica> batch = replicas.get(host);
+            LongArrayList read = counts.get(host);
+            boolean sent;
+            try {
+                machine.send(host, messages.get(host), 0, batch.size() * ReplicaMessages.REPLICATE_BYTES);
+                sent = true;
+            } catch (PraghException unreachable) {
+                sent = false;
+            }
+            long now = Leases.nowMillis();
+            for (int i = 0; i < batch.size(); i++) {
+                Replica r = batch.get(i);
+                if (sent) {
+                    if (read.getLong(i) >= 0) {
+                        r.lastCount = read.getLong(i);
+                    }
+                    renewed.increment();
+                } else if (now - r.grantedStamp >= lease) {
+                    expired.increment();
+                    drop(r);
+                }
+            }
+            batch.clear();
+            read.clear();
+        }
+    }
+
+    private final Renewals renewals = new Renewals();
 
     /**
      * Drops every replica held here of a value homed on, or hosted by, machine {@code lost}, whose memory is gone

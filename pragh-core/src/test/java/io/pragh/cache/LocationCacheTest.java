@@ -139,6 +139,62 @@ class LocationCacheTest {
     }
 
     @Test
+    void theHalvingPassSkipsSetsWhoseCountsReachedZeroUntilABumpMarksThemAgain() {
+        try (LocationCache cache = new LocationCache(1 << 16, 10_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            assertEquals(0, cache.countedSets(), "an empty cache has nothing to pass");
+            cache.insert(key(1), 0x10, 8, 0); // a new entry counts 1
+            cache.lookup(key(1), 1, hit);     // 2
+            assertEquals(1, cache.countedSets());
+            List<Long> visited = new ArrayList<>();
+            cache.forEachThenHalve(2, (k, address, slot, accesses) -> visited.add(accesses));
+            cache.forEachThenHalve(3, (k, address, slot, accesses) -> visited.add(accesses));
+            assertEquals(List.of(2L, 1L), visited, "visited with its count before each halving");
+            assertEquals(0, cache.countedSets(), "the second halving left the set with no count");
+            cache.forEachThenHalve(4, (k, address, slot, accesses) -> visited.add(accesses));
+            assertEquals(List.of(2L, 1L), visited, "a live entry with no count is not visited by the pass");
+            List<Long> all = new ArrayList<>();
+            cache.forEach(4, (k, address, slot, accesses) -> all.add(accesses));
+            assertEquals(List.of(0L), all, "forEach still visits every live entry");
+            cache.lookup(key(1), 5, hit);
+            assertEquals(1, cache.countedSets(), "the bump marked the set again");
+            cache.forEachThenHalve(6, (k, address, slot, accesses) -> visited.add(accesses));
+            assertEquals(List.of(2L, 1L, 1L), visited);
+        }
+    }
+
+    @Test
+    void slicesOfTheHalvingPassTogetherHalveEveryCountedSetOnce() {
+        // 64 KiB: 256 sets, four bitmap words; slices that split words.
+        try (LocationCache cache = new LocationCache(1 << 16, 10_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            int keys = 500;
+            for (int i = 1; i <= keys; i++) {
+                cache.insert(key(i), 0x10 + i, 8, 0);
+                for (int b = 0; b < 7; b++) {
+                    cache.lookup(key(i), 1, hit); // 8 when its way was not taken since
+                }
+            }
+            java.util.Map<Long, Long> before = new java.util.HashMap<>();
+            cache.forEach(2, (k, address, slot, accesses) -> before.put(k, accesses));
+            java.util.Map<Long, Long> visited = new java.util.HashMap<>();
+            int[] cuts = {0, 1, 63, 64, 100, 128, 200, 255, 256};
+            for (int c = 0; c + 1 < cuts.length; c++) {
+                cache.forEachThenHalve(2, cuts[c], cuts[c + 1], (k, address, slot, accesses) -> {
+                    if (visited.put(k, accesses) != null) {
+                        throw new AssertionError("key " + k + " visited twice");
+                    }
+                });
+            }
+            assertEquals(before, visited, "every counted live entry visited once, with its count");
+            java.util.Map<Long, Long> after = new java.util.HashMap<>();
+            cache.forEach(2, (k, address, slot, accesses) -> after.put(k, accesses));
+            before.replaceAll((k, n) -> n >>> 1);
+            assertEquals(before, after, "every count halved once");
+        }
+    }
+
+    @Test
     void theBusyRingKeepsTheNewestKeysWhenMoreBecomeBusyThanItHoldsBetweenDrains() {
         try (LocationCache cache = new LocationCache(1 << 22, 60_000)) {
             LocationCache.Hit hit = new LocationCache.Hit();

@@ -240,11 +240,16 @@ class EmbeddedClusterTest {
         attacker.send(1, b, 0, 0);                      // empty
         b.putByte(0, io.pragh.store.StoreMessages.ACK);
         attacker.send(1, b, 0, 12);                     // short ACK
+        org.agrona.concurrent.UnsafeBuffer replicate = new org.agrona.concurrent.UnsafeBuffer(new byte[112]);
+        replicate.putByte(0, (byte) 5);                 // REPLICATE
+        replicate.putByte(56, (byte) 6);                // then a REPLICA_ANSWER in the same message
+        attacker.send(1, replicate, 0, 112);
+        attacker.send(1, replicate, 0, 60);             // a REPLICATE and a piece of one
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-        while (cluster.machine(1).store().malformedMessages() < 6 && System.nanoTime() < deadline) {
+        while (cluster.machine(1).store().malformedMessages() < 8 && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-        assertEquals(6, cluster.machine(1).store().malformedMessages());
+        assertEquals(8, cluster.machine(1).store().malformedMessages());
         assertArrayEquals(bytes("intact"), cluster.machine(2).get(key));
         cluster.machine(2).put(key, bytes("still writable"));
         assertArrayEquals(bytes("still writable"), cluster.machine(1).get(key));

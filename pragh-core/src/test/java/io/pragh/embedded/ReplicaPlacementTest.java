@@ -203,6 +203,52 @@ class ReplicaPlacementTest {
         }
     }
 
+    /**
+     * A holder's renewals of the replicas one host granted go in one message per upkeep round, and the host answers
+     * them all in one: a message each way per replica and half lease cost the traversal benchmark's inboxes more CPU
+     * than its migration threads.
+     */
+    @Test
+    void theRenewalsOfTheReplicasOneHostGrantedGoInOneMessageEachWay() throws Exception {
+        try (EmbeddedCluster c = EmbeddedCluster.builder().machines(3).workersPerMachine(1).pinThreads(false)
+            .keysPerMachine(1_000).cacheBytes(64 << 10).remoteLatencyNs(0).replicas(1 << 20, 1_000).build()) {
+            int n = 6;
+            byte[] value = "value".getBytes(StandardCharsets.UTF_8);
+            long[] keys = new long[n];
+            for (int i = 0; i < n; i++) {
+                keys[i] = keyHomedAt(c, 0, i + 1);
+                c.machine(0).put(keys[i], value);
+            }
+            Machine holder = c.machine(1);
+            Replicas replicas = holder.store().replication().replicas();
+            for (long key : keys) {
+                assertTrue(replicas.place(key, 1_000));
+            }
+            long deadline = System.nanoTime() + PATIENCE_NANOS;
+            for (long key : keys) {
+                while (remoteOpsOfGet(holder, key, value) > 0) {
+                    assertTrue(System.nanoTime() < deadline, "never granted");
+                    Thread.sleep(5);
+                }
+            }
+            long renewedBefore = replicas.renewed();
+            long sentBefore = holder.stats().snapshot().messages();
+            long answeredBefore = c.machine(0).stats().snapshot().messages();
+            while (replicas.renewed() < renewedBefore + 3 * n) {
+                assertTrue(System.nanoTime() < deadline, "not renewed: " + (replicas.renewed() - renewedBefore));
+                Thread.sleep(5);
+            }
+            long sent = holder.stats().snapshot().messages() - sentBefore;
+            long answered = c.machine(0).stats().snapshot().messages() - answeredBefore;
+            long renewals = replicas.renewed() - renewedBefore;
+            assertTrue(sent * 2 <= renewals, sent + " messages carried " + renewals + " renewals");
+            assertTrue(answered * 2 <= renewals, "the host answered " + renewals + " renewals in " + answered
+                + " messages");
+            assertEquals(n, replicas.count());
+            assertEquals(0, replicas.expired() + replicas.refused());
+        }
+    }
+
     /** Remote operations of one GET on {@code m}, which must return {@code expected}. */
     private static long remoteOpsOfGet(Machine m, long key, byte[] expected) {
         long before = m.stats().snapshot().remoteOps();
