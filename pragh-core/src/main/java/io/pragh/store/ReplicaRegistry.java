@@ -153,7 +153,7 @@ public final class ReplicaRegistry {
             int m = holders.machine(i);
             long replica = holders.address(i);
             try {
-                if (machine.regions().invalidate(m, replica)) {
+                if (machine.regions().invalidateCopy(m, replica, key)) {
                     invalidated.increment();
                     machine.reclaimRings().post(m, replica);
                 }

@@ -145,7 +145,11 @@ public final class StoreRegions {
      */
     public boolean invalidate(int host, long address) {
         long offset = Address.byteOffset(address);
-        long header = readHeader(host, offset);
+        return invalidateFrom(host, offset, address, readHeader(host, offset));
+    }
+
+    /** The invalidating CAS from {@code header}, read last, for as long as the header is live at {@code address}. */
+    private boolean invalidateFrom(int host, long offset, long address, long header) {
         while (ValueRecord.isLiveAt(header, address)) {
             long witness = casHeader(host, offset, header, ValueRecord.invalidated(header));
             if (witness == header) {
@@ -154,6 +158,30 @@ public final class StoreRegions {
             header = witness;
         }
         return false;
+    }
+
+    /**
+     * {@link #invalidate} of a read replica of {@code key} that {@code host} held: only while the allocation still
+     * holds {@code key}'s copy. A holder that restarted has new memory, its slots carved at a random first generation,
+     * so a record it reloads from its log takes the very allocation (offset, class, generation) of a replica of its
+     * previous life about once in 16,383 per slot, while the replica's host still names it in its registry until the
+     * replica's lease runs out; the header alone could not tell them apart, and the host's next update of the key
+     * invalidated the restarted machine's own record. A reloaded record is of a key homed there, and a replica's host invalidates only after it
+     * won the home's word of the replica's key (a home that restarted names its own record), so the key word tells
+     * them apart: one READ of the header and the key, then the CAS of the header (which changes whenever the slot is
+     * handed to another allocation).
+     */
+    public boolean invalidateCopy(int host, long address, long key) {
+        long offset = Address.byteOffset(address);
+        UnsafeBuffer words = new UnsafeBuffer(new byte[ValueRecord.VERSION_OFFSET]);
+        if (host == id) {
+            words.putLong(0, values.region().getLongVolatile(offset));
+            words.putLong(ValueRecord.KEY_OFFSET, values.region().getLong(offset + ValueRecord.KEY_OFFSET));
+        } else {
+            endpoint.read(host, Region.VALUES, offset, words, 0, ValueRecord.VERSION_OFFSET);
+        }
+        return words.getLong(ValueRecord.KEY_OFFSET) == key
+            && invalidateFrom(host, offset, address, words.getLongVolatile(0));
     }
 
     /**

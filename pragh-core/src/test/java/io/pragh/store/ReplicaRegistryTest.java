@@ -92,6 +92,38 @@ class ReplicaRegistryTest {
         }
     }
 
+    /**
+     * A holder restarted: its new memory may hand a replica's allocation (offset, size class, generation; the first
+     * generation is random per region, so about once in 16,383 restarts per slot) to a record it reloads of a key of
+     * its own, while the replica's host still names the allocation in its registry. Emulated here by writing another
+     * key into the replica's live allocation, as that reload would leave it. The host's next write of the replicated
+     * key invalidated it by a CAS of the header alone, and the restarted machine's own acknowledged value became
+     * unreadable; the invalidation now checks the allocation's key word first ({@code StoreRegions.invalidateCopy}).
+     */
+    @Test
+    void aHostsWriteLeavesAloneARecordOfAnotherKeyThatTookItsReplicasAllocation() throws Exception {
+        try (EmbeddedCluster c = tenMinuteReplicas()) {
+            long key = keyHomedAt(c, 0);
+            Machine host = c.machine(0);
+            Machine holder = c.machine(2);
+            putAndReplicate(host, holder, key, "first".getBytes(StandardCharsets.UTF_8));
+            io.pragh.cache.LocationCache.Hit hit = new io.pragh.cache.LocationCache.Hit();
+            assertTrue(holder.store().cache().peek(key, Leases.nowMillis(), hit));
+            long offset = Address.byteOffset(hit.address);
+            var region = holder.store().values().region();
+            long own = keyHomedAt(c, 2);
+            region.putLongVolatile(offset + ValueRecord.KEY_OFFSET, own);
+            long header = region.getLongVolatile(offset);
+            assertTrue(ValueRecord.isLiveAt(header, hit.address), "the test's premise: the allocation is live");
+
+            byte[] second = "second".getBytes(StandardCharsets.UTF_8);
+            host.put(key, second);
+            assertEquals(header, region.getLongVolatile(offset), "the host's write invalidated a record of key " + own
+                + " in the allocation its registry named as the replica of key " + key);
+            assertArrayEquals(second, holder.get(key), "the holder's GET found its copy gone and read the new value");
+        }
+    }
+
     /** Three machines whose replicas live ten minutes: only what a test does makes one unusable in its time. */
     private static EmbeddedCluster tenMinuteReplicas() {
         long lease = 600_000;
