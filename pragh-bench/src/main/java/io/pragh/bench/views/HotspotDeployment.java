@@ -287,7 +287,8 @@ abstract class HotspotDeployment implements AutoCloseable {
 
         @Override
         void flush() {
-            // The reads are counted in the servers' processes; a round takes what their lanes handled by then.
+            // The reads are counted in the servers' processes; a round has their lanes hand over every read made
+            // before it (ViewHotspots.takeFlushed).
         }
 
         @Override

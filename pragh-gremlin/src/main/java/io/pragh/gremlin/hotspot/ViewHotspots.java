@@ -47,6 +47,8 @@ public final class ViewHotspots implements AutoCloseable {
     /** The read subscription of watched view {@code v} is named this prefix plus {@code v}. */
     public static final String SUBSCRIPTION_PREFIX = "pragh.hotspot.";
     private static final long MOVE_PATIENCE_MILLIS = 60_000;
+    /** How long taking a view's counts waits for this process's event lanes to hand over the reads made before. */
+    private static final long FLUSH_MILLIS = 10_000;
     /** Keys one ask of their hosts names at most (the client protocol's HOSTS takes up to 8,192). */
     private static final int BATCH = 4_096;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ViewHotspots.class);
@@ -203,7 +205,26 @@ public final class ViewHotspots implements AutoCloseable {
             stopCountingHere(view);
             throw new IllegalArgumentException("view '" + view + "' is not watched for hotspots");
         }
-        return countHere(view, threshold) ? new long[machines.machineCount() + 1] : watches.get(view).counter.take();
+        return countHere(view, threshold) ? new long[machines.machineCount() + 1]
+            : takeFlushed(watches.get(view).counter);
+    }
+
+    /**
+     * {@code counter}'s counts once this process's event lanes handled every read event queued before now: a read's
+     * event is queued before its GET returns, so counts taken after the readers stopped hold every read they made.
+     * Taken at once, the last reads of a phase could land in the next round's counts (a round over server processes
+     * counted 10 of the reads made before it moved a view's values as remote reads after it).
+     */
+    private long[] takeFlushed(final ViewReadCounter counter) {
+        try {
+            if (!events.flush(FLUSH_MILLIS)) {
+                LOG.warn("the event lanes did not hand over every read within {} ms; the rest count in the next round",
+                    FLUSH_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller is being stopped: take what was counted
+        }
+        return counter.take();
     }
 
     /** Stops watching {@code view} (durably); its values stay where the last round put them. */
@@ -254,7 +275,7 @@ public final class ViewHotspots implements AutoCloseable {
 
     private HotspotReport round(final String view, final Watch w) {
         final long now = System.nanoTime();
-        final long[] counts = w.counter.take();
+        final long[] counts = takeFlushed(w.counter);
         final long[] others = machines.takeOtherReads(view);
         for (int m = 0; m < counts.length; m++) {
             counts[m] += others[m];
