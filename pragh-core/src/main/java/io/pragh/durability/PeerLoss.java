@@ -101,6 +101,8 @@ public final class PeerLoss {
         // Replicas of these values that the lost host granted are not in this machine's registry: updates here wait
         // out their leases before they become visible (docs/replicas.md, "Host crash or restart").
         store.replication().registry().quarantine();
+        // Nor could another machine migrate them and update them there until those replicas have run out.
+        store.putBacks().restoring();
         int restored = 0;
         try {
             // Fenced before the read: a LOG of these keys that reaches the log after it is refused, not acknowledged.

@@ -64,6 +64,10 @@ public final class Recovery {
         long[] counts = replay(dir, store.mutators(), key -> true, state, true);
         store.observeVersion(ValueRecord.firstVersion(counts[3]));
         long loaded = 0;
+        if (!state.isEmpty()) {
+            // Survivors may still read records of these keys from before the restart (PutBackFence).
+            store.putBacks().restarted();
+        }
         for (Map.Entry<Long, State> e : state.entrySet()) {
             State s = e.getValue();
             if (s.value != null) {

@@ -50,7 +50,7 @@ final class MachineAssembly {
         store.replication().configure(b.replicas);
         if (!restarted) {
             // Built with its cluster: no replica of a previous life of it exists anywhere.
-            store.replication().startsWithItsCluster();
+            store.startsWithItsCluster();
         }
         Durability durability = null;
         try {

@@ -53,7 +53,12 @@ public final class Migrator {
 
     /** What a migration did. */
     public enum Outcome {
-        MIGRATED, ALREADY_LOCAL, ABSENT
+        MIGRATED, ALREADY_LOCAL, ABSENT,
+        /**
+         * Not moved: its home put the value back from its log moments ago and holds it there while older records of
+         * it may still be read elsewhere ({@code io.pragh.store.PutBackFence}); a later migration may move it.
+         */
+        HELD
     }
 
     private final MachineStore store;
@@ -74,6 +79,7 @@ public final class Migrator {
 
     private long migrated;
     private long conflicts;
+    private long held;
     private long bytesMoved;
     private long rounds;
     /** Keys of the current round whose source still waits for its own predecessor's invalidation. */
@@ -113,6 +119,11 @@ public final class Migrator {
     /** CAS conflicts with concurrent updates (and stale copies), each followed by another round for that key. */
     public long conflicts() {
         return conflicts;
+    }
+
+    /** Keys left where they were because their home holds them there ({@link Outcome#HELD}). */
+    public long held() {
+        return held;
     }
 
     public long bytesMoved() {
@@ -170,7 +181,7 @@ public final class Migrator {
             waitingOnPending = 0;
             try {
                 readValues(keys, base, count, outcomes);
-                casAddresses(keys, base, count);
+                casAddresses(keys, base, count, outcomes);
                 remaining = invalidateAndReclaim(keys, base, count, outcomes);
             } finally {
                 releaseUnfinished(keys, base, count);
@@ -235,7 +246,7 @@ public final class Migrator {
     }
 
     /** Stage 2: check each copy, then CAS every home's address word (locally when this is the home). */
-    private void casAddresses(long[] keys, int base, int count) {
+    private void casAddresses(long[] keys, int base, int count, Outcome[] outcomes) {
         batch().clear();
         ChunkedRegion values = store.values().region();
         for (int i = 0; i < count; i++) {
@@ -255,6 +266,13 @@ public final class Migrator {
                 // Moving this copy on now could let an update acknowledged after us leave its predecessor readable.
                 round.release(i);
                 waitingOnPending++;
+                continue;
+            }
+            if ((header & ValueRecord.PUT_BACK) != 0) {
+                // Updated here, it could be read around by a machine that still reads an older record of the key.
+                round.release(i);
+                round.close(i, outcomes, base, Outcome.HELD);
+                held++;
                 continue;
             }
             round.sourceHeaders[i] = header;

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Updates that must wait for their key's previous update ({@link PreviousUpdateChecks}): the value's previous record
  * still pending (its update not yet logged at the home) or locked by another update, or the key's previous DELETE
- * not yet finished. No thread waits for that in place. The thread that delivers messages must not, since it also
+ * not yet finished, or its value put back at home from the log and still held there ({@link PutBackFence}). No
+ * thread waits for that in place. The thread that delivers messages must not, since it also
  * delivers what ends the wait: a home whose delivery thread waited for a DELETE to finish would never take in the LOG
  * that finishes it (the chaos test with restarts saw updates time out by the handful, and a DELETE left unfinished).
  * A worker serving clients must not either: on a durable cluster the wait lasts until the previous update's log write
@@ -146,7 +147,8 @@ public final class DeferredUpdates extends DutyThread {
                 }
                 machine.acks().completeRetryable(e.origin(), e.request(), "update of key " + e.key() + " found the"
                     + " key's previous update still unsettled (its record pending or locked, or its DELETE"
-                    + " unfinished) after " + (PATIENCE_NANOS / 1_000_000) + " ms; it did not take effect");
+                    + " unfinished), or its value still held at home after a restart (PutBackFence), after "
+                    + (PATIENCE_NANOS / 1_000_000) + " ms; it did not take effect");
                 report(e);
             }
             it.remove();

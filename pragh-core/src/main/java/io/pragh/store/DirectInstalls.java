@@ -55,7 +55,8 @@ final class DirectInstalls {
             values.release(address);
             throw new IllegalStateException("key " + key + " already has a value on machine " + store.id());
         }
-        regions.settled(address, length);
+        // Held at home while a restart's reload may have older records of it elsewhere (PutBackFence).
+        regions.settled(address, length, store.putBacks().flagsNow());
     }
 
     /**
@@ -110,7 +111,7 @@ final class DirectInstalls {
         if (value == null) {
             regions.keys().prune(key);
         } else {
-            regions.settled(desired, length);
+            regions.settled(desired, length, store.putBacks().flagsNow());
         }
         UpdateLog log = acks.updateLog();
         if (log == null) {

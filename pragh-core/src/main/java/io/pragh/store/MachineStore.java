@@ -64,6 +64,7 @@ public final class MachineStore implements AutoCloseable {
     private final LongAdder settleWaits = new LongAdder();
     private final LongAdder settleWaitNanos = new LongAdder();
     private final Replication replication = new Replication(this);
+    private final PutBackFence putBacks = new PutBackFence(this);
     /** Volatile: observers come and go while workers read; null (the usual case) costs one load per GET. */
     private volatile AccessObserver accessObserver;
     private Endpoint endpoint;
@@ -102,6 +103,22 @@ public final class MachineStore implements AutoCloseable {
         regions.attach(endpoint);
         reclamation = StoreReclamation.start(this, regions, endpoint);
         replication.start();
+        putBacks.startLifter(); // a restart's reload, before attach, may have put values back
+    }
+
+    /**
+     * Declares that this machine starts with its cluster, not into one that ran before: no other machine can hold an
+     * address or replica of a previous life of it, so its first updates skip the waits a restarted machine owes those
+     * ({@link Replication#startsWithItsCluster}, {@link PutBackFence}). Before attach.
+     */
+    public void startsWithItsCluster() {
+        replication.startsWithItsCluster();
+        putBacks.firstLife();
+    }
+
+    /** Values put back at home from the log, held there while older records of them may still be read elsewhere. */
+    public PutBackFence putBacks() {
+        return putBacks;
     }
 
     /** Read replicas of contended values, both sides (docs/replicas.md); their settings are set before attach. */
@@ -475,7 +492,8 @@ public final class MachineStore implements AutoCloseable {
     public boolean quiesce() {
         beginClose();
         replication.stop(); // its keeper reads and CASes this store's memory
-        boolean quiet = reclamation == null || reclamation.stop(CLOSE_PATIENCE_MILLIS);
+        boolean quiet = putBacks.stop(CLOSE_PATIENCE_MILLIS); // its lifter CASes headers here
+        quiet &= reclamation == null || reclamation.stop(CLOSE_PATIENCE_MILLIS);
         // Its thread settles uncertain CASes against this store's memory: stopped before anything is freed.
         uncertainUpdates.close();
         // Its updates hold the gate while they wait: stopped before the gate is drained (the rest are refused).

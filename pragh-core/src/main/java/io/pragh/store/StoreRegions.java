@@ -189,12 +189,17 @@ public final class StoreRegions {
      * invalidated), by CAS so that doing it twice is harmless: whoever sees it clear sees everything before it.
      */
     public void settled(long address, int length) {
+        settled(address, length, 0);
+    }
+
+    /** {@link #settled(long, int)}, leaving {@code flags} set in the settled header (a put-back's, {@link PutBackFence}). */
+    void settled(long address, int length, long flags) {
         long header = ValueRecord.headerWord(length, address);
         // A CPU CAS whatever the NIC: the only one-sided CAS that can meet it is a home's settling of the same bit
         // (a durable update's), which writes the same word, so either order is fine; and a load settles its records
         // before the machine serves, when no loopback CAS may be possible yet.
         values.region().compareAndExchangeLong(Address.byteOffset(address),
-            header | ValueRecord.INVALIDATION_PENDING, header);
+            header | ValueRecord.INVALIDATION_PENDING, header | flags);
     }
 
     /** Writes a complete record (header, key, version, the mutator's output) at a freshly allocated address. */

@@ -242,6 +242,9 @@ final class UpdateProtocol {
         if (PreviousUpdateChecks.pending(header, address)) {
             return DEFERRED; // what clears it (a LOG's settle, an invalidation) may need this very thread
         }
+        if (machine.putBacks().holdsBack(header)) {
+            return DEFERRED; // put back from the log while older records of it may be read elsewhere (PutBackFence)
+        }
         if (!ValueRecord.isLiveAt(header, address) || chunk.getLong(index + ValueRecord.KEY_OFFSET) != key) {
             s.dropCached(key, address);
             return FORWARDED;

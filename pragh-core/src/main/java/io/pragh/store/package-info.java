@@ -7,7 +7,8 @@
  * and owns its lifecycle; each duty lives in its own class: the memory and its word-level operations
  * ({@code StoreRegions}), admission and closing ({@code StoreGate}), update acknowledgement and the LOG/settle path
  * ({@code UpdateAcknowledgements}), message routing ({@code MessageRouter}), the update protocol
- * ({@code UpdateProtocol}), values installed outside it ({@code DirectInstalls}), versions ({@code Incarnations})
+ * ({@code UpdateProtocol}), values installed outside it ({@code DirectInstalls}) and held at home after a put-back
+ * ({@link io.pragh.store.PutBackFence}), versions ({@code Incarnations})
  * and the GC thread with its reclaim rings and the leak scan ({@code StoreReclamation}). Read replicas of contended
  * values (docs/replicas.md) live here too, beside the update protocol that must invalidate them: the host's
  * {@link io.pragh.store.ReplicaRegistry}, the holder's {@link io.pragh.store.Replicas} and their

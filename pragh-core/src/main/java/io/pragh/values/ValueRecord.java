@@ -33,6 +33,10 @@ import org.agrona.DirectBuffer;
  *   <li><b>R</b> ({@link #REPLICATED}): the host granted read replicas of this record to other machines
  *       ({@code io.pragh.store.ReplicaRegistry}, docs/replicas.md); whoever invalidates or replaces the record must
  *       make them unusable first. Set by CAS only on a live record that is neither pending nor locked.</li>
+ *   <li><b>B</b> ({@link #PUT_BACK}): the key's home put this value back from its log (a restart's reload, or a
+ *       value lost with the machine it had migrated to) while other machines may still read an older record of it
+ *       ({@code io.pragh.store.PutBackFence}); the record neither migrates nor is replaced until the home's fence
+ *       lifts, which then clears the bit by CAS on a record that is neither pending nor locked.</li>
  * </ul>
  * A reader that fetched a record through an address accepts it only when it is live, its generation and class are the
  * address's, and word 1 is the key it asked for ({@link #isValid}); anything else means the address is stale (the
@@ -129,6 +133,11 @@ public final class ValueRecord {
      * waits out the replica lease before its new record settles (docs/replicas.md).
      */
     public static final long REPLICATED = 1L << 26;
+    /**
+     * Header bit: the value was put back at its home from its log while an older record of it may still be read
+     * elsewhere; it stays at home, unchanged, until the home's {@code io.pragh.store.PutBackFence} lifts.
+     */
+    public static final long PUT_BACK = 1L << 25;
     /** Header bit: the record holds a value (not invalidated, not free). */
     public static final long LIVE = 1L << 30;
     /** Header bit: the slot is on its class's free list. */

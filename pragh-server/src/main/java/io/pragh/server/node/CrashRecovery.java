@@ -82,7 +82,9 @@ public final class CrashRecovery implements AutoCloseable {
     /**
      * Tells every reachable peer that this machine restarted and waits until each has recovered from it or
      * {@code waitMillis} passed. Returns the peers that acknowledged; unreachable peers are skipped (they have
-     * nothing of this machine's that is not already gone with them). Peers that have not answered are told again every
+     * nothing of this machine's that is not already gone with them). Once every peer told has answered, the values this
+     * machine reloaded may migrate and change ({@link io.pragh.store.PutBackFence#everyPeerRecovered}); until then, or
+     * until the fence's time runs out, they stay at home, unchanged. Peers that have not answered are told again every
      * {@link #ANNOUNCE_AGAIN_MILLIS}: a peer's acknowledgement can fail on its way back (its fabric still backing off
      * from an attempt to reach this machine before it listened), and recovering twice restores nothing twice.
      */
@@ -127,6 +129,16 @@ public final class CrashRecovery implements AutoCloseable {
         }
         Set<Integer> out = new HashSet<>(acknowledged);
         out.retainAll(told);
+        if (out.containsAll(told)) {
+            // No survivor points into this machine's previous life any more: its reloaded values may move and change.
+            store.putBacks().everyPeerRecovered();
+        } else {
+            Set<Integer> silent = new HashSet<>(told);
+            silent.removeAll(out);
+            LOG.warn("machine {}: machines {} did not acknowledge its restart; the values it reloaded stay at home,"
+                + " unchanged, until no cached address or replica from before the restart can be used ({} ms after"
+                + " the reload)", store.id(), silent, store.replication().orphanWaitMillis());
+        }
         return out;
     }
 
