@@ -237,7 +237,6 @@ public final class Coordinator {
     private long[] hottestFirst(LongHashSet keys) {
         long[] order = new long[keys.size()];
         double[] heat = new double[keys.size()];
-        Integer[] index = new Integer[keys.size()];
         int n = 0;
         LongHashSet.LongIterator it = keys.iterator();
         while (it.hasNext()) {
@@ -253,10 +252,9 @@ public final class Coordinator {
             }
             order[n] = key;
             heat[n] = max;
-            index[n] = n;
             n++;
         }
-        Arrays.sort(index, (a, b) -> Double.compare(heat[b], heat[a]));
+        int[] index = HottestFirst.order(heat, n);
         long[] sorted = new long[n];
         for (int i = 0; i < n; i++) {
             sorted[i] = order[index[i]];

@@ -4,7 +4,6 @@ import io.pragh.keys.Placement;
 import io.pragh.monitor.KeyRate;
 import io.pragh.monitor.MonitorReport;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,10 +75,14 @@ public final class ReplicaPolicy {
                 }
             }
         }
-        offered.sort(Comparator.comparingDouble(Choice::readsPerSecond).reversed());
+        double[] rates = new double[offered.size()];
+        for (int i = 0; i < rates.length; i++) {
+            rates[i] = offered.get(i).readsPerSecond();
+        }
         int[] count = new int[machines];
         List<Choice> chosen = new ArrayList<>();
-        for (Choice c : offered) {
+        for (int i : HottestFirst.order(rates, rates.length)) {
+            Choice c = offered.get(i);
             if (count[c.machine()]++ < perMachine) {
                 chosen.add(c);
             }
