@@ -57,6 +57,8 @@ public final class CrashRecovery implements AutoCloseable {
      */
     private final Map<Integer, Long> recoveredRestarts = new HashMap<>();
     private final long nonce = System.nanoTime() ^ Double.doubleToLongBits(Math.random());
+    /** Tells unanswering peers of the restart again after the machine serves ({@link #startRetelling}). */
+    private Thread reteller;
 
     public CrashRecovery(MachineStore store, Durability durability) {
         this.store = store;
@@ -81,10 +83,12 @@ public final class CrashRecovery implements AutoCloseable {
 
     /**
      * Tells every reachable peer that this machine restarted and waits until each has recovered from it or
-     * {@code waitMillis} passed. Returns the peers that acknowledged; unreachable peers are skipped (they have
-     * nothing of this machine's that is not already gone with them). Once every peer told has answered, the values this
-     * machine reloaded may migrate and change ({@link io.pragh.store.PutBackFence#everyPeerRecovered}); until then, or
-     * until the fence's time runs out, they stay at home, unchanged. Peers that have not answered are told again every
+     * {@code waitMillis} passed. Returns the peers that acknowledged; peers unreachable when first told are not waited
+     * for (if down, they have nothing of this machine's that is not already gone with them). But the values this
+     * machine reloaded may migrate and change only once every peer has recovered from the restart
+     * ({@link io.pragh.store.PutBackFence#everyPeerRecovered}), an unreachable one too, since a partition is not a
+     * crash: until then, or until the fence's time runs out, they stay at home, unchanged, and the peers that have not
+     * answered are told again in the background. Peers that have not answered are told again every
      * {@link #ANNOUNCE_AGAIN_MILLIS}: a peer's acknowledgement can fail on its way back (its fabric still backing off
      * from an attempt to reach this machine before it listened), and recovering twice restores nothing twice.
      */
@@ -129,15 +133,15 @@ public final class CrashRecovery implements AutoCloseable {
         }
         Set<Integer> out = new HashSet<>(acknowledged);
         out.retainAll(told);
-        if (out.containsAll(told)) {
-            // No survivor points into this machine's previous life any more: its reloaded values may move and change.
-            store.putBacks().everyPeerRecovered();
-        } else {
-            Set<Integer> silent = new HashSet<>(told);
-            silent.removeAll(out);
-            LOG.warn("machine {}: machines {} did not acknowledge its restart; the values it reloaded stay at home,"
-                + " unchanged, until no cached address or replica from before the restart can be used ({} ms after"
-                + " the reload)", store.id(), silent, store.replication().orphanWaitMillis());
+        Set<Integer> silent = unacknowledged();
+        if (silent.isEmpty()) {
+            store.putBacks().everyPeerRecovered(); // also a cluster of one, where no acknowledgement comes
+        } else if (store.putBacks().holds()) {
+            LOG.warn("machine {}: machines {} have not recovered from its restart; the values it reloaded stay at home,"
+                + " unchanged, until they do (they are told again meanwhile) or until no cached address or replica"
+                + " from before the restart can be used ({} ms after the reload)", store.id(), silent,
+                store.replication().orphanWaitMillis());
+            startRetelling(msg);
         }
         return out;
     }
@@ -177,6 +181,54 @@ public final class CrashRecovery implements AutoCloseable {
             return;
         }
         acknowledged.add(from);
+        if (unacknowledged().isEmpty()) {
+            // No peer points into this machine's previous life any more: its reloaded values may move and change.
+            store.putBacks().everyPeerRecovered();
+        }
+    }
+
+    /** Peers that have not recovered from this machine's restart: unreachable ones too (cut off is not down). */
+    private Set<Integer> unacknowledged() {
+        Set<Integer> out = new HashSet<>();
+        for (int peer = 0; peer < store.machineCount(); peer++) {
+            if (peer != store.id() && !acknowledged.contains(peer)) {
+                out.add(peer);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Tells the peers that have not recovered from this restart again, every {@link #ANNOUNCE_AGAIN_MILLIS}, while
+     * the values reloaded here are held for them: a peer that starts later (a whole cluster restarting) or that a
+     * partition cut off then answers, and the hold ends before its time runs out.
+     */
+    private synchronized void startRetelling(UnsafeBuffer msg) {
+        if (reteller != null) {
+            return;
+        }
+        reteller = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted() && store.putBacks().holds()) {
+                Set<Integer> silent = unacknowledged();
+                if (silent.isEmpty()) {
+                    return;
+                }
+                for (int peer : silent) {
+                    try {
+                        store.send(peer, msg, 0, msg.capacity());
+                    } catch (FabricException stillUnreachable) {
+                        // Told again at the next round, or the hold's time ends it.
+                    }
+                }
+                try {
+                    Thread.sleep(ANNOUNCE_AGAIN_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "m" + store.id() + "-restart-retell");
+        reteller.setDaemon(true);
+        reteller.start();
     }
 
     /** Runs {@link #recoverFrom} on this machine's recovery thread: what membership calls when a machine dies. */
@@ -200,6 +252,18 @@ public final class CrashRecovery implements AutoCloseable {
 
     @Override
     public void close() {
+        Thread t;
+        synchronized (this) {
+            t = reteller;
+        }
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         worker.close();
     }
 }
