@@ -31,15 +31,18 @@ import org.agrona.concurrent.UnsafeBuffer;
  * control thread's duty limit, so that a new key read hundreds of times a second waited for the interval's end).
  *
  * <p>The interval end's pass ({@link #forEachThenHalve}) likewise passes only the sets that hold a nonzero count: a
- * bitmap with a bit per set is set by the first bump into a set whose bit is clear (an opaque read of the word on the
- * GET path, a release store of it with the bit only then) and cleared by the pass once halving left every count of
- * the set at zero. Passing
+ * bitmap with a bit per set is set by a bump that takes a count to a power of two, 1 included, when the set's bit is
+ * clear (an opaque read of the word, a release store of it with the bit only then) and cleared by the pass once
+ * halving left every count of the set at zero. A count past 1 was 1 since its set's bit was last cleared (a count
+ * cleared is 0, and counts only grow by one or halve), so its set was marked then: a bump to any other count need not
+ * read the bitmap, a word of which every GET read at random before (a cache miss into 64 KiB per machine). Passing
  * every set read 1 GiB over 8 machines every interval and wrote all of it (73% of the control thread's time at scale
  * 20, most of the monitors' 11.5 us per traversal query), while most sets held no count: a key read once is gone from
  * the counts after one halving. Lossy as the counters are: a bump that races the clearing of its set's bit (it read the
- * bit before the clear, its count after the pass's last read) leaves a count the passes skip until the next bump into
- * that set marks it again; at most that one access is missing from a report, and it is not lost, only late. Two GETs
- * marking sets of the same 64 at the same moment can lose one mark the same way.
+ * bit before the clear, its count after the pass's last read) leaves a count the passes skip until a bump into that
+ * set reaches the next power of two and marks it again; the accesses until then are missing from a report, and they
+ * are not lost, only late (as many accesses late as the count had at most). Two GETs marking sets of the same 64 at
+ * the same moment can lose one mark the same way.
  *
  * <pre>{@code
  * LocationCache cache = new LocationCache(128L << 20, 5_000);
@@ -239,9 +242,12 @@ public final class LocationCache implements AutoCloseable {
         // Lossy bump (see the class comment): plain read, ordered write, no read-modify-write atomic.
         long count = sets.getLong(found + COUNT) + 1;
         sets.putLongOrdered(found + COUNT, count);
-        markCounted(found / SET_BYTES);
-        if (count >= HOT_MARK && (count & (count - 1)) == 0) {
-            markHot(key, nowMillis, count);
+        if ((count & (count - 1)) == 0) {
+            // Only at powers of two (see the class comment): a set whose count is past 1 was marked when it was 1.
+            markCounted(found / SET_BYTES);
+            if (count >= HOT_MARK) {
+                markHot(key, nowMillis, count);
+            }
         }
         return true;
     }
@@ -330,7 +336,7 @@ public final class LocationCache implements AutoCloseable {
         if ((bits & bit) == 0) {
             // Lossy as the counters' bumps, and for the same reason: no read-modify-write atomic on the GET path. A
             // GET marking another set of the same word at the same moment can lose this mark (its count waits for the
-            // next bump into the set). An atomic OR here took 13% of the query threads' JFR samples at scale 20.
+            // next power of two of a count in the set). An atomic OR here took 13% of the query threads' JFR samples at scale 20.
             COUNTED.setRelease(countedSets, word, bits | bit);
         }
     }

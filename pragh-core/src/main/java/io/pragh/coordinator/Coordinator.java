@@ -5,10 +5,9 @@ import io.pragh.monitor.KeyRate;
 import io.pragh.monitor.MonitorReport;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongHashSet;
 
 /**
@@ -57,12 +56,12 @@ public final class Coordinator {
     /** Keys whose home is counting its accesses (deferred, or the value left home). */
     private final LongHashSet homeTracking = new LongHashSet();
     /** This interval's rates so far: key to per-machine rate (NaN where nothing was reported). */
-    private Map<Long, double[]> rates = new HashMap<>();
+    private Long2ObjectHashMap<double[]> rates = new Long2ObjectHashMap<>();
     /** The previous interval's rates, as {@link #rates} was at its end: the instant decision's estimate of a reader. */
-    private Map<Long, double[]> previousRates = new HashMap<>();
+    private Long2ObjectHashMap<double[]> previousRates = new Long2ObjectHashMap<>();
     /** Each machine's instant rate, as its latest report said (NaN while none did). */
     private final double[] instantRates;
-    private final Map<Long, boolean[]> measured = new HashMap<>();
+    private final Long2ObjectHashMap<boolean[]> measured = new Long2ObjectHashMap<>();
     /** Keys whose value has read replicas: not moved while the policy keeps them ({@link #keepInPlace}). */
     /**
      * Intervals a key stays kept in place after the replica policy last kept it: long enough that a key read through
@@ -217,7 +216,9 @@ public final class Coordinator {
         }
         Builder out = new Builder();
         LongHashSet keys = new LongHashSet();
-        rates.keySet().forEach(keys::add);
+        for (Long2ObjectHashMap<double[]>.KeyIterator it = rates.keySet().iterator(); it.hasNext(); ) {
+            keys.add(it.nextLong());
+        }
         keys.addAll(pending);
         for (long key : hottestFirst(keys)) {
             decide(key, true, out);
@@ -225,7 +226,7 @@ public final class Coordinator {
         // Kept for one interval: an instant decision early in the next one weighs a machine that has not reported the
         // key yet at what it read then.
         previousRates = rates;
-        rates = new HashMap<>();
+        rates = new Long2ObjectHashMap<>();
         measured.clear();
         Arrays.fill(approvedThisInterval, 0);
         interval++;

@@ -163,6 +163,29 @@ class LocationCacheTest {
         }
     }
 
+    /**
+     * Only a bump to a power of two marks its set (the others skip the bitmap): a count that grew past 1 since its set
+     * was last left at zero was marked at 1, and halving never unmarks a set that keeps a count, so every pass still
+     * visits it with its whole count.
+     */
+    @Test
+    void countsBumpedPastAPowerOfTwoAreVisitedByEveryPassUntilTheyReachZero() {
+        try (LocationCache cache = new LocationCache(1 << 16, 10_000)) {
+            LocationCache.Hit hit = new LocationCache.Hit();
+            cache.insert(key(1), 0x10, 8, 0);  // 1
+            for (int i = 0; i < 4; i++) {
+                cache.lookup(key(1), 1, hit);  // 2, 3, 4, 5
+            }
+            List<Long> visited = new ArrayList<>();
+            cache.forEachThenHalve(2, (k, address, slot, accesses) -> visited.add(accesses)); // 5 -> 2
+            cache.lookup(key(1), 3, hit);      // 3: no power of two, the set is still marked
+            cache.forEachThenHalve(4, (k, address, slot, accesses) -> visited.add(accesses)); // 3 -> 1
+            cache.forEachThenHalve(5, (k, address, slot, accesses) -> visited.add(accesses)); // 1 -> 0
+            assertEquals(List.of(5L, 3L, 1L), visited);
+            assertEquals(0, cache.countedSets());
+        }
+    }
+
     @Test
     void slicesOfTheHalvingPassTogetherHalveEveryCountedSetOnce() {
         // 64 KiB: 256 sets, four bitmap words; slices that split words.

@@ -480,6 +480,26 @@ class MonitorTest {
         assertTrue(find(m.endInterval(4_000), local).isEmpty());
     }
 
+    /**
+     * Only a key's home tracks it: the coordinator asks nothing else, and the GET path relies on it (a remote key's
+     * access skips the tracked-key probe), so a request to track a remote key is refused by name rather than counted
+     * nowhere.
+     */
+    @Test
+    void trackingAKeyHomedElsewhereIsRefusedNamingItsHome() {
+        Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());
+        m.start(0);
+        long remote = keyHomedAt(2, 1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.track(remote));
+        assertTrue(e.getMessage().contains("key " + remote + " is homed on machine 2"), e.getMessage());
+        assertFalse(m.isTracked(remote));
+        for (int i = 0; i < 50; i++) {
+            m.onAccess(remote, 2, SELF);
+        }
+        assertTrue(find(m.endInterval(1_000), remote).isEmpty(),
+            "a remote key's accesses are the location cache's to count, not the table's");
+    }
+
     @Test
     void aTouchOfATrackedKeyIsNoAccess() {
         Monitor m = new Monitor(SELF, placement, cache, MonitorConfig.defaults());

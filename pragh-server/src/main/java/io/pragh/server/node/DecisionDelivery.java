@@ -132,7 +132,14 @@ final class DecisionDelivery {
     private void carryOut(DecisionKind kind, long key, double rate) {
         switch (kind) {
             case MIGRATE_HERE -> migrations.migrate(key);
-            case TRACK -> monitor.track(key);
+            case TRACK -> {
+                try {
+                    monitor.track(key);
+                } catch (IllegalArgumentException e) {
+                    // A coordinator asks a key's home to track it; anything else is a peer's bug, not ours to crash on.
+                    LOG.warn("machine {} dropped a DECISION: {}", store.id(), e.getMessage());
+                }
+            }
             case UNTRACK -> monitor.untrack(key);
             case REPLICATE_HERE -> placing.execute(() -> {
                 if (store.replication().replicas().place(key, rate)) {
