@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -31,12 +33,14 @@ class RemoteSubscriptionEndToEndTest {
             views.add("city", PraghGraph.toVid(member.id()));
             final ViewEvents events = ViewEvents.of(views); // the server's own: one per graph
             final Cluster cluster = Cluster.build("127.0.0.1").port(served.port).create();
+            final ExecutorService reader = Executors.newSingleThreadExecutor();
             try {
                 final GraphTraversalSource g = traversal().with(DriverRemoteConnection.using(cluster, "g"));
-                final CompletableFuture<List<Map<String, Object>>> stream = g.with("batchSize", 1)
-                    .<Map<String, Object>>call("pragh.subscribe", Map.of("view", "city",
-                        "events", List.of("PROPERTY_UPDATE"), "limit", 3, "timeout", 60_000))
-                    .promise(t -> t.toList());
+                // The subscriber reads on a thread of its own: promise(t -> t.toList()) runs toList on the calling
+                // thread when the request is sent before promise returns, and this thread must write the events.
+                final CompletableFuture<List<Map<String, Object>>> stream = CompletableFuture.supplyAsync(
+                    () -> g.with("batchSize", 1).<Map<String, Object>>call("pragh.subscribe", Map.of("view", "city",
+                        "events", List.of("PROPERTY_UPDATE"), "limit", 3, "timeout", 60_000)).toList(), reader);
                 while (events.remoteSubscribers() == 0) {
                     assertTrue(!stream.isDone(), "the stream ended before it opened: " + stream);
                     Thread.sleep(10); // waiting for the request to reach the server, not timing it
@@ -58,6 +62,7 @@ class RemoteSubscriptionEndToEndTest {
                     && "city".equals(e.get("view")) && "speed".equals(e.get("property"))), got.toString());
                 assertEquals(0, events.remoteSubscribers(), "the ended stream was closed");
             } finally {
+                reader.shutdownNow();
                 cluster.close();
             }
         }
