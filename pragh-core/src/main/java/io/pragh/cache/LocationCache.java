@@ -120,6 +120,15 @@ public final class LocationCache implements AutoCloseable {
      * @param leaseMillis how long a cached address may be used after it was read from the key region
      */
     public LocationCache(long bytes, long leaseMillis) {
+        this(bytes, leaseMillis, false);
+    }
+
+    /**
+     * As {@link #LocationCache(long, long)}; with {@code hugePages} the sets ask for transparent huge pages
+     * ({@link io.pragh.memory.HugePages}): a probe lands at random in the whole budget, a TLB miss per probe on 4 KiB
+     * pages.
+     */
+    public LocationCache(long bytes, long leaseMillis, boolean hugePages) {
         this.leaseMillis = leaseMillis;
         if (bytes == 0) {
             this.memory = null;
@@ -136,7 +145,8 @@ public final class LocationCache implements AutoCloseable {
         }
         int setCount = Integer.highestOneBit((int) (bytes / SET_BYTES));
         // Sets are a power of two of 256 bytes, so the region is one power-of-two chunk within the budget.
-        this.memory = ChunkedRegion.allocate("location-cache", (long) setCount * SET_BYTES, setCount * SET_BYTES);
+        this.memory = ChunkedRegion.allocate("location-cache", (long) setCount * SET_BYTES, setCount * SET_BYTES,
+            hugePages);
         this.sets = memory.chunk(0);
         this.setMask = setCount - 1;
         this.countedSets = new long[Math.max(1, setCount >>> 6)];

@@ -49,6 +49,15 @@ public final class KeyRegion implements AutoCloseable {
      * @param maxChunkBytes chunk size limit for the backing region
      */
     public KeyRegion(long expectedKeys, int maxChunkBytes) {
+        this(expectedKeys, maxChunkBytes, false);
+    }
+
+    /**
+     * @param expectedKeys keys the machine is sized for; main buckets are provisioned at about 70% load
+     * @param maxChunkBytes chunk size limit for the backing region
+     * @param hugePages whether the region asks for transparent huge pages ({@link io.pragh.memory.HugePages})
+     */
+    public KeyRegion(long expectedKeys, int maxChunkBytes, boolean hugePages) {
         if (expectedKeys < 1) {
             throw new IllegalArgumentException("expected keys must be >= 1, got " + expectedKeys);
         }
@@ -59,7 +68,7 @@ public final class KeyRegion implements AutoCloseable {
         this.mainBuckets = BitUtil.findNextPositivePowerOfTwo((int) wanted);
         this.overflowBuckets = Math.max(16, mainBuckets / 4);
         long bytes = (long) (mainBuckets + overflowBuckets) * BUCKET_BYTES;
-        this.region = ChunkedRegion.allocate("keys", bytes, maxChunkBytes);
+        this.region = ChunkedRegion.allocate("keys", bytes, maxChunkBytes, hugePages);
         for (int i = 0; i < LOCK_STRIPES; i++) {
             locks[i] = new Object();
         }

@@ -38,9 +38,12 @@ public final class ChunkedRegion implements AutoCloseable {
     private final long capacity;
     private final long[] rawAddresses;
     private final UnsafeBuffer[] chunks;
+    /** Bytes reserved beyond each chunk to align it: 64 bytes, or a huge page's worth on huge pages. */
+    private final int alignment;
+    private final boolean hugePages;
     private boolean closed;
 
-    private ChunkedRegion(String name, long capacity, int chunkBytes) {
+    private ChunkedRegion(String name, long capacity, int chunkBytes, boolean wantHugePages) {
         this.name = name;
         int count;
         if (capacity < chunkBytes) {
@@ -57,17 +60,24 @@ public final class ChunkedRegion implements AutoCloseable {
         }
         this.capacity = (long) count * chunkSize;
         int chunkBytesAllocated = chunkSize;
+        // Huge pages only for chunks of whole huge pages: a smaller one would still get none.
+        boolean huge = wantHugePages && chunkSize >= HugePages.BYTES && HugePages.available();
+        this.alignment = huge ? HugePages.BYTES : ALIGNMENT;
         this.rawAddresses = new long[count];
         this.chunks = new UnsafeBuffer[count];
         try {
             for (int i = 0; i < count; i++) {
-                long raw = UnsafeAccess.UNSAFE.allocateMemory(chunkBytesAllocated + ALIGNMENT);
+                // The extra alignment is address space only: its pages are never touched.
+                long raw = UnsafeAccess.UNSAFE.allocateMemory(chunkBytesAllocated + alignment);
                 rawAddresses[i] = raw;
-                long aligned = BitUtil.align(raw, ALIGNMENT);
+                LIVE_BYTES.addAndGet(chunkBytesAllocated + alignment);
+                long aligned = BitUtil.align(raw, alignment);
+                // Before the first touch, clearUntouched's reads included: a page faulted in small stays small.
+                huge = huge && HugePages.advise(aligned, chunkBytesAllocated);
                 clearUntouched(aligned, chunkBytesAllocated);
                 chunks[i] = new UnsafeBuffer(aligned, chunkBytesAllocated);
-                LIVE_BYTES.addAndGet(chunkBytesAllocated + ALIGNMENT);
             }
+            this.hugePages = huge;
         } catch (OutOfMemoryError e) {
             close();
             throw new LimitExceededException("cannot allocate " + capacity + " bytes of off-heap memory for region '"
@@ -80,6 +90,15 @@ public final class ChunkedRegion implements AutoCloseable {
      * at most 1 GiB). A region smaller than one chunk is one chunk of its own size, rounded up to a 4 KiB page.
      */
     public static ChunkedRegion allocate(String name, long capacity, int chunkBytes) {
+        return allocate(name, capacity, chunkBytes, false);
+    }
+
+    /**
+     * As {@link #allocate(String, long, int)}, and with {@code hugePages} each chunk of at least 2 MiB is aligned to
+     * and advised for transparent huge pages ({@link HugePages}) where the kernel offers them; {@link #hugePages()}
+     * says whether every chunk got the advice.
+     */
+    public static ChunkedRegion allocate(String name, long capacity, int chunkBytes, boolean hugePages) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("region '" + name + "' needs a positive capacity, got " + capacity);
         }
@@ -87,7 +106,7 @@ public final class ChunkedRegion implements AutoCloseable {
             throw new IllegalArgumentException("chunk size of region '" + name + "' must be a power of two between 64"
                 + " bytes and 1 GiB, got " + chunkBytes);
         }
-        return new ChunkedRegion(name, capacity, chunkBytes);
+        return new ChunkedRegion(name, capacity, chunkBytes, hugePages);
     }
 
     /**
@@ -135,6 +154,11 @@ public final class ChunkedRegion implements AutoCloseable {
 
     public String name() {
         return name;
+    }
+
+    /** Whether the kernel was asked to back every chunk with huge pages, and took the advice. */
+    public boolean hugePages() {
+        return hugePages;
     }
 
     public long capacity() {
@@ -289,7 +313,7 @@ public final class ChunkedRegion implements AutoCloseable {
         for (int i = 0; i < rawAddresses.length; i++) {
             if (rawAddresses[i] != 0) {
                 UnsafeAccess.UNSAFE.freeMemory(rawAddresses[i]);
-                LIVE_BYTES.addAndGet(-(chunkSize + ALIGNMENT));
+                LIVE_BYTES.addAndGet(-(chunkSize + alignment));
                 rawAddresses[i] = 0;
                 if (chunks[i] != null) {
                     chunks[i].wrap(0, 0);

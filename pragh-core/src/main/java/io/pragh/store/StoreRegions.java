@@ -47,11 +47,11 @@ public final class StoreRegions {
         ValueRegion v = null;
         ChunkedRegion r = null;
         try {
-            k = new KeyRegion(config.expectedKeys(), config.chunkBytes());
-            v = new ValueRegion(config.valueBytes(), config.chunkBytes());
+            k = new KeyRegion(config.expectedKeys(), config.chunkBytes(), config.hugePages());
+            v = new ValueRegion(config.valueBytes(), config.chunkBytes(), config.hugePages());
             r = ChunkedRegion.allocate("reclaim", ReclaimRings.regionBytes(machineCount, config.reclaimRingSlots()),
                 config.chunkBytes());
-            this.cache = new LocationCache(config.cacheBytes(), config.leases().cacheMillis());
+            this.cache = new LocationCache(config.cacheBytes(), config.leases().cacheMillis(), config.hugePages());
         } catch (RuntimeException | Error e) {
             closeQuietly(k);
             closeQuietly(v);

@@ -108,11 +108,16 @@ public final class ValueRegion implements AutoCloseable {
     }
 
     public ValueRegion(long capacity, int maxChunkBytes) {
+        this(capacity, maxChunkBytes, false);
+    }
+
+    /** As {@link #ValueRegion(long, int)}, on transparent huge pages when {@code hugePages} (see {@code HugePages}). */
+    public ValueRegion(long capacity, int maxChunkBytes, boolean hugePages) {
         if (capacity > Address.MAX_REGION_BYTES) {
             throw new LimitExceededException("value region of " + capacity + " bytes exceeds the "
                 + Address.MAX_REGION_BYTES + "-byte (128 GiB) limit of a 34-bit offset in 8-byte units");
         }
-        this.region = ChunkedRegion.allocate("values", capacity, maxChunkBytes);
+        this.region = ChunkedRegion.allocate("values", capacity, maxChunkBytes, hugePages);
         int largest = SizeClasses.classOf(region.chunkBytes() >>> 3);
         this.maxClass = SizeClasses.units(largest) > region.chunkBytes() >>> 3 ? largest - 1 : largest;
         this.freeHeads = new long[SizeClasses.COUNT];

@@ -27,7 +27,9 @@ import java.util.function.LongConsumer;
  * {@code pragh.reclaimRingSlots}, {@code pragh.remoteLatencyNs} (core defaults), {@code pragh.migration} (false:
  * split migration by itself, a monitor per machine and a coordinator; {@code ./pragh serve} turns it on) and
  * {@code pragh.migrationIntervalMillis} (the monitor's interval, 10 s) and {@code pragh.pretouch} (false: regions
- * become resident only as data arrives; a benchmark sets it so that it never times a first-touch page fault).
+ * become resident only as data arrives; a benchmark sets it so that it never times a first-touch page fault) and
+ * {@code pragh.hugePages} (false: the regions on 4 KiB pages; true asks for transparent huge pages, see
+ * {@code io.pragh.memory.HugePages}).
  *
  * <p>Example: {@code GraphStore store = EmbeddedGraphStore.open(new MapConfiguration(Map.of("pragh.machines", 2)));}
  */
@@ -41,6 +43,7 @@ public final class EmbeddedGraphStore implements GraphStore {
     public static final String MIGRATION = "pragh.migration";
     public static final String MIGRATION_INTERVAL_MILLIS = "pragh.migrationIntervalMillis";
     public static final String PRETOUCH = "pragh.pretouch";
+    public static final String HUGE_PAGES = "pragh.hugePages";
 
     /** The machine whose worker is running this thread's {@link #callOnHome} work, if any. */
     /** Set before the cluster closes, read by other graphs' sweepers on their own threads: volatile. */
@@ -67,7 +70,7 @@ public final class EmbeddedGraphStore implements GraphStore {
             .machines(conf.getInt(PraghGraph.MACHINES, PraghGraph.DEFAULT_MACHINES))
             .workersPerMachine(conf.getInt(WORKERS, 2))
             .pretouch(conf.getBoolean(PRETOUCH, false));
-        StoreConfig sizes = StoreConfig.defaults();
+        StoreConfig sizes = StoreConfig.defaults().withHugePages(conf.getBoolean(HUGE_PAGES, false));
         if (conf.containsKey(VALUE_BYTES)) {
             sizes = sizes.withValueBytes(conf.getLong(VALUE_BYTES));
         }

@@ -59,6 +59,8 @@ public final class EmbeddedBenchCluster implements BenchCluster {
         EmbeddedCluster.Builder b = EmbeddedCluster.builder().machines(spec.machines()).workersPerMachine(1)
             .pinThreads(false).keysPerMachine(spec.keysPerMachine()).valueBytesPerMachine(spec.valueBytes())
             .remoteLatencyNs(spec.remoteLatencyNs()).cacheBytes(spec.cacheBytes()).pretouch(true)
+            // Every mode alike: the regions are pre-touched whole, so huge pages cost no memory, only TLB misses.
+            .hugePages(true)
             .mutator(CappedAppend.ID, new CappedAppend());
         if (spec.replicaBytes() > 0) {
             b.replicas(spec.replicas().bytesPerMachine(), spec.replicas().leaseMillis());
@@ -140,7 +142,15 @@ public final class EmbeddedBenchCluster implements BenchCluster {
     @Override
     public String describe() {
         return "fabric: in-process, " + spec.machines() + " machine(s) in this JVM, emulated remote latency "
-            + spec.remoteLatencyNs() + " ns";
+            + spec.remoteLatencyNs() + " ns; regions on " + pages();
+    }
+
+    private String pages() {
+        if (cluster.machine(0).store().keys().region().hugePages()) {
+            return "transparent huge pages";
+        }
+        String why = io.pragh.memory.HugePages.unavailableBecause();
+        return "4 KiB pages (" + (why != null ? why : "the kernel refused the advice; see the log") + ")";
     }
 
     @Override
