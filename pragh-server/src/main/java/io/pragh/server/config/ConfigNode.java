@@ -232,6 +232,18 @@ public final class ConfigNode {
         return (int) longInteger(key, fallback == null ? null : (long) fallback, min, max);
     }
 
+    /** {@code true} or {@code false}, unquoted, as YAML writes them; a string "true" is refused by name. */
+    boolean bool(String key, boolean fallback) {
+        JsonNode v = value(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isBoolean()) {
+            throw error(key, "expected true or false, got " + describe(v));
+        }
+        return v.booleanValue();
+    }
+
     /** A number above 0 and at most {@code max}, written as an integer or a decimal ({@code 2.5}). */
     double positiveNumber(String key, double fallback, double max) {
         return number(key, fallback, false, max);

@@ -173,7 +173,8 @@ class ClusterConfigTest {
     @Test
     void unitsAndChoicesAreRead() {
         ClusterConfig c = parse(MINIMAL + """
-            store: {valueBytes: 64MiB, chunkBytes: 16MiB, cacheBytes: 0, expectedKeys: 1000, leakScan: 0s}
+            store: {valueBytes: 64MiB, chunkBytes: 16MiB, cacheBytes: 0, expectedKeys: 1000, leakScan: 0s,
+                    hugePages: true}
             leases: {cache: 250ms, reclaim: 2m}
             policy: {migrationThresholdMargin: 12.5%, migration: deferred, instantReportRate: 0}
             fabric: {kind: tcp, requestTimeout: 10m, inboxBytes: 64KiB, bindHost: 0.0.0.0}
@@ -182,6 +183,8 @@ class ClusterConfigTest {
         assertEquals(16 << 20, c.store().chunkBytes());
         assertEquals(0, c.store().cacheBytes());
         assertEquals(0, c.storeConfig().leakScanMillis(), "0s turns the leak scan off");
+        assertTrue(c.storeConfig().hugePages(), "store.hugePages reaches the machines' store configuration");
+        assertFalse(parse(MINIMAL).storeConfig().hugePages(), "off unless asked");
         assertEquals(Duration.ofMillis(250), c.leases().cache());
         assertEquals(Duration.ofMinutes(2), c.leases().reclaim());
         assertEquals(0.125, c.policy().thresholdMargin());
@@ -315,6 +318,7 @@ class ClusterConfigTest {
         refused(MINIMAL + "store: {chunkBytes: 2GiB}\n", "store.chunkBytes", "must be between 4KiB and 1GiB, got 2GiB");
         refused(MINIMAL + "store: {valueBytes: 1TiB}\n", "store.valueBytes", "must be between 4KiB and 128GiB");
         refused(MINIMAL + "store: {leakScan: 25h}\n", "store.leakScan", "must be between 0ms and 24h, got 25h");
+        refused(MINIMAL + "store: {hugePages: \"yes\"}\n", "store.hugePages", "expected true or false");
         refused(MINIMAL + "policy: {migrationThresholdMargin: 2000%}\n", "policy.migrationThresholdMargin",
             "must be between 0% and 1000%, got 2000%");
         refused(MINIMAL + "policy: {reportInterval: 0s}\n", "policy.reportInterval",
